@@ -1,0 +1,111 @@
+"""The application: a stack of screens driven by button events and ``now_ms``.
+
+``step(now)`` is one pass of the main loop. When nothing happens it only
+samples the buttons and checks the sleep timer, allocating nothing.
+"""
+
+from arbiter import VERSION
+from arbiter.buttons import button_of, kind_of
+from arbiter.dice import DiceRoller
+from arbiter.screens import Menu, TextPage
+from arbiter.settings import Settings
+from arbiter.settings_screen import SettingsScreen
+from arbiter.ticks import diff
+
+POLL_MS = 10  # awake: a 20 ms debounce needs samples this often
+ASLEEP_POLL_MS = 40  # display off: any press still lasts longer than this
+
+
+class App:
+    def __init__(self, display, leds, buttons, flash, rng, log, now, notices=()):
+        self.display = display
+        self.leds = leds
+        self.buttons = buttons
+        self.flash = flash
+        self.rng = rng
+        self.log = log
+        self.settings = Settings(flash)
+        self.awake = True
+        self.dirty = True
+        self.last_input = now
+        self._sleep_ms = 0
+        self.stack = [self._main_menu()]
+        notices = list(notices)
+        if self.settings.error:
+            notices.append(self.settings.error)
+        if notices:
+            self.push(TextPage("Check setup", notices))
+        self.apply_settings()
+
+    def _main_menu(self):
+        return Menu("ARBITER", [
+            ("Roll dice", lambda app, now: app.push(DiceRoller())),
+            ("Settings", lambda app, now: app.push(SettingsScreen())),
+            ("Log", lambda app, now: app.push(TextPage("Log", app.log.lines))),
+            ("About", lambda app, now: app.push(TextPage("About", [
+                "Arbiter " + VERSION, "Table referee", "seed %016x" % app.rng.seed]))),
+        ], back=False)
+
+    @property
+    def screen(self):
+        return self.stack[-1]
+
+    def push(self, screen):
+        self.stack.append(screen)
+        self.dirty = True
+
+    def pop(self):
+        if len(self.stack) > 1:
+            self.stack.pop()
+        self.dirty = True
+
+    def redraw(self):
+        self.dirty = True
+
+    def apply_settings(self):
+        self._sleep_ms = self.settings["sleep_s"] * 1000
+        self.leds.brightness = self.settings["brightness"]
+        self.leds.set_enabled(self.awake)
+        self.display.contrast(self.settings["contrast"])
+
+    def step(self, now):
+        buttons = self.buttons
+        buttons.poll(now)
+        if buttons.activity:
+            buttons.activity = False
+            self.last_input = now
+            if not self.awake:
+                self.wake()
+                buttons.consume_held()  # the waking press does nothing else
+        ev = buttons.next_event()
+        while ev >= 0:
+            self.screen.key(self, button_of(ev), kind_of(ev), now)
+            ev = buttons.next_event()
+        self.leds.tick(now)
+        if self.awake:
+            if self.dirty:
+                self.render()
+            if self._sleep_ms and diff(now, self.last_input) >= self._sleep_ms:
+                if not buttons.any_held():
+                    self.sleep()
+            return POLL_MS
+        return ASLEEP_POLL_MS
+
+    def render(self):
+        self.dirty = False
+        fb = self.display
+        fb.fill(0)
+        self.screen.draw(self, fb)
+        fb.show()
+
+    def sleep(self):
+        self.awake = False
+        self.display.power(False)
+        self.leds.set_enabled(False)
+
+    def wake(self):
+        self.awake = True
+        self.display.power(True)
+        self.leds.set_enabled(True)
+        if self.dirty:
+            self.render()

@@ -1,0 +1,111 @@
+"""The device: boot, one pass of the main loop, and the top-level crash handler.
+
+``board`` is the real one (``board.py``) or the emulator's virtual board:
+anything with ``i2c``, ``neopixel``, ``button_readers``, ``flash``,
+``wiring``, ``errors``, ``ticks_ms()``, ``sleep_ms(ms)``, ``entropy_seed()``
+and ``print_exception(exc)``. All state lives on the ``Device`` object, so a
+caller may drive ``tick()`` from anywhere (the emulator does, from the top
+level, where MicroPython's GC can see everything).
+"""
+
+from arbiter import ui
+from arbiter.app import POLL_MS, App
+from arbiter.buttons import Buttons
+from arbiter.leds import ERROR_RED, Leds
+from arbiter.log import Log
+from arbiter.rng import Rng
+from arbiter.ssd1306 import SSD1306
+from arbiter.ticks import diff
+
+CRASH_SHOW_MS = 10000  # an error stays up this long, or until a button is pressed
+CRASH_BURST = 3  # this many crashes within CRASH_WINDOW_MS: wait for a press instead
+CRASH_WINDOW_MS = 60000
+
+
+class Device:
+    def __init__(self, board, log=None):
+        self.board = board
+        self.log = log or Log()
+        wiring = board.wiring
+        self.display = SSD1306(board.i2c, wiring["oled_addr"], wiring["oled_contrast"])
+        self.leds = Leds(board.neopixel, wiring["led_cap"])
+        self.buttons = Buttons(board.button_readers)
+        seed = board.entropy_seed()
+        self.rng = Rng(seed)
+        self.log("boot seed=%016x" % seed)
+        for error in board.errors:
+            self.log(error)
+        self.crashes = []
+        self.crashed_at = 0
+        self.app = None
+        self._start(board.ticks_ms(), board.errors)
+
+    def _start(self, now, notices=()):
+        try:
+            self.app = App(self.display, self.leds, self.buttons, self.board.flash, self.rng,
+                           self.log, now, notices)
+        except Exception as exc:  # a broken settings file must not stop the boot
+            self.crash(exc, now)
+
+    def tick(self):
+        """One pass of the main loop; returns how long to sleep, in ms."""
+        now = self.board.ticks_ms()
+        if self.app is None:
+            return self._crash_tick(now)
+        try:
+            return self.app.step(now)
+        except Exception as exc:  # the device must never die or crash-loop
+            self.crash(exc, now)
+            return POLL_MS
+
+    def crash(self, exc, now):
+        self.app = None
+        self.board.print_exception(exc)
+        self.log("crash: " + describe(exc))
+        self.crashes = [t for t in self.crashes if diff(now, t) < CRASH_WINDOW_MS] + [now]
+        self.crashed_at = now
+        show_crash(self.display, self.leds, exc, now)
+        self.buttons.consume_held()
+
+    def _crash_tick(self, now):
+        """The error stays up until a press, or a while unless crashes come in a burst."""
+        buttons = self.buttons
+        buttons.poll(now)
+        self.leds.tick(now)
+        pressed = buttons.next_event() >= 0
+        timed_out = len(self.crashes) < CRASH_BURST and \
+            diff(now, self.crashed_at) >= CRASH_SHOW_MS
+        if pressed or timed_out:
+            buttons.consume_held()
+            self.display.invalidate()
+            self._start(now)
+        return POLL_MS
+
+
+def run(board):
+    """The Pico's main loop."""
+    device = Device(board)
+    while True:
+        board.sleep_ms(device.tick())
+
+
+def describe(exc):
+    text = str(exc)
+    return type(exc).__name__ + (": " + text if text else "")
+
+
+def show_crash(display, leds, exc, now):
+    try:
+        display.power(True)
+        display.fill(0)
+        ui.title(display, "Error")
+        for row, text in enumerate(ui.wrap(describe(exc))[:5]):
+            ui.line(display, row + 1, text)
+        ui.hint(display, "A: restart")
+        display.show()
+    except Exception:
+        pass  # the display itself failed: the LEDs and serial still tell
+    leds.set_enabled(True)
+    leds.brightness = 100
+    leds.set_base(ERROR_RED)
+    leds.flash(ERROR_RED, now, 3)

@@ -1,0 +1,64 @@
+"""The dice roller: 1-10 dice of d4, d6, d8, d10, d12 or d20; each die and the total."""
+
+from arbiter import ui
+from arbiter.buttons import A, B, DOWN, LEFT, LONG, RIGHT, UP
+from arbiter.leds import PLAYER_COLOURS
+from arbiter.rng import DICE
+
+MAX_DICE = 10
+
+
+class DiceRoller:
+    title = "Dice"
+
+    def __init__(self):
+        self.die = 1  # index into DICE: d6
+        self.count = 1
+        self.results = []
+        self.rolls = 0
+
+    def draw(self, app, fb):
+        ui.title(fb, "Dice")
+        ui.centred(fb, 1, "< %d x d%d >" % (self.count, DICE[self.die]))
+        results = self.results
+        for row in range(2):
+            chunk = results[row * 5 : row * 5 + 5]
+            if chunk:
+                ui.centred(fb, 2 + row, " ".join("%2d" % r for r in chunk))
+        if results:
+            total = str(sum(results))
+            ui.big(fb, total, (128 - 16 * len(total)) // 2, 36)
+            fb.text("=", 8, 40, 1)
+        else:
+            ui.centred(fb, 5, "A: roll")
+        ui.hint(fb, "<>die ^v# A:roll")
+
+    def key(self, app, button, kind, now):
+        if button == LEFT:
+            self.die = (self.die - 1) % len(DICE)
+            self.results = []
+        elif button == RIGHT:
+            self.die = (self.die + 1) % len(DICE)
+            self.results = []
+        elif button == UP:
+            self.count = min(MAX_DICE, self.count + 1)
+            self.results = []
+        elif button == DOWN:
+            self.count = max(1, self.count - 1)
+            self.results = []
+        elif button == A and kind != LONG:
+            self.roll(app, now)
+        elif button == B:
+            app.pop()
+        app.redraw()
+
+    def roll(self, app, now):
+        faces = DICE[self.die]
+        self.results = [app.rng.roll(faces) for _ in range(self.count)]
+        self.rolls += 1
+        total = sum(self.results)
+        app.log("roll %dd%d: %s = %d" % (self.count, faces, " ".join(
+            str(r) for r in self.results), total))
+        # The ring ends lit in proportion to the total, out of the highest possible.
+        lit = max(1, (total * app.leds.count + self.count * faces - 1) // (self.count * faces))
+        app.leds.spin(PLAYER_COLOURS[0], now, lit)

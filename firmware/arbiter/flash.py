@@ -1,0 +1,34 @@
+"""Files on the device's flash, written atomically.
+
+A write goes to ``NAME.tmp`` first and is renamed over ``NAME`` only when
+complete, so a reset or a pulled battery mid-write leaves the old file whole.
+``root`` is "" on the Pico and a folder in the emulator.
+"""
+
+import os
+
+
+class Flash:
+    def __init__(self, root=""):
+        self.root = root
+
+    def path(self, name):
+        return self.root + name
+
+    def read(self, name):
+        """The file's text, or None when it does not exist or cannot be read."""
+        try:
+            with open(self.path(name)) as f:
+                return f.read()
+        except OSError:
+            return None
+
+    def write(self, name, text):
+        tmp = self.path(name + ".tmp")
+        with open(tmp, "w") as f:
+            f.write(text)
+        self.wrote(len(text))
+        os.rename(tmp, self.path(name))
+
+    def wrote(self, count):
+        """Hook for the emulator's flash-wear counter."""

@@ -1,0 +1,134 @@
+"""NeoPixel ring: player colours, a brightness cap, and time-driven animations.
+
+``np`` is anything with ``np[i] = (r, g, b)``, ``len(np)`` and ``np.write()``
+(MicroPython's ``neopixel.NeoPixel``). Animations are computed from ``now_ms``
+in ``tick``, so they never block input; the ring is written only on change.
+"""
+
+from micropython import const
+
+from arbiter.ticks import diff
+
+# Player colours P1..P8, full scale; the cap and the brightness setting scale them.
+PLAYER_COLOURS = (
+    (255, 0, 0),
+    (0, 64, 255),
+    (0, 220, 0),
+    (255, 180, 0),
+    (180, 0, 255),
+    (0, 220, 200),
+    (255, 90, 0),
+    (255, 255, 255),
+)
+WHITE = (255, 255, 255)
+ERROR_RED = (255, 0, 0)
+
+_IDLE = const(0)
+_SPIN = const(1)
+_FLASH = const(2)
+_SPIN_MS = const(700)
+_SPIN_STEP_MS = const(40)
+_FLASH_MS = const(160)
+
+
+class Leds:
+    def __init__(self, np, cap_percent=25):
+        self.np = np
+        self.count = len(np)
+        self.cap = cap_percent
+        self.brightness = 100  # percent of the cap, from the settings
+        self._base = bytearray(self.count * 3)  # what shows when no animation runs
+        self._mode = _IDLE
+        self._colour = WHITE
+        self._started = 0
+        self._flashes = 0
+        self._lit = 0
+        self._dirty = True
+        self.enabled = True
+
+    def scale(self, level):
+        return level * self.cap * self.brightness // 10000
+
+    def set_base(self, colour, lit=None):
+        """Light ``lit`` LEDs (all by default) in ``colour``, the rest off."""
+        lit = self.count if lit is None else lit
+        base = self._base
+        for i in range(self.count):
+            on = i < lit
+            for c in range(3):
+                base[i * 3 + c] = colour[c] if on else 0
+        self._dirty = True
+
+    def clear(self):
+        self.set_base((0, 0, 0), 0)
+        self._mode = _IDLE
+
+    def spin(self, colour, now, then_lit=None):
+        """A dot chasing round the ring, then ``then_lit`` LEDs stay in ``colour``."""
+        self._mode, self._colour, self._started, self._lit = _SPIN, colour, now, -1
+        self.set_base(colour, then_lit)
+
+    def flash(self, colour, now, times=3):
+        """Whole-ring flashes (a reveal), then back to the base picture."""
+        self._mode, self._colour, self._started = _FLASH, colour, now
+        self._flashes, self._lit = times, -1
+
+    @property
+    def animating(self):
+        return self._mode != _IDLE
+
+    def set_enabled(self, on):
+        self.enabled = on
+        self._dirty = True
+
+    def tick(self, now):
+        """Advance the animation and write the ring if anything changed."""
+        if self._mode == _SPIN:
+            elapsed = diff(now, self._started)
+            if elapsed >= _SPIN_MS:
+                self._mode = _IDLE
+                self._dirty = True
+            else:
+                self._show_dot(elapsed // _SPIN_STEP_MS % self.count)
+        elif self._mode == _FLASH:
+            step = diff(now, self._started) // _FLASH_MS
+            if step >= self._flashes * 2:
+                self._mode = _IDLE
+                self._dirty = True
+            else:
+                self._show_all(self._colour if step % 2 == 0 else None, step)
+        if self._dirty:
+            self._dirty = False
+            self._show_base()
+
+    def _show_base(self):
+        np, base, on = self.np, self._base, self.enabled
+        for i in range(self.count):
+            j = i * 3
+            if on:
+                np[i] = (self.scale(base[j]), self.scale(base[j + 1]), self.scale(base[j + 2]))
+            else:
+                np[i] = (0, 0, 0)
+        np.write()
+
+    def _show_dot(self, position):
+        if position == self._lit:
+            return
+        self._lit = position
+        colour = self._colour if self.enabled else (0, 0, 0)
+        lit = (self.scale(colour[0]), self.scale(colour[1]), self.scale(colour[2]))
+        for i in range(self.count):
+            self.np[i] = lit if i == position else (0, 0, 0)
+        self.np.write()
+
+    def _show_all(self, colour, step):
+        if step == self._lit:
+            return
+        self._lit = step
+        if colour is None or not self.enabled:
+            lit = (0, 0, 0)
+        else:
+            lit = (self.scale(colour[0]), self.scale(colour[1]), self.scale(colour[2]))
+        for i in range(self.count):
+            self.np[i] = lit
+        self.np.write()

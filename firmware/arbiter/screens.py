@@ -1,0 +1,70 @@
+"""Generic screens: a list menu and a scrollable page of text.
+
+A screen has ``draw(app, fb)``, which paints the whole frame from state (the
+display driver sends only what changed), and ``key(app, button, kind, now)``.
+"""
+
+from arbiter import ui
+from arbiter.buttons import A, B, DOWN, LONG, UP
+
+_ROWS = 6  # lines 1..6; line 0 is the title, line 7 the key hint
+
+
+class Menu:
+    """A titled list; ``items`` are (label, callback(app, now)) pairs."""
+
+    def __init__(self, title, items, back=True):
+        self.title = title
+        self.items = items
+        self.cursor = 0
+        self.back = back
+
+    def draw(self, app, fb):
+        ui.title(fb, self.title)
+        top = max(0, min(self.cursor - _ROWS + 1, len(self.items) - _ROWS))
+        for row in range(min(_ROWS, len(self.items))):
+            i = top + row
+            ui.line(fb, row + 1, " " + self.items[i][0], i == self.cursor)
+        ui.hint(fb, "A:ok B:back" if self.back else "A:ok")
+
+    def key(self, app, button, kind, now):
+        if button == UP:
+            self.cursor = (self.cursor - 1) % len(self.items)
+        elif button == DOWN:
+            self.cursor = (self.cursor + 1) % len(self.items)
+        elif button == A and kind != LONG:
+            self.items[self.cursor][1](app, now)
+        elif button == B and self.back:
+            app.pop()
+        app.redraw()
+
+
+class TextPage:
+    """Lines of text, scrolled with Up/Down, left with A or B."""
+
+    def __init__(self, title, lines, on_close=None):
+        self.title = title
+        self.lines = []
+        for text in lines:
+            self.lines.extend(ui.wrap(text))
+        self.top = 0
+        self.on_close = on_close
+
+    def draw(self, app, fb):
+        ui.title(fb, self.title)
+        for row in range(_ROWS):
+            if self.top + row < len(self.lines):
+                ui.line(fb, row + 1, self.lines[self.top + row])
+        more = len(self.lines) > _ROWS
+        ui.hint(fb, "^v A:ok" if more else "A:ok")
+
+    def key(self, app, button, kind, now):
+        if button == UP:
+            self.top = max(0, self.top - 1)
+        elif button == DOWN:
+            self.top = max(0, min(self.top + 1, len(self.lines) - _ROWS))
+        elif button in (A, B):
+            app.pop()
+            if self.on_close:
+                self.on_close(app, now)
+        app.redraw()

@@ -1,0 +1,120 @@
+"""SSD1306 128x64 OLED over I2C that sends only the pages that changed.
+
+The frame lives in a MONO_VLSB ``framebuf`` (8 pages of 128 bytes). ``show``
+compares each page with a copy of what the panel already holds and sends
+each run of changed pages as one transaction, so one changed text line costs
+about 136 bytes on the bus instead of a 1,024-byte frame.
+"""
+
+import framebuf
+from micropython import const
+
+_SET_CONTRAST = const(0x81)
+_DISPLAY_ALL_ON_RESUME = const(0xA4)
+_NORM_DISPLAY = const(0xA6)
+_DISPLAY_OFF = const(0xAE)
+_DISPLAY_ON = const(0xAF)
+_MEMORY_MODE = const(0x20)
+_COLUMN_ADDR = const(0x21)
+_PAGE_ADDR = const(0x22)
+_START_LINE = const(0x40)
+_SEG_REMAP = const(0xA1)
+_MUX_RATIO = const(0xA8)
+_COM_SCAN_DEC = const(0xC8)
+_DISPLAY_OFFSET = const(0xD3)
+_COM_PINS = const(0xDA)
+_CLOCK_DIV = const(0xD5)
+_PRECHARGE = const(0xD9)
+_VCOM_DESELECT = const(0xDB)
+_CHARGE_PUMP = const(0x8D)
+_PAGE_BYTES = const(128)
+
+
+class SSD1306(framebuf.FrameBuffer):
+    def __init__(self, i2c, addr=0x3C, contrast=0xCF, width=128, height=64):
+        if width != 128 or height not in (32, 64):
+            raise ValueError("Invalid size")
+        self.i2c = i2c
+        self.addr = addr
+        self.width = width
+        self.height = height
+        self.pages = height // 8
+        self.buffer = bytearray(self.pages * _PAGE_BYTES)
+        self._sent = bytearray(self.pages * _PAGE_BYTES)
+        view, sent = memoryview(self.buffer), memoryview(self._sent)
+        self._page_views = [view[p * 128 : p * 128 + 128] for p in range(self.pages)]
+        self._sent_views = [sent[p * 128 : p * 128 + 128] for p in range(self.pages)]
+        self._view = view
+        self._cmd = bytearray(2)
+        self._addr_cmd = bytearray((0x00, _COLUMN_ADDR, 0, 127, _PAGE_ADDR, 0, 0))
+        self._data_prefix = b"\x40"
+        self._stale = True  # panel contents unknown: the next show sends everything
+        self.is_on = False
+        super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
+        self.init_display(contrast)
+
+    def init_display(self, contrast=0xCF):
+        for cmd in (
+            _DISPLAY_OFF,
+            _MEMORY_MODE, 0x00,  # horizontal addressing: a run of pages is one write
+            _START_LINE, _SEG_REMAP,
+            _MUX_RATIO, self.height - 1,
+            _COM_SCAN_DEC,
+            _DISPLAY_OFFSET, 0x00,
+            _COM_PINS, 0x12 if self.height == 64 else 0x02,
+            _CLOCK_DIV, 0x80,
+            _PRECHARGE, 0xF1,
+            _VCOM_DESELECT, 0x30,
+            _SET_CONTRAST, contrast,
+            _DISPLAY_ALL_ON_RESUME, _NORM_DISPLAY,
+            _CHARGE_PUMP, 0x14,
+        ):
+            self._write_cmd(cmd)
+        self._stale = True
+        self.fill(0)
+        self.show()
+        self.power(True)
+
+    def _write_cmd(self, cmd):
+        self._cmd[0] = 0x80  # Co = 1, D/C = 0: one command byte follows
+        self._cmd[1] = cmd
+        self.i2c.writeto(self.addr, self._cmd)
+
+    def power(self, on):
+        self._write_cmd(_DISPLAY_ON if on else _DISPLAY_OFF)
+        self.is_on = on
+
+    def contrast(self, value):
+        self._write_cmd(_SET_CONTRAST)
+        self._write_cmd(value)
+
+    def invalidate(self):
+        """Forget what the panel holds, so the next show sends the whole frame."""
+        self._stale = True
+
+    def show(self):
+        """Send the changed pages; return how many were sent."""
+        sent = 0
+        first = -1
+        for page in range(self.pages):
+            changed = self._stale or self._page_views[page] != self._sent_views[page]
+            if changed and first < 0:
+                first = page
+            elif not changed and first >= 0:
+                sent += self._send(first, page - 1)
+                first = -1
+        if first >= 0:
+            sent += self._send(first, self.pages - 1)
+        self._stale = False
+        return sent
+
+    def _send(self, first, last):
+        cmd = self._addr_cmd
+        cmd[5] = first
+        cmd[6] = last
+        self.i2c.writeto(self.addr, cmd)
+        start, end = first * _PAGE_BYTES, (last + 1) * _PAGE_BYTES
+        self.i2c.writevto(self.addr, (self._data_prefix, self._view[start:end]))
+        for page in range(first, last + 1):
+            self._sent_views[page][:] = self._page_views[page]
+        return last - first + 1

@@ -1,0 +1,45 @@
+"""The Pico board: the only module that touches ``machine``.
+
+Builds the real I2C bus, button pins and NeoPixel chain from the wiring in
+``arbiter/wiring.py`` (overridden by ``config.json`` on the flash) and hands
+them to the portable core as plain objects and callables.
+"""
+
+import os
+import sys
+import time
+
+import machine
+import neopixel as _neopixel
+
+from arbiter import wiring as _wiring
+from arbiter.flash import Flash
+
+flash = Flash("")
+wiring, errors = _wiring.load(flash.read("config.json"))
+
+i2c = machine.I2C(
+    wiring["i2c_id"],
+    sda=machine.Pin(wiring["sda"]),
+    scl=machine.Pin(wiring["scl"]),
+    freq=wiring["i2c_freq"],
+)
+# Buttons close to ground; pin.value is the reader (0 = pressed).
+button_readers = tuple(
+    machine.Pin(wiring["buttons"][name], machine.Pin.IN, machine.Pin.PULL_UP).value
+    for name in _wiring.BUTTON_NAMES
+)
+neopixel = _neopixel.NeoPixel(machine.Pin(wiring["led_pin"], machine.Pin.OUT),
+                             wiring["led_count"])
+
+ticks_ms = time.ticks_ms
+sleep_ms = time.sleep_ms
+
+
+def entropy_seed():
+    # os.urandom on the RP2040 draws from the ring oscillator's random bit.
+    return int.from_bytes(os.urandom(8), "big")
+
+
+def print_exception(exc):
+    sys.print_exception(exc)

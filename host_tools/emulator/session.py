@@ -1,0 +1,140 @@
+"""Run a scripted session of the firmware on the virtual board, in either runtime.
+
+Both runtimes execute the same ``vsession.main`` over the same firmware files;
+the result is the printed lines split into frames, serial output and counters.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from host_tools.emulator import mpwasm
+from host_tools.emulator.paths import FIRMWARE, SHIMS, VDEVICE
+
+RUNTIMES = ("cpython", "micropython")
+
+
+@dataclass
+class SessionOutput:
+    frames: list[str] = field(default_factory=list)
+    serial: list[str] = field(default_factory=list)
+    counters: dict[str, int] = field(default_factory=dict)
+    fuel: int = 0
+
+    @classmethod
+    def parse(cls, text: str, fuel: int = 0) -> SessionOutput:
+        result = cls(fuel=fuel)
+        for line in text.splitlines():
+            if line.startswith("F "):
+                result.frames.append(line)
+            elif line.startswith("E "):
+                result.counters = {k: int(v) for k, v in
+                                   (item.split("=") for item in line[2:].split())}
+            else:
+                result.serial.append(line)
+        return result
+
+
+def use_firmware_path():
+    """Make the firmware, the virtual board and the CPython shims importable here."""
+    for path in (VDEVICE, FIRMWARE, SHIMS):
+        if str(path) not in sys.path:
+            sys.path.insert(0, str(path))
+
+
+def run_session(seed: int, script: str, runtime: str = "cpython",
+                flash_dir: Path | None = None, heap: int = mpwasm.PICO_HEAP) -> SessionOutput:
+    with contextlib.ExitStack() as stack:
+        if flash_dir is None:
+            flash_dir = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        if runtime == "cpython":
+            return _run_cpython(seed, script, flash_dir)
+        if runtime == "micropython":
+            return _run_micropython(seed, script, flash_dir, heap)
+        raise ValueError(f"unknown runtime {runtime!r}; use one of {', '.join(RUNTIMES)}")
+
+
+def _run_cpython(seed: int, script: str, flash_dir: Path) -> SessionOutput:
+    use_firmware_path()
+    import vsession
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        vsession.main(seed, script, str(flash_dir) + "/")
+    return SessionOutput.parse(buffer.getvalue())
+
+
+# MicroPython's WASI build does not scan the C stack for GC roots, so a collection
+# while a function runs may free that function's objects. Automatic collection is
+# therefore off (running out of heap raises MemoryError instead of corrupting) and
+# the heap is collected here, at the top level, between main-loop passes, where
+# everything alive hangs off a global.
+
+
+def import_order() -> list[str]:
+    """Firmware and virtual-board modules, each after the modules it imports.
+
+    Imported one by one with a collection between, so no module is compiled
+    while another module's code is referenced only from the C stack.
+    """
+    sources = {}
+    for folder in (FIRMWARE, VDEVICE):
+        for path in folder.rglob("*.py"):
+            parts = path.relative_to(folder).with_suffix("").parts
+            if parts in (("main",), ("board",)):
+                continue  # the Pico's own entry point and hardware
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            sources[name] = path
+    order: list[str] = []
+
+    def visit(name: str, seen: tuple[str, ...] = ()) -> None:
+        if name in order or name in seen or name not in sources:
+            return
+        for node in ast.walk(ast.parse(sources[name].read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                for alias in node.names:  # "from arbiter import ui" imports arbiter.ui
+                    visit(f"{node.module}.{alias.name}", seen + (name,))
+                visit(node.module, seen + (name,))
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    visit(alias.name, seen + (name,))
+        if "." in name:
+            visit(name.rsplit(".", 1)[0], seen + (name,))
+        order.append(name)
+
+    for name in sorted(sources):
+        visit(name)
+    return order
+
+
+def mp_prologue() -> str:
+    lines = ["import gc, sys", "gc.disable()", "sys.path[:0] = ['/fw', '/emu']", "gc.collect()"]
+    for name in import_order():
+        lines += [f"import {name}", "gc.collect()"]
+    return "\n".join(lines) + "\n"
+MP_COLLECT_BELOW = 16384  # free bytes; one main-loop pass allocates far less
+
+
+def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int) -> SessionOutput:
+    code = mp_prologue() + (
+        f"board, dev = vsession.start({seed!r}, {script!r}, '/flash/')\n"
+        "gc.collect()\n"
+        "while vsession.step(board, dev):\n"
+        f"    if gc.mem_free() < {MP_COLLECT_BELOW}:\n"
+        "        gc.collect()\n"
+        "vsession.finish(board)\n"
+    )
+    result = mpwasm.run(code, {
+        "/fw": (FIRMWARE, False),
+        "/emu": (VDEVICE, False),
+        "/flash": (flash_dir, True),
+    }, heap=heap)
+    if result.exit_code != 0:
+        raise RuntimeError(f"MicroPython exited with {result.exit_code}:\n{result.stderr}")
+    return SessionOutput.parse(result.stdout, result.fuel)

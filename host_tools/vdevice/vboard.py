@@ -1,0 +1,148 @@
+"""The virtual Arbiter board: the same interface as the firmware's ``board.py``.
+
+Buttons follow a scripted timeline, the clock moves only in ``sleep_ms``, the
+I2C bus feeds a ``VirtualSSD1306`` and counts bytes, the NeoPixels keep what
+was last written, and the flash is a folder. Each loop pass that changed the
+OLED or the LEDs is reported to ``on_frame``.
+"""
+
+import sys
+
+from arbiter import wiring as _wiring
+from arbiter.flash import Flash
+from arbiter.ticks import PERIOD
+from vscript import parse
+from vssd1306 import VirtualSSD1306
+
+
+class EmulationDone(BaseException):
+    """Raised from ``sleep_ms`` when the script has run out (not an Exception: the
+    firmware's top-level handler must not catch it)."""
+
+
+class VirtualI2C:
+    def __init__(self, devices):
+        self.devices = devices
+        self.bytes_sent = 0  # payload bytes, control bytes included
+        self.transactions = 0
+
+    def writeto(self, addr, buf):
+        self.writevto(addr, (buf,))
+
+    def writevto(self, addr, bufs):
+        device = self.devices.get(addr)
+        if device is None:
+            raise OSError(19)  # ENODEV, as the Pico reports a missing device
+        data = bytearray()
+        for buf in bufs:
+            data.extend(buf)
+        self.transactions += 1
+        self.bytes_sent += len(data)
+        device.receive(data)
+
+    def scan(self):
+        return sorted(self.devices)
+
+
+class VirtualNeoPixel:
+    def __init__(self, count):
+        self.n = count
+        self.buf = bytearray(count * 3)
+        self.shown = bytearray(count * 3)  # what the LEDs show: the last write
+        self.writes = 0
+
+    def __len__(self):
+        return self.n
+
+    def __setitem__(self, i, rgb):
+        self.buf[i * 3] = rgb[0]
+        self.buf[i * 3 + 1] = rgb[1]
+        self.buf[i * 3 + 2] = rgb[2]
+
+    def __getitem__(self, i):
+        return (self.buf[i * 3], self.buf[i * 3 + 1], self.buf[i * 3 + 2])
+
+    def write(self):
+        self.writes += 1
+        self.shown[:] = self.buf
+
+
+class VirtualFlash(Flash):
+    def __init__(self, root):
+        super().__init__(root)
+        self.bytes_written = 0
+        self.writes = 0
+
+    def wrote(self, count):
+        self.bytes_written += count
+        self.writes += 1
+
+
+class VirtualBoard:
+    def __init__(self, seed, script="", flash_root="", on_frame=None, start_ms=0):
+        self.flash = VirtualFlash(flash_root)
+        self.wiring, self.errors = _wiring.load(self.flash.read("config.json"))
+        self.oled = VirtualSSD1306()
+        self.i2c = VirtualI2C({self.wiring["oled_addr"]: self.oled})
+        self.neopixel = VirtualNeoPixel(self.wiring["led_count"])
+        self.levels = bytearray(b"\x01" * 6)  # pull-ups: 1 = released
+        self.button_readers = tuple(self._reader(i) for i in range(6))
+        self._seed = seed
+        self.now = start_ms % PERIOD
+        self.elapsed = 0  # unwrapped virtual ms since boot
+        self.timeline, self.end_ms = parse(script)
+        self._next = 0
+        self.on_frame = on_frame
+        self._last_ram = bytearray(len(self.oled.ram))
+        self._last_leds = bytearray(len(self.neopixel.shown))
+        self._last_state = -1
+        self.wakeups = 0
+
+    def _reader(self, i):
+        levels = self.levels
+        return lambda: levels[i]
+
+    def entropy_seed(self):
+        return self._seed
+
+    def ticks_ms(self):
+        return self.now
+
+    def sleep_ms(self, ms):
+        self.wakeups += 1
+        self.check_frame()
+        if self.elapsed >= self.end_ms:
+            raise EmulationDone()
+        target = self.elapsed + ms
+        timeline = self.timeline
+        while self._next < len(timeline) and timeline[self._next][0] <= target:
+            at, button, level = timeline[self._next]
+            self._next += 1
+            self.levels[button] = level
+        self.elapsed = target
+        self.now = (self.now + ms) % PERIOD
+
+    def press(self, button, level):
+        """Set a button's pin level now (0 = pressed), for tests driving by hand."""
+        self.levels[button] = level
+
+    def check_frame(self):
+        """Report a frame when the panel or the LEDs changed since the last one."""
+        oled, shown = self.oled, self.neopixel.shown
+        state = (1 if oled.on else 0) | (2 if oled.inverted else 0) | oled.contrast << 2
+        if state == self._last_state and oled.ram == self._last_ram \
+                and shown == self._last_leds:
+            return
+        self._last_state = state
+        self._last_ram[:] = oled.ram
+        self._last_leds[:] = shown
+        if self.on_frame:
+            self.on_frame(self)
+
+    def print_exception(self, exc):
+        if hasattr(sys, "print_exception"):
+            sys.print_exception(exc)
+        else:
+            import traceback
+
+            traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stdout)
