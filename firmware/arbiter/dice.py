@@ -27,8 +27,8 @@ class DiceRoller:
                 ui.centred(fb, 2 + row, " ".join("%2d" % r for r in chunk))
         if results:
             total = str(sum(results))
-            ui.big(fb, total, (128 - 16 * len(total)) // 2, 36)
-            fb.text("=", 8, 40, 1)
+            fb.text("Total", 8, 40, 1)
+            ui.big(fb, total, 128 - 8 - 16 * len(total), 36)
         else:
             ui.centred(fb, 5, "A: roll")
         ui.hint(fb, "<>die ^v# A:roll")

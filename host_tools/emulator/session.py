@@ -34,8 +34,8 @@ class SessionOutput:
             if line.startswith("F "):
                 result.frames.append(line)
             elif line.startswith("E "):
-                result.counters = {k: int(v) for k, v in
-                                   (item.split("=") for item in line[2:].split())}
+                result.counters.update((k, int(v)) for k, v in
+                                       (item.split("=") for item in line[2:].split()))
             else:
                 result.serial.append(line)
         return result
@@ -49,14 +49,17 @@ def use_firmware_path():
 
 
 def run_session(seed: int, script: str, runtime: str = "cpython",
-                flash_dir: Path | None = None, heap: int = mpwasm.PICO_HEAP) -> SessionOutput:
+                flash_dir: Path | None = None, heap: int = mpwasm.PICO_HEAP,
+                firmware: Path = FIRMWARE) -> SessionOutput:
+    """Boot the firmware, play ``script``, return what it showed. ``firmware`` may
+    be a folder of .mpy files (MicroPython only)."""
     with contextlib.ExitStack() as stack:
         if flash_dir is None:
             flash_dir = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         if runtime == "cpython":
             return _run_cpython(seed, script, flash_dir)
         if runtime == "micropython":
-            return _run_micropython(seed, script, flash_dir, heap)
+            return _run_micropython(seed, script, flash_dir, heap, firmware)
         raise ValueError(f"unknown runtime {runtime!r}; use one of {', '.join(RUNTIMES)}")
 
 
@@ -121,17 +124,24 @@ def mp_prologue() -> str:
 MP_COLLECT_BELOW = 16384  # free bytes; one main-loop pass allocates far less
 
 
-def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int) -> SessionOutput:
+def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int,
+                     firmware: Path) -> SessionOutput:
+    # heap_high: most heap in use (garbage included) seen between passes;
+    # heap_live: most still in use right after a collection.
     code = mp_prologue() + (
         f"board, dev = vsession.start({seed!r}, {script!r}, '/flash/')\n"
         "gc.collect()\n"
+        "heap_high = heap_live = gc.mem_alloc()\n"
         "while vsession.step(board, dev):\n"
+        "    heap_high = max(heap_high, gc.mem_alloc())\n"
         f"    if gc.mem_free() < {MP_COLLECT_BELOW}:\n"
         "        gc.collect()\n"
+        "        heap_live = max(heap_live, gc.mem_alloc())\n"
         "vsession.finish(board)\n"
+        "print('E heap_high=%d heap_live=%d' % (heap_high, heap_live))\n"
     )
     result = mpwasm.run(code, {
-        "/fw": (FIRMWARE, False),
+        "/fw": (firmware, False),
         "/emu": (VDEVICE, False),
         "/flash": (flash_dir, True),
     }, heap=heap)

@@ -111,7 +111,7 @@ class VirtualBoard:
     def sleep_ms(self, ms):
         self.wakeups += 1
         self.check_frame()
-        if self.elapsed >= self.end_ms:
+        if self.end_ms is not None and self.elapsed >= self.end_ms:
             raise EmulationDone()
         target = self.elapsed + ms
         timeline = self.timeline

@@ -1,0 +1,41 @@
+"""The ``arbiter`` command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from host_tools.emulator.session import RUNTIMES
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="arbiter", description="Arbiter table referee tools")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    demo = sub.add_parser("demo", help="play a scripted session on the emulated device")
+    demo.add_argument("--seed", type=int, default=7)
+    demo.add_argument("--runtime", choices=RUNTIMES, default="cpython")
+    demo.add_argument("--dump", metavar="FILE", help="write every frame, one per line")
+    demo.add_argument("--quiet", action="store_true", help="print only the summary")
+
+    sim = sub.add_parser("sim", help="the emulated device in this terminal")
+    sim.add_argument("--seed", type=int, default=None, help="default: a random seed")
+    sim.add_argument("--flash", metavar="DIR", help="folder kept as the device's flash")
+    sim.add_argument("--screenshot", metavar="FILE.png",
+                     help="write a picture of the device after --keys, and exit")
+    sim.add_argument("--keys", default="", help="button script to play first (see vscript)")
+
+    args = parser.parse_args(argv)
+    if args.command == "demo":
+        from host_tools.emulator import demo as demo_mod
+
+        return demo_mod.run(args.seed, args.runtime, args.dump, args.quiet)
+    if args.command == "sim":
+        from host_tools.emulator import sim as sim_mod
+
+        return sim_mod.run(args.seed, args.flash, args.screenshot, args.keys)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

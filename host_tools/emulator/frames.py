@@ -1,0 +1,96 @@
+"""Frames from the virtual board: parsed from dump lines, drawn as text or PNG."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+WIDTH, HEIGHT = 128, 64
+_HALF_BLOCKS = {(0, 0): " ", (1, 0): "\u2580", (0, 1): "\u2584", (1, 1): "\u2588"}
+
+
+@dataclass
+class Frame:
+    t: int
+    on: bool
+    inverted: bool
+    contrast: int
+    leds: list[tuple[int, int, int]]
+    ram: bytes
+
+    @classmethod
+    def parse(cls, line: str) -> Frame:
+        fields = dict(item.split("=", 1) for item in line[2:].split())
+        raw = bytes.fromhex(fields["leds"])
+        return cls(int(fields["t"]), fields["on"] == "1", fields["inv"] == "1",
+                   int(fields["c"]), [tuple(raw[i : i + 3]) for i in range(0, len(raw), 3)],
+                   bytes.fromhex(fields["ram"]))
+
+    @classmethod
+    def from_board(cls, board) -> Frame:
+        oled, shown = board.oled, board.neopixel.shown
+        return cls(board.elapsed, oled.on, oled.inverted, oled.contrast,
+                   [tuple(shown[i : i + 3]) for i in range(0, len(shown), 3)], bytes(oled.ram))
+
+    def pixel(self, x: int, y: int) -> int:
+        if not self.on:
+            return 0
+        bit = self.ram[(y >> 3) * WIDTH + x] >> (y & 7) & 1
+        return bit ^ 1 if self.inverted else bit
+
+
+def leds_text(frame: Frame, colour: bool) -> str:
+    if not colour:
+        return " ".join("%02x%02x%02x" % rgb for rgb in frame.leds)
+    cells = []
+    for r, g, b in frame.leds:
+        if (r, g, b) == (0, 0, 0):
+            cells.append("\u25cb")
+        else:  # brighten for the terminal: the device caps LEDs at a quarter
+            peak = max(r, g, b)
+            r, g, b = (min(255, c * 255 // peak) for c in (r, g, b))
+            cells.append(f"\x1b[38;2;{r};{g};{b}m\u25cf\x1b[0m")
+    return " ".join(cells)
+
+
+def to_text(frame: Frame, colour: bool = False) -> str:
+    """The OLED in Unicode half blocks (two pixel rows per line), framed, LEDs below."""
+    lines = ["\u250c" + "\u2500" * WIDTH + "\u2510"]
+    for y in range(0, HEIGHT, 2):
+        row = "".join(_HALF_BLOCKS[frame.pixel(x, y), frame.pixel(x, y + 1)]
+                      for x in range(WIDTH))
+        lines.append("\u2502" + row + "\u2502")
+    lines.append("\u2514" + "\u2500" * WIDTH + "\u2518")
+    lines.append(" LEDs " + leds_text(frame, colour))
+    return "\n".join(lines)
+
+
+def to_png(frame: Frame, path, scale: int = 4) -> None:
+    """A picture of the device: the OLED (pixels as the panel lights them) and the ring."""
+    from PIL import Image, ImageDraw
+
+    margin = 8 * scale
+    ring = 14 * scale
+    width = WIDTH * scale + 2 * margin
+    height = HEIGHT * scale + 2 * margin + ring
+    image = Image.new("RGB", (width, height), (28, 28, 32))
+    draw = ImageDraw.Draw(image)
+    lit = 110 + frame.contrast * 145 // 255
+    draw.rectangle([margin - 4, margin - 4, margin + WIDTH * scale + 3,
+                    margin + HEIGHT * scale + 3], fill=(0, 0, 0))
+    for y in range(HEIGHT):
+        for x in range(WIDTH):
+            if frame.pixel(x, y):
+                x0, y0 = margin + x * scale, margin + y * scale
+                draw.rectangle([x0, y0, x0 + scale - 2, y0 + scale - 2],
+                               fill=(lit * 3 // 4, lit * 7 // 8, lit))
+    count = len(frame.leds)
+    step = (width - 2 * margin) / max(count, 1)
+    cy = margin * 3 // 2 + HEIGHT * scale + ring // 2
+    radius = min(step, ring) * 0.35
+    for i, (r, g, b) in enumerate(frame.leds):
+        cx = margin + step * (i + 0.5)
+        peak = max(r, g, b)
+        fill = (45, 45, 50) if peak == 0 else tuple(min(255, c * 255 // peak) for c in (r, g, b))
+        draw.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=fill,
+                     outline=(90, 90, 96))
+    image.save(path)

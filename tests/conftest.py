@@ -1,0 +1,68 @@
+"""Shared fixtures: the firmware importable under CPython, and a virtual device."""
+
+from __future__ import annotations
+
+import pytest
+
+from host_tools.emulator.frames import Frame
+from host_tools.emulator.screen_text import read_lines
+from host_tools.emulator.session import use_firmware_path
+
+use_firmware_path()
+
+
+class Rig:
+    """A virtual board with the real firmware on it, driven by hand in tests."""
+
+    def __init__(self, flash_dir, seed=1, config=None, settings=None):
+        from arbiter.device import Device
+        from vboard import VirtualBoard
+
+        if config is not None:
+            (flash_dir / "config.json").write_text(config)
+        if settings is not None:
+            (flash_dir / "settings.json").write_text(settings)
+        self.board = VirtualBoard(seed, "", str(flash_dir) + "/")
+        self.board.end_ms = None
+        self.device = Device(self.board)
+        self.run(50)
+
+    def run(self, ms):
+        """Let the device's main loop run for ``ms`` of emulated time."""
+        end = self.board.elapsed + ms
+        while self.board.elapsed < end:
+            self.board.sleep_ms(self.device.tick())
+
+    def press(self, name, hold=80, gap=120):
+        from vscript import NAMES
+
+        button = NAMES.index(name)
+        self.board.press(button, 0)
+        self.run(hold)
+        self.board.press(button, 1)
+        self.run(gap)
+
+    def keys(self, *names):
+        for name in names:
+            self.press(name)
+
+    @property
+    def lines(self):
+        return read_lines(self.board.oled.ram)
+
+    @property
+    def frame(self):
+        return Frame.from_board(self.board)
+
+
+@pytest.fixture
+def rig(tmp_path):
+    return Rig(tmp_path)
+
+
+@pytest.fixture
+def make_rig(tmp_path):
+    def make(**kwargs):
+        return Rig(tmp_path, **kwargs)
+
+    return make

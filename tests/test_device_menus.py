@@ -1,0 +1,95 @@
+"""What a player sees: boot to the menu, the dice roller, settings kept across a reboot."""
+
+import re
+
+
+def test_boots_to_main_menu(rig):
+    assert rig.lines[0] == "ARBITER"
+    assert rig.lines[1:5] == ["Roll dice", "Settings", "Log", "About"]
+
+
+def test_dice_roller_shows_each_die_and_the_total(rig):
+    rig.keys("a")  # Roll dice
+    assert rig.lines[1] == "< 1 x d6 >"
+    rig.keys("right", "right", "up", "up")  # d10, three dice
+    assert rig.lines[1] == "< 3 x d10 >"
+    rig.keys("a")
+    values = [int(v) for v in rig.lines[2].split()]
+    assert len(values) == 3 and all(1 <= v <= 10 for v in values)
+    logged = [line for line in rig.device.log.lines if line.startswith("roll 3d10")]
+    assert logged == ["roll 3d10: %s = %d" % (" ".join(map(str, values)), sum(values))]
+    assert "Total" in rig.lines[5]
+
+
+def test_dice_count_and_type_stay_in_range(rig):
+    rig.keys("a")
+    rig.press("up", hold=3000)  # auto-repeat runs up to the maximum, no further
+    assert rig.lines[1] == "< 10 x d6 >"
+    rig.press("down", hold=3000)
+    assert rig.lines[1] == "< 1 x d6 >"
+    seen = []
+    for _ in range(6):
+        rig.keys("right")
+        seen.append(re.search(r"d(\d+)", rig.lines[1]).group(1))
+    assert seen == ["8", "10", "12", "20", "4", "6"]
+
+
+def test_ten_dice_fit_on_screen(rig):
+    rig.keys("a")
+    rig.press("up", hold=3000)
+    rig.keys("a")
+    values = rig.lines[2].split() + rig.lines[3].split()
+    assert len(values) == 10
+
+
+def test_roll_animates_leds_without_blocking_input(rig):
+    rig.keys("a", "a")
+    spinning = rig.frame.leds
+    assert sum(1 for led in spinning if led != (0, 0, 0)) == 1  # the spinning dot
+    rig.keys("b")  # input is answered during the animation
+    assert rig.lines[0] == "ARBITER"
+    rig.run(1000)
+    assert any(led != (0, 0, 0) for led in rig.frame.leds)  # settled on the result
+
+
+def test_settings_saved_to_flash_and_kept_after_reboot(tmp_path, make_rig):
+    rig = make_rig()
+    rig.keys("down", "a")  # Settings
+    assert rig.lines[0] == "Settings"
+    assert rig.lines[1] == "Sleep  120 s"
+    rig.keys("left")  # 60 s
+    rig.keys("down", "left", "left")  # LEDs 50%
+    rig.keys("a")
+    assert rig.lines[0] == "ARBITER"
+    saved = (tmp_path / "settings.json").read_text()
+    assert '"sleep_s": 60' in saved and '"brightness": 50' in saved
+    again = make_rig()  # a new boot on the same flash
+    again.keys("down", "a")
+    assert again.lines[1] == "Sleep  60 s"
+    assert again.lines[3] == "LEDs   50%"
+
+
+def test_settings_left_unchanged_are_not_rewritten(tmp_path, rig):
+    rig.keys("down", "a", "b")
+    assert not (tmp_path / "settings.json").exists()
+    assert rig.board.flash.bytes_written == 0
+
+
+def test_led_brightness_setting_scales_under_the_cap(tmp_path, make_rig):
+    full = make_rig(settings='{"sleep_s": 120, "brightness": 100, "contrast": 207}')
+    full.keys("a", "a")
+    full.run(1500)
+    peak = max(max(led) for led in full.frame.leds)
+    assert peak == 255 * 25 // 100  # the 25% cap at full brightness
+    half = make_rig(settings='{"sleep_s": 120, "brightness": 50, "contrast": 207}')
+    half.keys("a", "a")
+    half.run(1500)
+    assert max(max(led) for led in half.frame.leds) == 255 * 25 * 50 // 10000
+
+
+def test_seed_is_in_the_log_and_about_screen(make_rig):
+    rig = make_rig(seed=0xDEADBEEF)
+    assert rig.device.log.lines[0] == "boot seed=00000000deadbeef"
+    rig.keys("down", "down", "down", "a")
+    assert rig.lines[0] == "About"
+    assert "seed" in " ".join(rig.lines)

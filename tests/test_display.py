@@ -1,0 +1,124 @@
+"""The SSD1306 driver as the emulated panel sees it: bytes on the bus, sleep and wake."""
+
+import pytest
+
+from arbiter import ui
+from arbiter.ssd1306 import SSD1306
+from vboard import VirtualI2C
+from vssd1306 import VirtualSSD1306
+
+
+@pytest.fixture
+def panel():
+    oled = VirtualSSD1306()
+    bus = VirtualI2C({0x3C: oled})
+    display = SSD1306(bus, 0x3C)
+    return display, bus, oled
+
+
+def sent(bus, action):
+    before = bus.bytes_sent
+    action()
+    return bus.bytes_sent - before
+
+
+def test_panel_ram_matches_the_framebuffer_after_show(panel):
+    display, bus, oled = panel
+    display.fill(0)
+    display.text("Hello table", 0, 8, 1)
+    display.rect(10, 30, 50, 20, 1)
+    display.show()
+    assert bytes(oled.ram) == bytes(display.buffer)
+    assert oled.on
+
+
+def test_one_text_line_sends_one_page(panel):
+    display, bus, oled = panel
+    display.text("first", 0, 0, 1)
+    display.show()
+    display.fill_rect(0, 24, 128, 8, 0)
+    ui.line(display, 3, "P2 took 3")
+    cost = sent(bus, display.show)
+    assert cost <= 2 * (128 + 8)
+    assert cost == 7 + 1 + 128  # address window + data control byte + one page
+    assert bytes(oled.ram) == bytes(display.buffer)
+
+
+def test_text_straddling_two_pages_sends_two(panel):
+    display, bus, oled = panel
+    display.show()
+    display.text("moved", 0, 12, 1)  # rows 12..19 touch pages 1 and 2
+    cost = sent(bus, display.show)
+    assert cost == 7 + 1 + 256  # two adjacent pages, one transaction: about 260 bytes
+
+
+def test_full_redraw_sends_all_eight_pages(panel):
+    display, bus, oled = panel
+    display.show()
+    display.fill(1)
+    assert sent(bus, display.show) == 7 + 1 + 1024
+    display.invalidate()
+    assert sent(bus, display.show) == 7 + 1 + 1024  # forced: panel state unknown
+
+
+def test_nothing_changed_sends_nothing(panel):
+    display, bus, oled = panel
+    display.show()
+    assert sent(bus, display.show) == 0
+
+
+def test_separate_pages_are_separate_runs(panel):
+    display, bus, oled = panel
+    display.show()
+    display.pixel(0, 0, 1)
+    display.pixel(0, 63, 1)
+    assert display.show() == 2
+    assert bytes(oled.ram) == bytes(display.buffer)
+
+
+def test_contrast_and_power_reach_the_panel(panel):
+    display, bus, oled = panel
+    display.contrast(0x10)
+    assert oled.contrast == 0x10
+    display.power(False)
+    assert not oled.on
+    display.power(True)
+    assert oled.on
+
+
+def test_a_key_press_redraws_only_what_changed(rig):
+    rig.keys("a")  # into the dice roller
+    before = rig.board.i2c.bytes_sent
+    rig.keys("up")  # "< 2 x d6 >": one line, plus nothing else
+    assert rig.board.i2c.bytes_sent - before == 7 + 1 + 128
+
+
+def test_display_sleeps_after_timeout_and_wakes_without_acting(rig):
+    rig.keys("a")  # dice roller
+    rig.run(119_000)
+    assert rig.board.oled.on
+    rig.run(2_000)
+    assert not rig.board.oled.on  # 120 s after the last press
+    assert all(led == (0, 0, 0) for led in rig.frame.leds)
+    rolls = len(rig.device.log.lines)
+    rig.keys("a")  # wakes the display only
+    assert rig.board.oled.on
+    assert len(rig.device.log.lines) == rolls
+    assert rig.lines[0] == "Dice"
+    rig.keys("a")  # now it rolls
+    assert len(rig.device.log.lines) == rolls + 1
+
+
+def test_long_press_wakes_without_acting(rig):
+    rig.run(121_000)
+    assert not rig.board.oled.on
+    rig.press("b", hold=1200)
+    assert rig.board.oled.on and rig.lines[0] == "ARBITER"
+    rig.keys("down")
+    assert rig.lines[0] == "ARBITER"  # the next press acts normally
+
+
+def test_sleep_never_setting_keeps_display_on(make_rig):
+    rig = make_rig(settings='{"sleep_s": 0, "brightness": 100, "contrast": 207}')
+    rig.run(3_600_000)
+    assert rig.board.oled.on
