@@ -1,7 +1,7 @@
 """The dice roller: 1-10 dice of d4, d6, d8, d10, d12 or d20; each die and the total."""
 
 from arbiter import ui
-from arbiter.buttons import A, B, DOWN, LEFT, LONG, RIGHT, UP
+from arbiter.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.leds import PLAYER_COLOURS
 from arbiter.rng import DICE
 

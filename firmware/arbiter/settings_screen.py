@@ -1,7 +1,7 @@
 """Settings: display sleep, LED brightness, contrast; applied at once, saved on leaving."""
 
 from arbiter import ui
-from arbiter.buttons import A, B, DOWN, LEFT, RIGHT, UP
+from arbiter.buttons import DOWN, LEFT, RIGHT, UP, A, B
 from arbiter.settings import CONTRAST_CHOICES
 
 _ROWS = ("sleep_s", "brightness", "contrast")
