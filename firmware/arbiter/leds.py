@@ -97,7 +97,7 @@ class Leds:
                 self._dirty = True
             else:
                 self._show_all(self._colour if step % 2 == 0 else None, step)
-        if self._dirty:
+        if self._dirty and self._mode == _IDLE:
             self._dirty = False
             self._show_base()
 

@@ -1,0 +1,86 @@
+"""board.py, the one module that touches ``machine``: it builds the hardware from the
+wiring table and config.json. Checked on CPython with recording stand-ins for
+``machine`` and ``neopixel`` (the WASI MicroPython has no ``machine.Pin``)."""
+
+import importlib
+import sys
+import types
+
+import pytest
+
+from host_tools.emulator.paths import FIRMWARE
+
+
+class Pin:
+    IN, OUT, PULL_UP = "in", "out", "pull_up"
+    made = []
+
+    def __init__(self, number, mode=None, pull=None):
+        self.number, self.mode, self.pull = number, mode, pull
+        Pin.made.append(self)
+
+    def value(self):
+        return 1
+
+
+class I2C:
+    def __init__(self, bus, sda, scl, freq):
+        self.bus, self.sda, self.scl, self.freq = bus, sda.number, scl.number, freq
+
+
+class NeoPixel:
+    def __init__(self, pin, count):
+        self.pin, self.count = pin.number, count
+
+
+@pytest.fixture
+def load_board(tmp_path, monkeypatch):
+    machine = types.SimpleNamespace(Pin=Pin, I2C=I2C)
+    monkeypatch.setitem(sys.modules, "machine", machine)
+    monkeypatch.setitem(sys.modules, "neopixel", types.SimpleNamespace(NeoPixel=NeoPixel))
+    monkeypatch.setattr("time.ticks_ms", lambda: 0, raising=False)
+    monkeypatch.setattr("time.sleep_ms", lambda ms: None, raising=False)
+    monkeypatch.chdir(tmp_path)  # the Pico's flash root is the working directory
+    monkeypatch.syspath_prepend(str(FIRMWARE))
+
+    def load(config=None):
+        if config is not None:
+            (tmp_path / "config.json").write_text(config)
+        Pin.made.clear()
+        sys.modules.pop("board", None)
+        return importlib.import_module("board")
+
+    yield load
+    sys.modules.pop("board", None)
+
+
+def test_default_wiring(load_board):
+    board = load_board()
+    assert (board.i2c.bus, board.i2c.sda, board.i2c.scl, board.i2c.freq) == (0, 4, 5, 400000)
+    assert (board.neopixel.pin, board.neopixel.count) == (16, 12)
+    buttons = [p for p in Pin.made if p.mode == Pin.IN]
+    assert [p.number for p in buttons] == [10, 11, 12, 13, 14, 15]
+    assert all(p.pull == Pin.PULL_UP for p in buttons)
+    assert [reader() for reader in board.button_readers] == [1] * 6  # released
+    assert board.errors == []
+    assert 0 <= board.entropy_seed() < 2**64
+
+
+def test_config_json_on_flash_overrides(load_board):
+    board = load_board('{"led_count": 24, "led_pin": 22, "buttons": {"b": 9}}')
+    assert (board.neopixel.pin, board.neopixel.count) == (22, 24)
+    assert [p.number for p in Pin.made if p.mode == Pin.IN][-1] == 9
+
+
+def test_bad_config_json_falls_back_with_errors(load_board):
+    board = load_board('{"led_count": 0')
+    assert board.neopixel.count == 12
+    assert board.errors == ["config.json: not valid JSON; defaults used"]
+
+
+def test_only_board_imports_machine():
+    offenders = [path.name for path in FIRMWARE.rglob("*.py")
+                 if path.name != "board.py" and "machine" in path.read_text()
+                 and any(line.strip().startswith(("import machine", "from machine"))
+                         for line in path.read_text().splitlines())]
+    assert offenders == []
