@@ -111,24 +111,27 @@ class Leds:
                 np[i] = (0, 0, 0)
         np.write()
 
+    def _scaled(self, colour):
+        if colour is None or not self.enabled:
+            return (0, 0, 0)
+        return (self.scale(colour[0]), self.scale(colour[1]), self.scale(colour[2]))
+
     def _show_dot(self, position):
+        """Only LED ``position`` lit in the animation colour."""
         if position == self._lit:
             return
         self._lit = position
-        colour = self._colour if self.enabled else (0, 0, 0)
-        lit = (self.scale(colour[0]), self.scale(colour[1]), self.scale(colour[2]))
+        lit, dark = self._scaled(self._colour), (0, 0, 0)
         for i in range(self.count):
-            self.np[i] = lit if i == position else (0, 0, 0)
+            self.np[i] = lit if i == position else dark
         self.np.write()
 
     def _show_all(self, colour, step):
+        """Every LED in ``colour`` (None: dark), once per animation step."""
         if step == self._lit:
             return
         self._lit = step
-        if colour is None or not self.enabled:
-            lit = (0, 0, 0)
-        else:
-            lit = (self.scale(colour[0]), self.scale(colour[1]), self.scale(colour[2]))
+        lit = self._scaled(colour)
         for i in range(self.count):
             self.np[i] = lit
         self.np.write()
