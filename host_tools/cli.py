@@ -25,6 +25,17 @@ def main(argv: list[str] | None = None) -> int:
                      help="write a picture of the device after --keys, and exit")
     sim.add_argument("--keys", default="", help="button script to play first (see vscript)")
 
+    run = sub.add_parser("run", help="play a ruleset headless and print the state")
+    run.add_argument("ruleset", help="a bundled ruleset name or a JSON file")
+    run.add_argument("--players", type=int, default=None)
+    run.add_argument("--seed", type=int, default=1)
+    run.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    run.add_argument("--do", action="append", default=[], metavar="ACTION")
+    run.add_argument("--json", action="store_true")
+    run.add_argument("--runtime", choices=RUNTIMES, default="cpython")
+
+    sub.add_parser("rulesets", help="the bundled rulesets: NAME<TAB>PATH")
+
     args = parser.parse_args(argv)
     if args.command == "demo":
         from host_tools.emulator import demo as demo_mod
@@ -34,6 +45,16 @@ def main(argv: list[str] | None = None) -> int:
         from host_tools.emulator import sim as sim_mod
 
         return sim_mod.run(args.seed, args.flash, args.screenshot, args.keys)
+    if args.command == "run":
+        from host_tools import play
+
+        return play.main(args)
+    if args.command == "rulesets":
+        from host_tools import play
+
+        for name, path in play.bundled().items():
+            print(f"{name}\t{path}")
+        return 0
     return 2
 
 

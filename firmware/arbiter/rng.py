@@ -41,3 +41,9 @@ class Rng:
 
     def roll(self, faces):
         return self.below(faces) + 1
+
+    def snapshot(self):
+        return self._state
+
+    def restore(self, snapshot):
+        self._state = snapshot

@@ -59,3 +59,14 @@ def wrap(text, width=COLS):
             para = para[cut:].lstrip()
         out.append(para)
     return out
+
+
+def draw_lines(fb, lines):
+    """A whole screen from eight text lines: line 0 a title bar, line 7 the key hint."""
+    fb.fill(0)
+    title(fb, lines[0])
+    for row in range(1, 7):
+        if row < len(lines) and lines[row]:
+            line(fb, row, lines[row])
+    if len(lines) > 7:
+        hint(fb, lines[7])

@@ -1,0 +1,183 @@
+"""Actions as text: ``add P1.power 3``, ``next``, ``roll d6 3``, ``pick P1 d8``, and
+each ruleset's own (``roar P1``, ``damage P2.k1 3 by=P1``).
+
+An event is the canonical action text, plus ``|`` and the dice it rolled
+(``4,2;6``: one group per roll) so a journal can be audited.
+"""
+
+from arbiter.game.effects import Illegal
+from arbiter.game.state import split
+
+GENERIC = ("next", "add", "set", "roll", "pick", "undo", "redo")
+
+
+def _value(token):
+    if token.lstrip("-").isdigit() and token not in ("-", ""):
+        return int(token)
+    return token
+
+
+def parse(text):
+    words = text.split()
+    if not words:
+        raise Illegal("empty action")
+    args = {"_": []}
+    for word in words[1:]:
+        key, eq, value = word.partition("=")
+        if eq and key:
+            args[key] = _value(value)
+        else:
+            args["_"].append(_value(word))
+    return words[0].lower(), args
+
+
+def canonical(name, args):
+    words = [name] + [str(v) for v in args["_"]]
+    words += ["%s=%s" % (k, args[k]) for k in sorted(args) if k != "_"]
+    return " ".join(words)
+
+
+def record(text, rolls):
+    if not rolls:
+        return text
+    return text + "|" + ";".join(",".join(str(r) for r in group) for group in rolls)
+
+
+def unrecord(event):
+    text, bar, dice = event.partition("|")
+    if not bar:
+        return text, []
+    return text, [[int(r) for r in group.split(",") if r] for group in dice.split(";")]
+
+
+def perform(game, name, args):
+    state = game.state
+    if name != "pick" and state["round"] == 0:
+        secret, player = pending_pick(game)
+        raise Illegal("%s must pick a %s first" % (player, secret["name"]))
+    if name == "next":
+        game.log.append({"event": "next"})
+        game.next_phase()
+    elif name in ("add", "set"):
+        _correct(game, name, args)
+    elif name == "roll":
+        _free_roll(game, args)
+    elif name == "pick":
+        _pick(game, args)
+    elif name in game.rules.get("actions", {}):
+        _ruleset_action(game, name, args)
+    else:
+        raise Illegal("unknown action %s" % name)
+
+
+def _positional(args, count, usage):
+    if len(args["_"]) != count:
+        raise Illegal("usage: " + usage)
+    return args["_"]
+
+
+def _correct(game, name, args):
+    """A correction by hand: refused, not clamped, when it leaves the counter's bounds."""
+    path, amount = _positional(args, 2, name + " PATH N")
+    path = str(path)
+    kind, key, field = split(path) if path.count(".") in (1, 2) else (None, None, None)
+    if kind is None:
+        raise Illegal("a path is like P1.power or P2.k1.damage")
+    current = game.get(path)
+    spec = game.counter_spec(kind, field)
+    if spec is not None and "choices" in spec:
+        if name == "add" or amount not in spec["choices"]:
+            raise Illegal("%s is one of %s" % (field, ", ".join(spec["choices"])))
+        new = amount
+    else:
+        if not isinstance(amount, int) or not isinstance(current, int):
+            raise Illegal("%s takes a whole number" % path)
+        new = current + amount if name == "add" else amount
+        if spec is not None:
+            low, high = game._bounds(spec, kind, key)
+            if low is not None and new < low:
+                raise Illegal("%s would be %d, below its minimum %d" % (path, new, low))
+            if high is not None and new > high:
+                raise Illegal("%s would be %d, above its maximum %d" % (path, new, high))
+    game.log.append({"event": name, "path": path, "value": new})
+    game.change(path, new)
+
+
+def _free_roll(game, args):
+    words = args["_"]
+    if not 1 <= len(words) <= 2:
+        raise Illegal("usage: roll DIE [COUNT]")
+    die, count = str(words[0]), words[1] if len(words) == 2 else 1
+    if not isinstance(count, int) or not 1 <= count <= 20:
+        raise Illegal("roll 1 to 20 dice")
+    if die not in game.rules.get("dice", {}):
+        faces = die[1:]
+        if not (die.startswith("d") and faces.isdigit() and 2 <= int(faces) <= 1000):
+            raise Illegal("unknown die %s" % die)
+    who = args.get("by", game.active_player() or "all")
+    game.roll(die, count, who, args.get("for", "roll"))
+
+
+def pending_pick(game):
+    """The secret being picked and whose turn it is to pick, or (None, None)."""
+    for secret in game.rules.get("secrets", []):
+        picks = game.state["picks"].get(secret["name"], {})
+        for player in game.state["order"]:
+            if player not in picks:
+                return secret, player
+    return None, None
+
+
+def _pick(game, args):
+    player, choice = _positional(args, 2, "pick PLAYER CHOICE")
+    secret, expected = pending_pick(game)
+    if secret is None:
+        raise Illegal("nothing to pick now")
+    if player != expected:
+        raise Illegal("it is %s's turn to pick" % expected)
+    if choice not in secret["choices"]:
+        raise Illegal("%s is one of %s" % (secret["name"], ", ".join(
+            str(c) for c in secret["choices"])))
+    picks = game.state["picks"].setdefault(secret["name"], {})
+    picks[player] = choice
+    game.log.append({"event": "pick", "player": player, "secret": secret["name"]})
+    if len(picks) == len(game.state["order"]):
+        _reveal(game, secret, picks)
+
+
+def _reveal(game, secret, picks):
+    field = secret.get("field", secret["name"])
+    for player, choice in picks.items():
+        game.state["players"][player][field] = choice
+    game.state["revealed"].append(secret["name"])
+    game.log.append({"event": "reveal", "secret": secret["name"],
+                     "picks": {p: picks[p] for p in sorted(picks)}})
+    for player in game.state["order"]:
+        game.with_binding("p", player, secret.get("on_reveal", []))
+    if pending_pick(game)[0] is None:
+        game._begin_play()
+
+
+def _ruleset_action(game, name, args):
+    spec = game.rules["actions"][name]
+    params = spec.get("params", [])
+    if len(args["_"]) > len(params):
+        raise Illegal("usage: %s %s" % (name, " ".join(params)))
+    for param, value in zip(params, args["_"]):
+        args[param] = value
+    del args["_"]
+    phases = spec.get("phases")
+    if phases and game.phase()["name"] not in phases:
+        raise Illegal("%s is for the %s phase, not %s" % (
+            name, " or ".join(phases), game.phase()["name"]))
+    game.args = args
+    for bind in ("p", "k", "t"):
+        if bind in args:
+            value = str(args[bind])
+            known = game.state["players"] if "." not in value else game.state["pieces"]
+            if value not in known:
+                raise Illegal("no such player or piece: " + value)
+            game.binding[bind] = value
+    game.log.append({"event": name, "args": {k: args[k] for k in sorted(args)}})
+    game.run(spec.get("effects", []))
+    args["_"] = []  # canonical() lists named args after positional ones

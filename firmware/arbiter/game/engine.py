@@ -1,0 +1,415 @@
+"""The event-sourced referee: a game is ``replay(ruleset, options, seed, events)``.
+
+Every player action is an event (a short line of text). Applying one either
+changes the state and is recorded with the dice it rolled, or raises
+``Illegal`` with a reason and changes nothing. Undo is a replay without the
+last event; the generator restarts from the seed, so a re-done roll comes out
+the same (no undoing until lucky).
+"""
+
+import hashlib
+
+from arbiter.game import actions, effects
+from arbiter.game.effects import Illegal
+from arbiter.game.expr import RuleError, evaluate
+from arbiter.game.state import clone, holder, new_state, split
+from arbiter.rng import Rng
+
+
+def commitment(seed):
+    """A short hash of the seed, shown at the start and checked when it is revealed."""
+    return hashlib.sha256(seed.to_bytes(8, "big")).digest()[:6].hex()
+
+
+class Game:
+    def __init__(self, rules, players=None, options=None, seed=0):
+        self.rules = rules
+        spec = rules.get("players", {})
+        low, high = spec.get("min", 2), spec.get("max", spec.get("min", 2))
+        self.players = spec.get("default", low) if players is None else players
+        if not low <= self.players <= high:
+            raise Illegal("%s takes %d to %d players" % (rules["name"], low, high))
+        self.options = self._resolve_options(options or {})
+        self.seed = seed
+        self.events = []  # applied events: "action|rolls"
+        self.undone = []  # for redo
+        self._restart()
+
+    def _resolve_options(self, given):
+        resolved = {}
+        declared = self.rules.get("options", {})
+        for name, value in given.items():
+            if name not in declared:
+                raise Illegal("unknown option %s" % name)
+        for name, spec in declared.items():
+            value = given.get(name, spec.get("default", spec["choices"][0]))
+            if value not in spec["choices"]:
+                # options arrive as text from a command line: match by spelling
+                match = [c for c in spec["choices"] if str(c).lower() == str(value).lower()]
+                if not match:
+                    raise Illegal("option %s must be one of %s" % (
+                        name, ", ".join(str(c) for c in spec["choices"])))
+                value = match[0]
+            resolved[name] = value
+        return resolved
+
+    # -- life cycle ---------------------------------------------------------------
+
+    def _restart(self):
+        self.state = new_state(self.rules, self.players)
+        self.rng = Rng(self.seed)
+        self.log = [{"event": "start", "ruleset": self.rules["name"],
+                     "commitment": commitment(self.seed)}]
+        self.vars, self.args, self.binding = {}, {}, {}
+        self.pending_win, self.pending_lose, self.pending_tie = [], [], False
+        self._rolls = []
+        self._setup_players()
+        if not self.rules.get("secrets"):
+            self._begin_play()
+
+    def _setup_players(self):
+        state = self.state
+        pieces = self.rules.get("pieces", {})
+        for player in state["order"]:
+            specs = pieces.get("by_player", {}).get(player, pieces.get("each", []))
+            for spec in specs:
+                self.add_piece(player, spec)
+        for player in state["order"]:  # after the pieces: a start may depend on them
+            self.binding = {"p": player}
+            record = state["players"][player]
+            for name, spec in self.rules.get("counters", {}).items():
+                record[name] = self._start_value(spec)
+        self.binding = {}
+
+    def add_piece(self, owner, spec):
+        key = owner + "." + spec["key"]
+        piece = {"owner": owner, "name": spec.get("name", spec["key"]),
+                 "stats": clone(spec.get("stats", {}))}
+        self.state["pieces"][key] = piece
+        saved, self.binding = self.binding, {"p": owner, "k": key}
+        for name, counter in self.rules.get("pieces", {}).get("counters", {}).items():
+            piece[name] = self._start_value(counter)
+        self.binding = saved
+
+    def _start_value(self, spec):
+        if "choices" in spec:
+            return spec.get("start", spec["choices"][0])
+        return evaluate(self, spec.get("start", 0))
+
+    def _begin_play(self):
+        self.order_players(self.rules.get("turn_order", {"by": "fixed"}))
+        self.state["round"] = 1
+        self.run(self.rules.get("setup", []))
+        self._enter_phase()
+
+    # -- actions --------------------------------------------------------------------
+
+    def apply(self, text):
+        """Apply one action; returns the recorded event. Raises Illegal (state unchanged)."""
+        name, args = actions.parse(text)
+        if name == "undo":
+            return self.undo()
+        if name == "redo":
+            return self.redo()
+        event = self._apply_new(name, args, text)
+        self.events.append(event)
+        self.undone = []
+        return event
+
+    def _apply_new(self, name, args, text, expected=None):
+        saved = (clone(self.state), self.rng.snapshot(), len(self.log))
+        self._rolls = []
+        try:
+            if self.state["result"] and name != "note":
+                raise Illegal("the game is over")
+            actions.perform(self, name, args)
+            self._settle()
+        except (Illegal, RuleError, KeyError, IndexError, TypeError, ValueError) as exc:
+            self.state, self.log = saved[0], self.log[: saved[2]]
+            self.rng.restore(saved[1])
+            if isinstance(exc, Illegal):
+                raise
+            raise Illegal("cannot do that: %s" % exc) from None
+        finally:
+            self.vars, self.args, self.binding = {}, {}, {}
+        return actions.record(actions.canonical(name, args), self._rolls)
+
+    def undo(self):
+        if not self.events:
+            raise Illegal("nothing to undo")
+        self.undone.append(self.events.pop())
+        self.replay(self.events)
+        return "undo"
+
+    def redo(self):
+        if not self.undone:
+            raise Illegal("nothing to redo")
+        event = self.undone.pop()
+        text, _ = actions.unrecord(event)
+        self.events.append(self._apply_new(*actions.parse(text), text))
+        return "redo"
+
+    def replay(self, events, check=None):
+        """Rebuild the state from the start. ``check(i, recorded, rolled)`` sees each
+        event's recorded dice beside the ones the generator gives now (audit)."""
+        self._restart()
+        self.events = []
+        for i, event in enumerate(events):
+            text, recorded = actions.unrecord(event)
+            name, args = actions.parse(text)
+            now = self._apply_new(name, args, text)
+            self.events.append(now)
+            if check:
+                check(i, recorded, actions.unrecord(now)[1])
+
+    # -- what effects call ----------------------------------------------------------
+
+    def run(self, forms):
+        effects.run(self, forms)
+
+    def say(self, text):
+        self.state["message"] = text
+        self.log.append({"event": "note", "text": text})
+
+    def roll(self, die, count, player, reason, name=None):
+        spec = self.rules.get("dice", {}).get(die)
+        faces = spec["faces"] if spec else int(die[1:])  # a plain dN needs no declaration
+        if isinstance(faces, list):
+            rolls = [faces[self.rng.below(len(faces))] for _ in range(count)]
+        else:
+            rolls = [self.rng.roll(faces) for _ in range(count)]
+        self._rolls.append(rolls)
+        self.log.append({"event": "roll", "player": player, "die": die, "rolls": rolls,
+                         "reason": reason})
+        self.vars["roll:" + (name or die)] = rolls
+        return rolls
+
+    def roll_result(self, name, kind):
+        rolls = self.vars.get("roll:" + name)
+        if rolls is None:
+            raise RuleError("no roll named " + name)
+        if kind == "rolls":
+            return rolls
+        return sum(rolls)  # sum of face values; with success faces, that is the hits
+
+    def change(self, path, value):
+        kind, key, field = split(path)
+        record = holder(self.state, kind, key)
+        if record is None:
+            raise Illegal("no such player or piece: " + key)
+        spec = self.counter_spec(kind, field)
+        if spec is not None and "choices" not in spec:
+            low, high = self._bounds(spec, kind, key)
+            value = max(low, value) if low is not None else value
+            value = min(high, value) if high is not None else value
+        old = record.get(field)
+        record[field] = value
+        if isinstance(old, int) and isinstance(value, int) and value > old:
+            self._fire(kind, key, field, old, value)
+
+    def counter_spec(self, kind, field):
+        if kind == "player":
+            return self.rules.get("counters", {}).get(field)
+        if kind == "piece":
+            return self.rules.get("pieces", {}).get("counters", {}).get(field)
+        return None
+
+    def _bounds(self, spec, kind, key):
+        saved = self.binding
+        self.binding = {"p": key.split(".")[0]}
+        if kind == "piece":
+            self.binding["k"] = key
+        low = evaluate(self, spec["min"]) if "min" in spec else None
+        high = evaluate(self, spec["max"]) if "max" in spec else None
+        self.binding = saved
+        return low, high
+
+    def _fire(self, kind, key, field, old, new):
+        """Threshold triggers: run when a counter rises to or past ``at``."""
+        for trigger in self.rules.get("triggers", []):
+            on = trigger.get("on", "player")
+            if trigger["counter"] != field or on != kind:
+                continue
+            saved = self.binding
+            self.binding = {"p": key.split(".")[0]}
+            if on == "piece":
+                self.binding["k"] = key
+            at = evaluate(self, trigger["at"])
+            if old < at <= new:
+                self.run(trigger.get("effects", []))
+            self.binding = saved
+
+    def order_players(self, spec):
+        from arbiter.game.order import order_players
+
+        self.state["order"] = order_players(self, spec)
+
+    # -- phases, turns and the end ---------------------------------------------------
+
+    def phase(self):
+        phases = self.rules.get("phases", [])
+        return phases[self.state["phase"]] if phases else {"name": "play"}
+
+    def active_player(self):
+        if not self.phase().get("per_player"):
+            return None
+        order = self.players_in_order()
+        return order[self.state["turn"] % len(order)] if order else None
+
+    def players_in_order(self):
+        return [p for p in self.state["order"] if p not in self.state["lost"]]
+
+    def next_phase(self):
+        phase, state = self.phase(), self.state
+        if phase.get("per_player") and state["turn"] < len(self.players_in_order()) - 1:
+            state["turn"] += 1
+            self.with_binding("p", self.active_player(), phase.get("turn", []))
+            self._check_end("turn_start")
+            return
+        self.run(phase.get("exit", []))
+        state["phase"] += 1
+        state["turn"] = 0
+        if state["phase"] >= len(self.rules.get("phases", [])) or not self.rules.get("phases"):
+            self._check_end("round_end")
+            if state["result"]:
+                return
+            state["phase"] = 0
+            state["round"] += 1
+        self._enter_phase()
+
+    def _enter_phase(self):
+        phase = self.phase()
+        skip = phase.get("skip_if")
+        if skip is not None and evaluate(self, skip):
+            self.log.append({"event": "phase", "name": phase["name"], "skipped": True})
+            self.next_phase()
+            return
+        self.log.append({"event": "phase", "round": self.state["round"], "name": phase["name"]})
+        self.run(phase.get("enter", []))
+        if phase.get("per_player"):
+            self.with_binding("p", self.active_player(), phase.get("turn", []))
+            self._check_end("turn_start")
+
+    def _check_end(self, moment):
+        # At the start of a turn only the player whose turn it is is checked.
+        players = [self.active_player()] if moment == "turn_start" else self.players_in_order()
+        for rule in self.rules.get("end", []):
+            if rule.get("at", "always") != moment:
+                continue
+            for player in players:
+                if "win_if" in rule and self.bound_eval("p", player, rule["win_if"]):
+                    self.pending_win.append(player)
+                if "lose_if" in rule and self.bound_eval("p", player, rule["lose_if"]):
+                    self.pending_lose.append(player)
+        self._resolve()
+
+    def _settle(self):
+        self._check_end("always")
+
+    def _resolve(self):
+        from arbiter.game.order import resolve_end
+
+        resolve_end(self)
+
+    # -- the expression context (see expr.py) --------------------------------------
+
+    def bound(self, name):
+        return self.binding.get(name)
+
+    def with_binding(self, name, value, forms):
+        saved = self.binding
+        self.binding = dict(saved)
+        self.binding[name] = value
+        try:
+            self.run(forms)
+        finally:
+            self.binding = saved
+
+    def bound_eval(self, name, value, form):
+        saved = self.binding
+        self.binding = dict(saved)
+        self.binding[name] = value
+        try:
+            return evaluate(self, form)
+        finally:
+            self.binding = saved
+
+    def path(self, text):
+        if not isinstance(text, str):
+            raise RuleError("a path must be text: %r" % (text,))
+        if "$" not in text:
+            return text
+        out = []
+        for part in text.split("."):
+            if part.startswith("$a:"):
+                part = str(self.arg(part[3:]))
+            elif part.startswith("$v:"):
+                part = str(self.var(part[3:]))
+            elif part.startswith("$"):
+                value = self.binding.get(part[1:])
+                if value is None:
+                    raise RuleError("nothing bound to " + part)
+                part = value
+            out.append(part)
+        return ".".join(out)
+
+    def get(self, path):
+        kind, key, field = split(path)
+        record = holder(self.state, kind, key)
+        if record is None:
+            raise Illegal("no such player or piece: " + key)
+        if field not in record:
+            if kind == "piece" and field in record["stats"]:
+                return record["stats"][field]
+            raise Illegal("%s has no %s" % (key, field))
+        return record[field]
+
+    def option(self, name):
+        if name not in self.options:
+            raise RuleError("unknown option " + name)
+        return self.options[name]
+
+    def value(self, name):
+        values = self.rules.get("values", {})
+        if name not in values:
+            raise RuleError("unknown value " + name)
+        return evaluate(self, values[name])
+
+    def arg(self, name):
+        if name not in self.args:
+            raise Illegal("missing %s=" % name)
+        return self.args[name]
+
+    def stat(self, name):
+        piece = self.state["pieces"].get(self.binding.get("k"))
+        if piece is None:
+            raise RuleError("no piece bound for stat " + name)
+        return piece["stats"].get(name, 0)
+
+    def var(self, name):
+        if name not in self.vars:
+            raise RuleError("unknown var " + name)
+        return self.vars[name]
+
+    def piece_keys(self, owner=None):
+        keys = sorted(self.state["pieces"])
+        if owner is None:
+            return keys
+        return [k for k in keys if self.state["pieces"][k]["owner"] == owner]
+
+    def count_pieces(self, owner, where):
+        return sum(1 for k in self.piece_keys(owner)
+                   if where is None or self.bound_eval("k", k, where))
+
+    def piece_values(self, owner, form, where=None):
+        return [self.bound_eval("k", k, form) for k in self.piece_keys(owner)
+                if where is None or self.bound_eval("k", k, where)]
+
+    def count_players(self, where):
+        return sum(1 for p in self.players_in_order() if self.bound_eval("p", p, where))
+
+    def text(self, parts):
+        """A message: a string, or a list of strings and expressions joined."""
+        if isinstance(parts, str):
+            return parts
+        return "".join(str(evaluate(self, p)) for p in parts)

@@ -1,0 +1,132 @@
+"""Expressions in rulesets: JSON forms evaluated against the game, never ``eval``.
+
+A number, string, boolean or null is itself. A one-key object is an operator:
+``{"get": "P1.power"}`` (a path; ``$p``, ``$k``, ``$t`` and ``$a.NAME`` are the
+bound player, piece, target and action argument), ``{"opt": "length"}``,
+``{"val": "target"}`` (a named value), ``{"arg": "n"}``, ``{"stat": "power"}``
+(of the bound piece), ``{"bound": "p"}`` (the bound key itself), ``{"var": "x"}`` (set by an earlier effect), ``{"rolls":
+"x"}`` / ``{"sum": "x"}`` / ``{"hits": "x"}`` (a named roll: its list, total,
+successes), ``+ - * // min max abs``, ``== != < <= > >=``, ``and or not``,
+``{"if": [cond, then, else]}``, ``{"in": [x, list]}``, ``{"count_pieces":
+{"of": P, "where": expr}}`` and ``{"players_where": expr}`` (a count), ``{"max_pieces"|"sum_pieces": {"of": P,
+"value": expr, "where": expr}}``.
+"""
+
+
+class RuleError(Exception):
+    """An expression or effect the engine cannot evaluate (a ruleset bug)."""
+
+
+def _num(x):
+    if isinstance(x, bool) or not isinstance(x, int):
+        raise RuleError("not a whole number: %r" % (x,))
+    return x
+
+
+def _all(ctx, args):
+    return [evaluate(ctx, a) for a in args]
+
+
+def _arith(op, values):
+    values = [_num(v) for v in values]
+    if op == "+":
+        return sum(values)
+    if op == "-":
+        return values[0] - sum(values[1:]) if len(values) > 1 else -values[0]
+    if op == "*":
+        out = 1
+        for v in values:
+            out *= v
+        return out
+    if op == "//":
+        if values[1] == 0:
+            raise RuleError("division by zero")
+        return values[0] // values[1]
+    if op == "min":
+        return min(values)
+    if op == "max":
+        return max(values)
+    return abs(values[0])
+
+
+_COMPARE = ("==", "!=", "<", "<=", ">", ">=")
+
+
+def _compare(op, a, b):
+    if op == "==":
+        return a == b
+    if op == "!=":
+        return a != b
+    a, b = _num(a), _num(b)
+    if op == "<":
+        return a < b
+    if op == "<=":
+        return a <= b
+    if op == ">":
+        return a > b
+    return a >= b
+
+
+def evaluate(ctx, form):
+    """``ctx`` is the game's evaluation context (see engine.Context)."""
+    if not isinstance(form, dict):
+        if isinstance(form, list):
+            return _all(ctx, form)
+        return form
+    if len(form) != 1:
+        raise RuleError("an expression has exactly one operator: %r" % (form,))
+    for op in form:
+        arg = form[op]
+    if op in ("+", "-", "*", "//", "min", "max", "abs"):
+        return _arith(op, _all(ctx, arg if isinstance(arg, list) else [arg]))
+    if op in _COMPARE:
+        a, b = _all(ctx, arg)
+        return _compare(op, a, b)
+    if op == "and":
+        for a in arg:
+            if not evaluate(ctx, a):
+                return False
+        return True
+    if op == "or":
+        for a in arg:
+            if evaluate(ctx, a):
+                return True
+        return False
+    if op == "not":
+        return not evaluate(ctx, arg)
+    if op == "if":
+        return evaluate(ctx, arg[1] if evaluate(ctx, arg[0]) else arg[2])
+    if op == "in":
+        a, b = _all(ctx, arg)
+        return a in b
+    if op == "get":
+        return ctx.get(ctx.path(evaluate(ctx, arg)))
+    if op == "opt":
+        return ctx.option(arg)
+    if op == "val":
+        return ctx.value(arg)
+    if op == "arg":
+        return ctx.arg(arg)
+    if op == "stat":
+        return ctx.stat(arg)
+    if op == "var":
+        return ctx.var(arg)
+    if op in ("rolls", "sum", "hits"):
+        return ctx.roll_result(arg, op)
+    if op == "count_pieces":
+        return ctx.count_pieces(evaluate(ctx, arg.get("of")), arg.get("where"))
+    if op in ("max_pieces", "sum_pieces"):
+        values = ctx.piece_values(evaluate(ctx, arg.get("of")), arg["value"], arg.get("where"))
+        if op == "sum_pieces":
+            return sum(values)
+        return max(values) if values else 0
+    if op == "bound":
+        return ctx.bound(arg)
+    if op == "players_where":
+        return ctx.count_players(arg)
+    raise RuleError("unknown operator " + op)
+
+
+OPERATORS = ("+", "-", "*", "//", "min", "max", "abs") + _COMPARE + (
+    "and", "or", "not", "if", "in", "get", "opt", "val", "arg", "stat", "var", "rolls", "sum",
+    "hits", "count_pieces", "players_where", "max_pieces", "sum_pieces", "bound")

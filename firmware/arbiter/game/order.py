@@ -1,0 +1,103 @@
+"""Turn order (fixed, rolled, or by a value with ties broken at random once) and
+deciding the end (wins, losses, ties and tie-breaks)."""
+
+from arbiter.game.effects import Illegal
+from arbiter.game.expr import evaluate
+
+
+def order_players(game, spec):
+    players = game.players_in_order()
+    by = spec.get("by", "fixed")
+    if by == "fixed":
+        return list(game.state["order"])
+    if by == "roll":
+        scores = {}
+        tied = players
+        while tied:
+            rolls = {p: game.roll(spec.get("die", "d6"), 1, p, "turn order")[0] for p in tied}
+            for p in tied:
+                scores[p] = scores.get(p, ()) + (rolls[p],)
+            tied = [p for p in tied
+                    if sum(1 for q in tied if scores[q] == scores[p]) > 1]
+        keys = scores
+    elif by == "value":
+        keys = {p: (game.bound_eval("p", p, spec["key"]),) for p in players}
+    else:
+        raise Illegal("unknown turn order %s" % by)
+    high = spec.get("high_first", True)
+    # A random tie-break decided once: a shuffled position for every player.
+    shuffle = list(players)
+    if by == "value" and len(set(keys.values())) < len(players):
+        for i in range(len(shuffle) - 1, 0, -1):
+            j = game.rng.below(i + 1)
+            shuffle[i], shuffle[j] = shuffle[j], shuffle[i]
+        game.log.append({"event": "tiebreak", "order": list(shuffle)})
+    rank = {p: shuffle.index(p) for p in players}
+
+    def sort_key(p):
+        key = tuple(-v if high else v for v in keys[p])
+        return key + (rank[p],)
+
+    order = sorted(players, key=sort_key)
+    game.log.append({"event": "order", "order": order})
+    return order + [p for p in game.state["order"] if p not in order]
+
+
+def resolve_end(game):
+    state = game.state
+    winners = _unique(game.pending_win)
+    losers = _unique(game.pending_lose)
+    tie = game.pending_tie
+    game.pending_win, game.pending_lose, game.pending_tie = [], [], False
+    if state["result"]:
+        return
+    if winners:
+        if len(winners) > 1:
+            winners = _tiebreak(game, winners)
+        if len(winners) == 1:
+            _finish(game, "win", winners[0])
+        else:
+            _finish(game, "tie", None)
+        return
+    if tie:
+        _finish(game, "tie", None)
+        return
+    if not losers:
+        return
+    alive = [p for p in game.players_in_order() if p not in losers]
+    for p in losers:
+        if p not in state["lost"]:
+            state["lost"].append(p)
+            game.log.append({"event": "lose", "player": p})
+    if not alive:
+        _finish(game, "tie", None)  # everyone left lost at once
+    elif len(alive) == 1:
+        _finish(game, "win", alive[0])
+
+
+def _unique(players):
+    out = []
+    for p in players:
+        if p not in out:
+            out.append(p)
+    return out
+
+
+def _tiebreak(game, players):
+    for form in game.rules.get("tiebreak", []):
+        scores = {p: game.bound_eval("p", p, form) for p in players}
+        best = max(scores.values())
+        players = [p for p in players if scores[p] == best]
+        if len(players) == 1:
+            break
+    return players
+
+
+def _finish(game, result, winner):
+    state = game.state
+    state["result"], state["winner"] = result, winner
+    game.log.append({"event": result, "player": winner} if winner else {"event": result})
+    game.log.append({"event": "seed", "seed": game.seed})
+
+
+__all__ = ["order_players", "resolve_end", "evaluate"]

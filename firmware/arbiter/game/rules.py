@@ -1,0 +1,181 @@
+"""Loading and checking a ruleset: a clear reason, with its JSON path, or a ruleset.
+
+The same checks run on the host (``arbiter validate``, which adds a JSON
+Schema pass and line numbers) and on the device before a ruleset is used.
+"""
+
+import json
+
+from arbiter.game import FORMAT
+from arbiter.game.expr import OPERATORS
+
+MAX_BYTES = 32768  # a ruleset must parse comfortably in a Pico's heap
+MAX_PLAYERS = 8
+_TOP = ("format", "name", "title", "players", "options", "values", "dice", "counters",
+        "pieces", "secrets", "phases", "turn_order", "triggers", "end", "tiebreak", "actions",
+        "setup", "round_label", "show", "notes", "game")
+_EFFECTS = ("add", "set", "roll", "require", "if", "each_player", "each_piece", "let", "say",
+            "win", "lose", "tie", "opposed", "turn_order", "make_pieces")
+
+
+class RulesetError(ValueError):
+    def __init__(self, path, message):
+        ValueError.__init__(self, "%s: %s" % (path or "ruleset", message))
+        self.path = path
+        self.message = message
+
+
+def parse(text):
+    """Text to a checked ruleset dict; raises RulesetError."""
+    if len(text) > MAX_BYTES:
+        raise RulesetError("", "too large: %d bytes, the limit is %d" % (len(text), MAX_BYTES))
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise RulesetError("", "not valid JSON (%s)" % exc) from None
+    check(data)
+    return data
+
+
+def _fail(path, message):
+    raise RulesetError(path, message)
+
+
+def _obj(value, path):
+    if not isinstance(value, dict):
+        _fail(path, "must be an object")
+    return value
+
+
+def _int(value, path, low=None, high=None):
+    if isinstance(value, bool) or not isinstance(value, int):
+        _fail(path, "must be a whole number")
+    if low is not None and value < low or high is not None and value > high:
+        _fail(path, "must be %s..%s" % (low, high))
+    return value
+
+
+def check(data):
+    _obj(data, "")
+    version = data.get("format")
+    if version != FORMAT:
+        _fail("format", "format %r is not understood; this Arbiter reads format %d"
+              % (version, FORMAT))
+    for key in data:
+        if key not in _TOP:
+            _fail(key, "unknown block")
+    if not isinstance(data.get("name"), str) or not data["name"]:
+        _fail("name", "must be a non-empty string")
+    players = _obj(data.get("players", {}), "players")
+    low = _int(players.get("min", 2), "players.min", 1, MAX_PLAYERS)
+    high = _int(players.get("max", low), "players.max", 1, MAX_PLAYERS)
+    if low > high:
+        _fail("players", "min %d exceeds max %d" % (low, high))
+    _check_options(_obj(data.get("options", {}), "options"))
+    _check_dice(_obj(data.get("dice", {}), "dice"))
+    counters = _obj(data.get("counters", {}), "counters")
+    _check_counters(counters, "counters")
+    pieces = _obj(data.get("pieces", {}), "pieces")
+    piece_counters = _obj(pieces.get("counters", {}), "pieces.counters")
+    _check_counters(piece_counters, "pieces.counters")
+    for i, trigger in enumerate(data.get("triggers", [])):
+        path = "triggers[%d]" % i
+        _obj(trigger, path)
+        pool = piece_counters if trigger.get("on") == "piece" else counters
+        if trigger.get("counter") not in pool:
+            _fail(path + ".counter", "unknown counter %r" % (trigger.get("counter"),))
+        _forms(trigger.get("effects", []), path + ".effects", data)
+    for i, phase in enumerate(data.get("phases", [])):
+        _obj(phase, "phases[%d]" % i)
+        if not isinstance(phase.get("name"), str):
+            _fail("phases[%d].name" % i, "must be a string")
+        for key in ("enter", "exit"):
+            _forms(phase.get(key, []), "phases[%d].%s" % (i, key), data)
+    for name, action in _obj(data.get("actions", {}), "actions").items():
+        _obj(action, "actions." + name)
+        _forms(action.get("effects", []), "actions.%s.effects" % name, data)
+    for i, secret in enumerate(data.get("secrets", [])):
+        path = "secrets[%d]" % i
+        _obj(secret, path)
+        if not isinstance(secret.get("choices"), list) or not secret["choices"]:
+            _fail(path + ".choices", "must be a non-empty list")
+    for i, end in enumerate(data.get("end", [])):
+        _obj(end, "end[%d]" % i)
+        if end.get("at", "always") not in ("always", "round_end", "turn_start"):
+            _fail("end[%d].at" % i, "must be always, round_end or turn_start")
+    return data
+
+
+def _check_options(options):
+    for name, option in options.items():
+        path = "options." + name
+        _obj(option, path)
+        choices = option.get("choices")
+        if not isinstance(choices, list) or not choices:
+            _fail(path + ".choices", "must be a non-empty list")
+        if option.get("default", choices[0]) not in choices:
+            _fail(path + ".default", "must be one of the choices")
+
+
+def _check_dice(dice):
+    for name, die in dice.items():
+        path = "dice." + name
+        _obj(die, path)
+        faces = die.get("faces")
+        if isinstance(faces, list):
+            if not faces:
+                _fail(path + ".faces", "a die needs at least one face")
+            for i, face in enumerate(faces):
+                _int(face, "%s.faces[%d]" % (path, i), 0, 99)
+        elif faces is None:
+            _fail(path + ".faces", "a die needs faces (a count, or a list of face values)")
+        else:
+            _int(faces, path + ".faces", 1, 1000)
+
+
+def _check_counters(counters, where):
+    for name, counter in counters.items():
+        path = where + "." + name
+        _obj(counter, path)
+        if "choices" in counter:
+            if not isinstance(counter["choices"], list) or not counter["choices"]:
+                _fail(path + ".choices", "must be a non-empty list")
+            continue
+        low, high = counter.get("min"), counter.get("max")
+        if isinstance(low, int) and isinstance(high, int) and low > high:
+            _fail(path, "min %d exceeds max %d" % (low, high))
+        start = counter.get("start", 0)
+        if isinstance(start, int) and isinstance(low, int) and start < low or \
+                isinstance(start, int) and isinstance(high, int) and start > high:
+            _fail(path + ".start", "outside min..max")
+
+
+def _forms(effects, path, data):
+    """Effects are one-key objects from the known vocabulary; dice they roll exist."""
+    if not isinstance(effects, list):
+        _fail(path, "must be a list of effects")
+    for i, effect in enumerate(effects):
+        where = "%s[%d]" % (path, i)
+        _obj(effect, where)
+        kind = [k for k in effect if k in _EFFECTS]
+        if len(kind) != 1:
+            _fail(where, "one of %s expected" % ", ".join(_EFFECTS))
+        kind = kind[0]
+        if kind == "roll" and isinstance(effect["roll"], str) and \
+                effect["roll"] not in data.get("dice", {}):
+            _fail(where + ".roll", "unknown die %r" % (effect["roll"],))
+        for key in ("then", "else", "each_player", "each_piece"):
+            if key in effect and isinstance(effect[key], list):
+                _forms(effect[key], where + "." + key, data)
+        _exprs(effect, where)
+
+
+def _exprs(form, path):
+    if isinstance(form, dict):
+        for key, value in form.items():
+            if len(form) == 1 and key not in OPERATORS and key not in _EFFECTS:
+                _fail(path, "unknown operator %r" % key)
+            _exprs(value, path + "." + key)
+    elif isinstance(form, list):
+        for i, value in enumerate(form):
+            _exprs(value, "%s[%d]" % (path, i))

@@ -1,0 +1,54 @@
+"""The game state: plain dicts and lists, so it copies, compares and serialises.
+
+Paths name a value: ``P1.power`` (a player's counter or field), ``P1.k1.damage``
+(a piece's), ``game.NAME`` (a game-wide value set by effects).
+"""
+
+from arbiter.game.expr import RuleError
+
+
+def clone(value):
+    """Deep copy of dicts, lists and scalars (no copy module on every port)."""
+    if isinstance(value, dict):
+        return {k: clone(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [clone(v) for v in value]
+    return value
+
+
+def new_state(rules, players):
+    keys = ["P%d" % (i + 1) for i in range(players)]
+    return {
+        "round": 0,  # 0 while secrets are being picked; play starts at 1
+        "phase": 0,
+        "turn": 0,
+        "order": keys,
+        "players": {key: {} for key in keys},
+        "pieces": {},
+        "picks": {},  # secret -> {player: choice}, never shown until revealed
+        "revealed": [],
+        "game": clone(rules.get("game", {})),
+        "lost": [],
+        "result": None,
+        "winner": None,
+        "message": "",
+    }
+
+
+def split(path):
+    """``P1.k1.damage`` -> ("piece", "P1.k1", "damage"); ``P1.power`` -> ("player", ...)."""
+    parts = path.split(".")
+    if len(parts) == 2:
+        return ("game" if parts[0] == "game" else "player"), parts[0], parts[1]
+    if len(parts) == 3:
+        return "piece", parts[0] + "." + parts[1], parts[2]
+    raise RuleError("bad path " + path)
+
+
+def holder(state, kind, key):
+    """The dict that holds a path's value, or None when the player or piece is unknown."""
+    if kind == "game":
+        return state["game"]
+    if kind == "player":
+        return state["players"].get(key)
+    return state["pieces"].get(key)

@@ -1,0 +1,51 @@
+"""Headless play, portable: load a ruleset, apply actions, print the public state
+and the play screen's display RAM. Run by ``arbiter run`` in either runtime; the
+MicroPython driver calls ``start`` / ``act`` / ``finish`` from the top level."""
+
+import binascii
+import json
+
+import framebuf
+
+from arbiter import ui
+from arbiter.game import rules as _rules
+from arbiter.game.effects import Illegal
+from arbiter.game.engine import Game
+from arbiter.game.view import public_state, screen_lines
+
+
+def start(text, players, seed, options):
+    """The game, or None after printing why it cannot start."""
+    try:
+        return Game(_rules.parse(text), players, options, seed)
+    except (ValueError, Illegal) as exc:
+        print("X 0 " + str(getattr(exc, "reason", exc)))
+        return None
+
+
+def act(game, number, action):
+    """Apply one action; False (after printing the reason) if it was refused."""
+    try:
+        game.apply(action)
+    except Illegal as exc:
+        print("X %d %s" % (number, exc.reason))
+        return False
+    return True
+
+
+def finish(game):
+    print("R " + json.dumps(public_state(game)))
+    buf = bytearray(1024)
+    fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
+    ui.draw_lines(fb, screen_lines(game))
+    print("S " + binascii.hexlify(buf).decode())
+
+
+def main(text, players, seed, options, actions):
+    game = start(text, players, seed, options)
+    if game is None:
+        return
+    for number, action in enumerate(actions):
+        if not act(game, number + 1, action):
+            return
+    finish(game)
