@@ -38,7 +38,7 @@ class Game:
     def _resolve_options(self, given):
         resolved = {}
         declared = self.rules.get("options", {})
-        for name, value in given.items():
+        for name in given:
             if name not in declared:
                 raise Illegal("unknown option %s" % name)
         for name, spec in declared.items():

@@ -1,15 +1,21 @@
 """Expressions in rulesets: JSON forms evaluated against the game, never ``eval``.
 
-A number, string, boolean or null is itself. A one-key object is an operator:
-``{"get": "P1.power"}`` (a path; ``$p``, ``$k``, ``$t`` and ``$a.NAME`` are the
-bound player, piece, target and action argument), ``{"opt": "length"}``,
-``{"val": "target"}`` (a named value), ``{"arg": "n"}``, ``{"stat": "power"}``
-(of the bound piece), ``{"bound": "p"}`` (the bound key itself), ``{"var": "x"}`` (set by an earlier effect), ``{"rolls":
-"x"}`` / ``{"sum": "x"}`` / ``{"hits": "x"}`` (a named roll: its list, total,
-successes), ``+ - * // min max abs``, ``== != < <= > >=``, ``and or not``,
-``{"if": [cond, then, else]}``, ``{"in": [x, list]}``, ``{"count_pieces":
-{"of": P, "where": expr}}`` and ``{"players_where": expr}`` (a count), ``{"max_pieces"|"sum_pieces": {"of": P,
-"value": expr, "where": expr}}``.
+A number, string, boolean or null is itself; a list is a list of expressions.
+A one-key object is an operator:
+
+- ``{"get": "P1.power"}``: a value by path; ``$p``, ``$k``, ``$t`` stand for the
+  bound player, piece and target, ``$a:NAME`` for an action argument and
+  ``$v:NAME`` for a var;
+- ``{"opt": NAME}``, ``{"val": NAME}`` (a named value), ``{"arg": NAME}``,
+  ``{"stat": NAME}`` (of the bound piece), ``{"bound": "p"}`` (the bound key),
+  ``{"var": NAME}`` (set by an earlier ``let``);
+- ``{"rolls": NAME}``, ``{"sum": NAME}``, ``{"hits": NAME}``: a named roll's
+  faces, total, and successes (the total of success faces);
+- ``+ - * // min max abs``, ``== != < <= > >=``, ``and or not``,
+  ``{"if": [cond, then, else]}``, ``{"in": [x, list]}``;
+- ``{"count_pieces": {"of": P, "where": expr}}``, ``{"players_where": expr}``,
+  ``{"max_pieces": {...}}`` and ``{"sum_pieces": {"of": P, "value": expr,
+  "where": expr}}``.
 """
 
 
