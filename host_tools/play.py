@@ -64,7 +64,7 @@ def play(ruleset: str, players: int | None, seed: int, options: dict, actions: l
         with contextlib.redirect_stdout(out):
             vrun.main(text, players, seed, options, actions)
         return _parse(out.getvalue())
-    code = mp_prologue() + "import vrun\ngc.collect()\n" + (
+    code = mp_prologue("vrun") + (
         f"game = vrun.start({text!r}, {players!r}, {seed!r}, {options!r})\n"
         "ok = game is not None\n"
         f"for number, action in enumerate({actions!r}):\n"

@@ -80,8 +80,8 @@ def _run_cpython(seed: int, script: str, flash_dir: Path) -> SessionOutput:
 # everything alive hangs off a global.
 
 
-def import_order() -> list[str]:
-    """Firmware and virtual-board modules, each after the modules it imports.
+def import_order(entry: str = "vsession") -> list[str]:
+    """The modules ``entry`` needs, each after the modules it imports.
 
     Imported one by one with a collection between, so no module is compiled
     while another module's code is referenced only from the C stack.
@@ -111,14 +111,13 @@ def import_order() -> list[str]:
             visit(name.rsplit(".", 1)[0], seen + (name,))
         order.append(name)
 
-    for name in sorted(sources):
-        visit(name)
+    visit(entry)
     return order
 
 
-def mp_prologue() -> str:
+def mp_prologue(entry: str = "vsession") -> str:
     lines = ["import gc, sys", "gc.disable()", "sys.path[:0] = ['/fw', '/emu']", "gc.collect()"]
-    for name in import_order():
+    for name in import_order(entry):
         lines += [f"import {name}", "gc.collect()"]
     return "\n".join(lines) + "\n"
 MP_COLLECT_BELOW = 16384  # free bytes; one main-loop pass allocates far less
