@@ -36,6 +36,9 @@ def main(argv: list[str] | None = None) -> int:
 
     sub.add_parser("rulesets", help="the bundled rulesets: NAME<TAB>PATH")
 
+    validate = sub.add_parser("validate", help="check a ruleset (a file or a bundled name)")
+    validate.add_argument("ruleset")
+
     args = parser.parse_args(argv)
     if args.command == "demo":
         from host_tools.emulator import demo as demo_mod
@@ -49,6 +52,21 @@ def main(argv: list[str] | None = None) -> int:
         from host_tools import play
 
         return play.main(args)
+    if args.command == "validate":
+        from host_tools import play
+        from host_tools import validate as validate_mod
+
+        try:
+            path = play.ruleset_path(args.ruleset)
+        except FileNotFoundError as exc:
+            print(f"arbiter validate: {exc}", file=sys.stderr)
+            return 1
+        reason = validate_mod.check_file(path)
+        if reason:
+            print(f"{path}: {reason}", file=sys.stderr)
+            return 1
+        print(f"{path}: ok")
+        return 0
     if args.command == "rulesets":
         from host_tools import play
 

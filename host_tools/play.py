@@ -9,10 +9,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from host_tools.emulator import mpwasm
-from host_tools.emulator.paths import FIRMWARE, REPO, VDEVICE
+from host_tools.emulator.paths import REPO
 from host_tools.emulator.screen_text import read_lines
-from host_tools.emulator.session import mp_prologue, use_firmware_path
+from host_tools.emulator.session import run_driver, use_firmware_path
 
 RULESETS = REPO / "rulesets"
 RUN_HEAP = 192 * 1024  # what a Pico gives MicroPython
@@ -64,18 +63,19 @@ def play(ruleset: str, players: int | None, seed: int, options: dict, actions: l
         with contextlib.redirect_stdout(out):
             vrun.main(text, players, seed, options, actions)
         return _parse(out.getvalue())
-    code = mp_prologue("vrun") + (
-        f"game = vrun.start({text!r}, {players!r}, {seed!r}, {options!r})\n"
+    result = run_driver("vrun", (
+        "game = vrun.start(drvdata.TEXT, drvdata.PLAYERS, drvdata.SEED, drvdata.OPTIONS)\n"
         "ok = game is not None\n"
-        f"for number, action in enumerate({actions!r}):\n"
+        "i = 0\n"
+        "while ok and i < len(drvdata.ACTIONS):\n"
         "    gc.collect()\n"
-        "    if ok:\n"
-        "        ok = vrun.act(game, number + 1, action)\n"
+        "    ok = vrun.act(game, i + 1, drvdata.ACTIONS[i])\n"
+        "    i += 1\n"
         "gc.collect()\n"
         "if ok:\n"
-        "    vrun.finish(game)\n")
-    result = mpwasm.run(code, {"/fw": (FIRMWARE, False), "/emu": (VDEVICE, False)},
-                        heap=RUN_HEAP)
+        "    vrun.finish(game)\n"), {}, RUN_HEAP,
+        data={"TEXT": text, "PLAYERS": players, "SEED": seed, "OPTIONS": options,
+              "ACTIONS": actions})
     if result.exit_code != 0:
         raise RuntimeError(f"MicroPython failed:\n{result.stderr}")
     return _parse(result.stdout)

@@ -6,11 +6,10 @@ from pathlib import Path
 import pytest
 
 from host_tools.cli import main as arbiter
-from host_tools.emulator import mpwasm
 from host_tools.emulator.demo import DEMO_SCRIPT
 from host_tools.emulator.mpy import compile_file, compile_tree
-from host_tools.emulator.paths import FIRMWARE, VDEVICE
-from host_tools.emulator.session import mp_prologue, run_session
+from host_tools.emulator.paths import FIRMWARE
+from host_tools.emulator.session import run_driver, run_session
 
 FIRMWARE_FILES = sorted(FIRMWARE.rglob("*.py"))
 
@@ -97,11 +96,10 @@ print('allocating passes', allocating, 'app alive', dev.app is not None,
 
 
 def idle_check(script: str, until_ms: int, passes: int = 300) -> str:
-    code = mp_prologue() + IDLE_CHECK.replace("SCRIPT", repr(script)).replace(
+    body = IDLE_CHECK.replace("SCRIPT", repr(script)).replace(
         "UNTIL_MS", str(until_ms)).replace("LOCKED_PASSES", str(passes))
-    result = mpwasm.run(code, {"/fw": (FIRMWARE, False), "/emu": (VDEVICE, False),
-                               "/flash": (Path(__file__).parent / "data" / "emptyflash",
-                                          False)})
+    result = run_driver("vsession", body, {"/flash": (Path(__file__).parent / "data" /
+                                                      "emptyflash", False)}, 65536)
     assert result.exit_code == 0, result.stderr
     return result.stdout.strip().splitlines()[-1]
 

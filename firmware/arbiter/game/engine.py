@@ -15,6 +15,9 @@ from arbiter.game.expr import RuleError, evaluate
 from arbiter.game.state import clone, holder, new_state, split
 from arbiter.rng import Rng
 
+SNAP_EVERY = 16  # events between in-memory snapshots
+SNAP_KEEP = 4  # snapshots kept: undo further back replays from the start
+
 
 def commitment(seed):
     """A short hash of the seed, shown at the start and checked when it is revealed."""
@@ -33,6 +36,7 @@ class Game:
         self.seed = seed
         self.events = []  # applied events: "action|rolls"
         self.undone = []  # for redo
+        self._snaps = []  # (events applied, state, rng, log length): undo replays from one
         self._restart()
 
     def _resolve_options(self, given):
@@ -114,7 +118,14 @@ class Game:
         event = self._apply_new(name, args, text)
         self.events.append(event)
         self.undone = []
+        self._snapshot()
         return event
+
+    def _snapshot(self):
+        if len(self.events) % SNAP_EVERY == 0:
+            self._snaps.append((len(self.events), clone(self.state), self.rng.snapshot(),
+                                len(self.log)))
+            del self._snaps[:-SNAP_KEEP]
 
     def _apply_new(self, name, args, text, expected=None):
         saved = (clone(self.state), self.rng.snapshot(), len(self.log))
@@ -138,8 +149,21 @@ class Game:
         if not self.events:
             raise Illegal("nothing to undo")
         self.undone.append(self.events.pop())
-        self.replay(self.events)
+        self._rewind(len(self.events))
         return "undo"
+
+    def _rewind(self, count):
+        """The state after the first ``count`` events: from the nearest snapshot."""
+        self._snaps = [snap for snap in self._snaps if snap[0] <= count]
+        if not self._snaps:
+            self.replay(self.events[:count])
+            return
+        done, state, rng, log_length = self._snaps[-1]
+        self.state, self.log = clone(state), self.log[:log_length]
+        self.rng.restore(rng)
+        for event in self.events[done:count]:
+            text, _ = actions.unrecord(event)
+            self._apply_new(*actions.parse(text), text)
 
     def redo(self):
         if not self.undone:
@@ -147,18 +171,20 @@ class Game:
         event = self.undone.pop()
         text, _ = actions.unrecord(event)
         self.events.append(self._apply_new(*actions.parse(text), text))
+        self._snapshot()
         return "redo"
 
     def replay(self, events, check=None):
         """Rebuild the state from the start. ``check(i, recorded, rolled)`` sees each
         event's recorded dice beside the ones the generator gives now (audit)."""
         self._restart()
-        self.events = []
+        self.events, self._snaps = [], []
         for i, event in enumerate(events):
             text, recorded = actions.unrecord(event)
             name, args = actions.parse(text)
             now = self._apply_new(name, args, text)
             self.events.append(now)
+            self._snapshot()
             if check:
                 check(i, recorded, actions.unrecord(now)[1])
 

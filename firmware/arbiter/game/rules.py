@@ -6,7 +6,7 @@ Schema pass and line numbers) and on the device before a ruleset is used.
 
 import json
 
-from arbiter.game import FORMAT
+from arbiter.game import FORMAT  # noqa: F401  (re-exported for the host's validate)
 from arbiter.game.expr import OPERATORS
 
 MAX_BYTES = 32768  # a ruleset must parse comfortably in a Pico's heap
@@ -20,7 +20,7 @@ _EFFECTS = ("add", "set", "roll", "require", "if", "each_player", "each_piece", 
 
 class RulesetError(ValueError):
     def __init__(self, path, message):
-        ValueError.__init__(self, "%s: %s" % (path or "ruleset", message))
+        super().__init__("%s: %s" % (path or "ruleset", message))
         self.path = path
         self.message = message
 

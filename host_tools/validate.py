@@ -1,0 +1,72 @@
+"""``arbiter validate``: check a ruleset on the host before it goes to a device.
+
+Three passes, first failure wins: the size cap and JSON syntax (with line and
+column), the JSON Schema in docs/ (structure), then the firmware's own checks
+(meaning: references between blocks, bounds), which the device repeats.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from host_tools.emulator.paths import REPO
+from host_tools.emulator.session import use_firmware_path
+
+SCHEMA = REPO / "docs" / "ruleset.schema.json"
+
+
+@lru_cache(maxsize=1)
+def _validator():
+    import jsonschema
+
+    schema = json.loads(SCHEMA.read_text())
+    return jsonschema.Draft202012Validator(schema)
+
+
+def _where(path) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "ruleset"
+
+
+def check_text(text: str) -> str | None:
+    """None when the ruleset is good, else a short reason naming where."""
+    use_firmware_path()
+    from arbiter.game import rules
+
+    size = len(text.encode())
+    if size > rules.MAX_BYTES:
+        return f"too large: {size} bytes, the limit is {rules.MAX_BYTES}"
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+    if not isinstance(data, dict):
+        return "ruleset: the top level must be an object"
+    if data.get("format") != rules.FORMAT:
+        return (f"format: format {data.get('format')!r} is not understood; "
+                f"this Arbiter reads format {rules.FORMAT}")
+    errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        error = min(errors, key=lambda e: len(e.absolute_path))
+        return f"{_where(error.absolute_path)}: {error.message}"
+    try:
+        rules.check(data)
+    except rules.RulesetError as exc:
+        return str(exc)
+    return None
+
+
+def check_file(path: Path) -> str | None:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return f"cannot read: {exc.strerror}"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "not UTF-8 text"
+    return check_text(text)

@@ -1,0 +1,83 @@
+"""``arbiter validate``: every bundled ruleset passes; each kind of bad ruleset is
+refused with a short reason naming where, and exit status 1."""
+
+import json
+
+import pytest
+
+from host_tools.cli import main as arbiter
+from host_tools.play import bundled
+
+KAIJU = json.loads(bundled()["kaiju"].read_text())
+
+
+@pytest.mark.parametrize("name", sorted(bundled()))
+def test_bundled_rulesets_validate(name, capsys):
+    assert arbiter(["validate", name]) == 0
+    assert capsys.readouterr().out.strip().endswith(": ok")
+
+
+def mutate(change):
+    data = json.loads(json.dumps(KAIJU))
+    change(data)
+    return json.dumps(data, indent=1)
+
+
+def _set(path, value):
+    def change(data):
+        target = data
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+
+    return change
+
+
+BAD = {
+    "truncated JSON": (bundled()["kaiju"].read_text()[:500], "not valid JSON at line"),
+    "over the size cap": ('{"format": 1, "name": "big", "notes": "%s"}' % ("x" * 40000),
+                          "too large"),
+    "die with no faces": (mutate(_set(["dice", "d6", "faces"], [])), "dice.d6.faces"),
+    "die without faces": (mutate(_set(["dice", "d6"], {"label": "six"})), "dice.d6"),
+    "counter min over max": (mutate(_set(["counters", "fury", "min"], 150)),
+                             "counters.fury: min 150 exceeds max 99"),
+    "threshold on an unknown counter": (
+        mutate(lambda d: d["triggers"].append({"counter": "rage", "at": 3})),
+        "triggers[2].counter: unknown counter 'rage'"),
+    "more than 8 players": (mutate(_set(["players", "max"], 9)), "players.max"),
+    "top level not an object": ("[1, 2, 3]", "top level must be an object"),
+    "unknown format version": (mutate(_set(["format"], 2)),
+                               "format 2 is not understood; this Arbiter reads format 1"),
+    "unknown effect": (mutate(lambda d: d["phases"][0].update(enter=[{"explode": 1}])),
+                       "phases[0].enter[0]"),
+    "roll of an unknown die": (mutate(lambda d: d["phases"][0].update(
+        enter=[{"roll": "d7", "reason": "x"}])), "unknown die 'd7'"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_bad_rulesets_are_refused_with_a_reason(case, tmp_path, capsys):
+    text, expected = BAD[case]
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    assert arbiter(["validate", str(path)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert expected in err
+    assert len(err.splitlines()) <= 2
+
+
+def test_the_device_refuses_what_the_host_refuses():
+    from arbiter.game import rules
+
+    for case in ("die with no faces", "counter min over max", "threshold on an unknown counter",
+                 "more than 8 players", "top level not an object", "unknown format version",
+                 "over the size cap", "truncated JSON"):
+        with pytest.raises(rules.RulesetError):
+            rules.parse(BAD[case][0])
+
+
+def test_device_names_the_format_it_needs():
+    from arbiter.game import rules
+
+    with pytest.raises(rules.RulesetError, match="this Arbiter reads format 1"):
+        rules.parse('{"format": 7, "name": "future"}')
