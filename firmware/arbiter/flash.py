@@ -30,5 +30,18 @@ class Flash:
         self.wrote(len(text))
         os.rename(tmp, self.path(name))
 
+    def append(self, name, text):
+        """Add to the end of a file; a cut mid-write leaves a partial last line,
+        which readers ignore."""
+        with open(self.path(name), "a") as f:
+            f.write(text)
+        self.wrote(len(text))
+
+    def remove(self, name):
+        try:
+            os.remove(self.path(name))
+        except OSError:
+            pass
+
     def wrote(self, count):
         """Hook for the emulator's flash-wear counter."""

@@ -188,6 +188,17 @@ class Game:
             if check:
                 check(i, recorded, actions.unrecord(now)[1])
 
+    def replay_from(self, start, events):
+        """Apply ``events[start:]`` on top of the state after the first ``start``."""
+        if start == 0:
+            self.replay(events)
+            return
+        self._snaps = [(start, clone(self.state), self.rng.snapshot(), len(self.log))]
+        for event in events[start:]:
+            text, _ = actions.unrecord(event)
+            self.events.append(self._apply_new(*actions.parse(text), text))
+            self._snapshot()
+
     # -- what effects call ----------------------------------------------------------
 
     def run(self, forms):
