@@ -39,6 +39,10 @@ def main(argv: list[str] | None = None) -> int:
     validate = sub.add_parser("validate", help="check a ruleset (a file or a bundled name)")
     validate.add_argument("ruleset")
 
+    audit = sub.add_parser("audit", help="re-derive every roll of a pulled game journal")
+    audit.add_argument("logfile")
+    audit.add_argument("--ruleset", help="ruleset file, if not the bundled one named in the log")
+
     args = parser.parse_args(argv)
     if args.command == "demo":
         from host_tools.emulator import demo as demo_mod
@@ -67,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         print(f"{path}: ok")
         return 0
+    if args.command == "audit":
+        from host_tools import audit as audit_mod
+
+        return audit_mod.main(args)
     if args.command == "rulesets":
         from host_tools import play
 

@@ -134,3 +134,24 @@ def test_power_cut_at_every_write_resumes_at_the_last_whole_event(tmp_path, monk
             continue
         expected = [state for written, state in states if written <= budget][-1]
         assert json.dumps(resumed.state) == expected, f"cut after {budget} bytes"
+
+
+def test_audit_confirms_an_honest_log_and_flags_an_edited_roll(tmp_path, capsys):
+    from host_tools.cli import main as arbiter
+
+    play(Flash(str(tmp_path) + "/"))
+    log = tmp_path / "game.jnl"
+    assert arbiter(["audit", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "all rolls match the seed" in out and "commitment" in out
+    lines = log.read_text().splitlines()
+    rolled = next(i for i, line in enumerate(lines) if line.startswith("roll d20"))
+    text, dice = lines[rolled].split("|")
+    first, second = dice.split(",")
+    lines[rolled] = f"{text}|{int(first) % 20 + 1},{second}"  # one die changed
+    log.write_text("\n".join(lines) + "\n")
+    assert arbiter(["audit", str(log)]) == 1
+    out = capsys.readouterr().out
+    edited = f"{int(first) % 20 + 1},{second}"
+    assert f"(roll d20 2): recorded {edited}, the seed gives {first},{second}" in out
+    assert "1 event(s) do not match the seed" in out
