@@ -9,11 +9,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from host_tools.emulator.paths import REPO
+from host_tools.emulator.paths import RULESETS
 from host_tools.emulator.screen_text import read_lines
 from host_tools.emulator.session import run_driver, use_firmware_path
 
-RULESETS = REPO / "rulesets"
 RUN_HEAP = 192 * 1024  # what a Pico gives MicroPython
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from host_tools.emulator.frames import Frame
+from host_tools.emulator.paths import factory_flash
 from host_tools.emulator.screen_text import read_lines
 from host_tools.emulator.session import use_firmware_path
 
@@ -14,18 +15,25 @@ use_firmware_path()
 class Rig:
     """A virtual board with the real firmware on it, driven by hand in tests."""
 
-    def __init__(self, flash_dir, seed=1, config=None, settings=None):
+    def __init__(self, flash_dir, seed=1, config=None, settings=None, factory=True):
         from arbiter.device import Device
         from vboard import VirtualBoard
 
+        if factory:
+            factory_flash(flash_dir)
         if config is not None:
             (flash_dir / "config.json").write_text(config)
         if settings is not None:
             (flash_dir / "settings.json").write_text(settings)
+        self.flash_dir = flash_dir
         self.board = VirtualBoard(seed, "", str(flash_dir) + "/")
         self.board.end_ms = None
         self.device = Device(self.board)
         self.run(50)
+
+    def reboot(self, seed=2):
+        """Power off and on again: same flash, a fresh device."""
+        return Rig(self.flash_dir, seed=seed, factory=False)
 
     def run(self, ms):
         """Let the device's main loop run for ``ms`` of emulated time."""
@@ -43,8 +51,14 @@ class Rig:
         self.run(gap)
 
     def keys(self, *names):
+        """Short presses; ``NAME:long`` holds for a long press."""
         for name in names:
-            self.press(name)
+            button, _, long = name.partition(":")
+            self.press(button, hold=900 if long else 80)
+
+    @property
+    def app(self):
+        return self.device.app
 
     @property
     def lines(self):

@@ -26,7 +26,7 @@ def test_bad_config_is_reported_and_defaults_used(make_rig, config, message):
     assert len(rig.board.neopixel) == 12
     rig.keys("a")
     assert rig.lines[0] == "ARBITER"  # and the device works
-    rig.keys("a", "a")
+    rig.keys("down", "a", "a")
     assert any(line.startswith("roll 1d6") for line in rig.device.log.lines)
 
 
@@ -42,7 +42,7 @@ def test_good_config_overrides_take_effect(make_rig):
 def test_unreadable_settings_file_falls_back(make_rig):
     rig = make_rig(settings="\x00\x01garbage")
     assert rig.lines[0] == "Check setup"
-    rig.keys("a", "down", "a")
+    rig.keys("a", "down", "down", "a")
     assert rig.lines[1] == "Sleep  120 s"
 
 
@@ -51,7 +51,7 @@ def test_exception_in_a_screen_is_shown_then_device_returns_to_menu(rig, monkeyp
         raise ZeroDivisionError("injected")
 
     monkeypatch.setattr(dice.DiceRoller, "draw", broken)
-    rig.keys("a")
+    rig.keys("down", "a")
     assert rig.lines[0] == "Error"
     assert "ZeroDivisionError: injected" in "".join(rig.lines[1:4])
     assert rig.lines[7] == "A: restart"
@@ -60,13 +60,13 @@ def test_exception_in_a_screen_is_shown_then_device_returns_to_menu(rig, monkeyp
     rig.keys("a")
     assert rig.lines[0] == "ARBITER"
     monkeypatch.undo()
-    rig.keys("a")
+    rig.keys("down", "a")
     assert rig.lines[0] == "Dice"
 
 
 def test_crash_screen_restarts_by_itself_after_a_while(rig, monkeypatch):
     monkeypatch.setattr(dice.DiceRoller, "key", lambda *a: 1 / 0)
-    rig.keys("a", "a")
+    rig.keys("down", "a", "a")
     assert rig.lines[0] == "Error"
     rig.run(CRASH_SHOW_MS + 100)
     assert rig.lines[0] == "ARBITER"
@@ -75,7 +75,7 @@ def test_crash_screen_restarts_by_itself_after_a_while(rig, monkeypatch):
 def test_repeated_crashes_wait_for_a_press_instead_of_looping(rig, monkeypatch):
     monkeypatch.setattr(dice.DiceRoller, "draw", lambda *a: 1 / 0)
     for _ in range(3):
-        rig.keys("a")  # into the broken screen
+        rig.keys("down", "a")  # into the broken screen
         assert rig.lines[0] == "Error"
         if rig.device.app is None and len(rig.device.crashes) < 3:
             rig.keys("a")  # restart
@@ -92,7 +92,7 @@ def test_a_failing_settings_write_is_a_shown_error_not_a_dead_device(rig, monkey
     def full(name, text):
         raise OSError(28)  # ENOSPC
 
-    rig.keys("down", "a", "left")
+    rig.keys("down", "down", "a", "left")
     monkeypatch.setattr(rig.board.flash, "write", full)
     rig.keys("a")
     assert rig.lines[0] == "Error"

@@ -5,11 +5,11 @@ import re
 
 def test_boots_to_main_menu(rig):
     assert rig.lines[0] == "ARBITER"
-    assert rig.lines[1:5] == ["Roll dice", "Settings", "Log", "About"]
+    assert rig.lines[1:6] == ["Play a game", "Roll dice", "Settings", "Log", "About"]
 
 
 def test_dice_roller_shows_each_die_and_the_total(rig):
-    rig.keys("a")  # Roll dice
+    rig.keys("down", "a")  # Roll dice
     assert rig.lines[1] == "< 1 x d6 >"
     rig.keys("right", "right", "up", "up")  # d10, three dice
     assert rig.lines[1] == "< 3 x d10 >"
@@ -22,7 +22,7 @@ def test_dice_roller_shows_each_die_and_the_total(rig):
 
 
 def test_dice_count_and_type_stay_in_range(rig):
-    rig.keys("a")
+    rig.keys("down", "a")
     rig.press("up", hold=3000)  # auto-repeat runs up to the maximum, no further
     assert rig.lines[1] == "< 10 x d6 >"
     rig.press("down", hold=3000)
@@ -35,7 +35,7 @@ def test_dice_count_and_type_stay_in_range(rig):
 
 
 def test_ten_dice_fit_on_screen(rig):
-    rig.keys("a")
+    rig.keys("down", "a")
     rig.press("up", hold=3000)
     rig.keys("a")
     values = rig.lines[2].split() + rig.lines[3].split()
@@ -43,7 +43,7 @@ def test_ten_dice_fit_on_screen(rig):
 
 
 def test_roll_animates_leds_without_blocking_input(rig):
-    rig.keys("a", "a")
+    rig.keys("down", "a", "a")
     spinning = rig.frame.leds
     assert sum(1 for led in spinning if led != (0, 0, 0)) == 1  # the spinning dot
     rig.keys("b")  # input is answered during the animation
@@ -54,7 +54,7 @@ def test_roll_animates_leds_without_blocking_input(rig):
 
 def test_settings_saved_to_flash_and_kept_after_reboot(tmp_path, make_rig):
     rig = make_rig()
-    rig.keys("down", "a")  # Settings
+    rig.keys("down", "down", "a")  # Settings
     assert rig.lines[0] == "Settings"
     assert rig.lines[1] == "Sleep  120 s"
     rig.keys("left")  # 60 s
@@ -64,25 +64,25 @@ def test_settings_saved_to_flash_and_kept_after_reboot(tmp_path, make_rig):
     saved = (tmp_path / "settings.json").read_text()
     assert '"sleep_s": 60' in saved and '"brightness": 50' in saved
     again = make_rig()  # a new boot on the same flash
-    again.keys("down", "a")
+    again.keys("down", "down", "a")
     assert again.lines[1] == "Sleep  60 s"
     assert again.lines[3] == "LEDs   50%"
 
 
 def test_settings_left_unchanged_are_not_rewritten(tmp_path, rig):
-    rig.keys("down", "a", "b")
+    rig.keys("down", "down", "a", "b")
     assert not (tmp_path / "settings.json").exists()
     assert rig.board.flash.bytes_written == 0
 
 
 def test_led_brightness_setting_scales_under_the_cap(tmp_path, make_rig):
     full = make_rig(settings='{"sleep_s": 120, "brightness": 100, "contrast": 207}')
-    full.keys("a", "a")
+    full.keys("down", "a", "a")
     full.run(1500)
     peak = max(max(led) for led in full.frame.leds)
     assert peak == 255 * 25 // 100  # the 25% cap at full brightness
     half = make_rig(settings='{"sleep_s": 120, "brightness": 50, "contrast": 207}')
-    half.keys("a", "a")
+    half.keys("down", "a", "a")
     half.run(1500)
     assert max(max(led) for led in half.frame.leds) == 255 * 25 * 50 // 10000
 
@@ -90,6 +90,6 @@ def test_led_brightness_setting_scales_under_the_cap(tmp_path, make_rig):
 def test_seed_is_in_the_log_and_about_screen(make_rig):
     rig = make_rig(seed=0xDEADBEEF)
     assert rig.device.log.lines[0] == "boot seed=00000000deadbeef"
-    rig.keys("down", "down", "down", "a")
+    rig.keys("down", "down", "down", "down", "a")
     assert rig.lines[0] == "About"
     assert "seed" in " ".join(rig.lines)

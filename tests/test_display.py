@@ -87,14 +87,14 @@ def test_contrast_and_power_reach_the_panel(panel):
 
 
 def test_a_key_press_redraws_only_what_changed(rig):
-    rig.keys("a")  # into the dice roller
+    rig.keys("down", "a")  # into the dice roller
     before = rig.board.i2c.bytes_sent
     rig.keys("up")  # "< 2 x d6 >": one line, plus nothing else
     assert rig.board.i2c.bytes_sent - before == 7 + 1 + 128
 
 
 def test_display_sleeps_after_timeout_and_wakes_without_acting(rig):
-    rig.keys("a")  # dice roller
+    rig.keys("down", "a")  # dice roller
     rig.run(119_000)
     assert rig.board.oled.on
     rig.run(2_000)

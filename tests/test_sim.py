@@ -16,7 +16,7 @@ from host_tools.emulator.frames import Frame, to_text
 
 def test_screenshot_shows_the_oled_and_leds(tmp_path, capsys):
     shot = tmp_path / "dice.png"
-    assert arbiter(["sim", "--seed", "3", "--keys", "a a wait=1500",
+    assert arbiter(["sim", "--seed", "3", "--keys", "down a a wait=1500",
                     "--screenshot", str(shot)]) == 0
     image = Image.open(shot).convert("RGB")
     assert image.size == (576, 376)
@@ -60,7 +60,7 @@ def test_interactive_sim_answers_keys_in_a_terminal(tmp_path):
     try:
         assert b"Enter/z: A" in read_until(main, b"Enter/z: A")
         # Down to Settings, A to open, Right (sleep 120 -> 300 s), A to save.
-        for key in (b"\x1b[B", b"z", b"\x1b[C", b"z"):
+        for key in (b"\x1b[B", b"\x1b[B", b"z", b"\x1b[C", b"z"):
             os.write(main, key)
             read_until(main, b"never arrives", timeout=0.5)  # keep the pty drained
         os.write(main, b"q")

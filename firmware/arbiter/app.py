@@ -12,12 +12,14 @@ from arbiter.settings import Settings
 from arbiter.settings_screen import SettingsScreen
 from arbiter.ticks import diff
 
+SAVED_GAME = "game.jnl"  # the journal (arbiter.game.journal), checked without importing it
 POLL_MS = 10  # awake: a 20 ms debounce needs samples this often
 ASLEEP_POLL_MS = 40  # display off: any press still lasts longer than this
 
 
 class App:
-    def __init__(self, display, leds, buttons, flash, rng, log, now, notices=()):
+    def __init__(self, display, leds, buttons, flash, rng, log, now, notices=(),
+                 resume=True):
         self.display = display
         self.leds = leds
         self.buttons = buttons
@@ -31,14 +33,31 @@ class App:
         self._sleep_ms = 0
         self.stack = [self._main_menu()]
         notices = list(notices)
+        if flash.exists(SAVED_GAME):
+            if resume:
+                self._resume(now, notices)
+            else:
+                notices.append("Saved game not resumed after repeated errors; "
+                               "restart to try again.")
         if self.settings.error:
             notices.append(self.settings.error)
         if notices:
             self.push(TextPage("Check setup", notices))
         self.apply_settings()
 
+    def _resume(self, now, notices):
+        try:
+            from arbiter.games import resume_saved
+
+            resume_saved(self, now)
+        except Exception as exc:  # an engine bug must not stop the boot, nor loop it
+            del self.stack[1:]
+            self.log("resume failed: %r" % (exc,))
+            notices.append("Saved game could not be resumed: %r" % (exc,))
+
     def _main_menu(self):
         return Menu("ARBITER", [
+            ("Play a game", _choose_game),
             ("Roll dice", lambda app, now: app.push(DiceRoller())),
             ("Settings", lambda app, now: app.push(SettingsScreen())),
             ("Log", lambda app, now: app.push(TextPage("Log", app.log.lines))),
@@ -109,3 +128,9 @@ class App:
         self.leds.set_enabled(True)
         if self.dirty:
             self.render()
+
+
+def _choose_game(app, now):
+    from arbiter.games import choose  # the engine loads only when a game is wanted
+
+    choose(app, now)

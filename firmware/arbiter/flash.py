@@ -37,6 +37,20 @@ class Flash:
             f.write(text)
         self.wrote(len(text))
 
+    def names(self, folder):
+        """The files in ``folder``, sorted; none when it does not exist."""
+        try:
+            return sorted(os.listdir(self.path(folder)))
+        except OSError:
+            return []
+
+    def exists(self, name):
+        try:
+            os.stat(self.path(name))
+            return True
+        except OSError:
+            return False
+
     def remove(self, name):
         try:
             os.remove(self.path(name))

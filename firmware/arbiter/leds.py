@@ -40,6 +40,7 @@ class Leds:
         self._base = bytearray(self.count * 3)  # what shows when no animation runs
         self._mode = _IDLE
         self._colour = WHITE
+        self._colours = (WHITE,)
         self._started = 0
         self._flashes = 0
         self._lit = 0
@@ -59,6 +60,15 @@ class Leds:
                 base[i * 3 + c] = colour[c] if on else 0
         self._dirty = True
 
+    def set_arcs(self, colours):
+        """The ring split into equal arcs, one per colour (every player at once)."""
+        base, count = self._base, self.count
+        for i in range(count):
+            colour = colours[i * len(colours) // count]
+            for c in range(3):
+                base[i * 3 + c] = colour[c]
+        self._dirty = True
+
     def clear(self):
         self.set_base((0, 0, 0), 0)
         self._mode = _IDLE
@@ -70,8 +80,12 @@ class Leds:
 
     def flash(self, colour, now, times=3):
         """Whole-ring flashes (a reveal), then back to the base picture."""
-        self._mode, self._colour, self._started = _FLASH, colour, now
-        self._flashes, self._lit = times, -1
+        self.flash_each((colour,), now, times)
+
+    def flash_each(self, colours, now, times=1):
+        """Whole-ring flashes in each colour in turn, ``times`` rounds."""
+        self._mode, self._colours, self._started = _FLASH, colours, now
+        self._flashes, self._lit = times * len(colours), -1
 
     @property
     def animating(self):
@@ -96,7 +110,9 @@ class Leds:
                 self._mode = _IDLE
                 self._dirty = True
             else:
-                self._show_all(self._colour if step % 2 == 0 else None, step)
+                colours = self._colours
+                lit = colours[step // 2 % len(colours)] if step % 2 == 0 else None
+                self._show_all(lit, step)
         if self._dirty and self._mode == _IDLE:
             self._dirty = False
             self._show_base()

@@ -68,3 +68,27 @@ class TextPage:
             if self.on_close:
                 self.on_close(app, now)
         app.redraw()
+
+
+class Confirm(TextPage):
+    """A question: A does ``on_yes(app, now)``, B goes back."""
+
+    def __init__(self, title, lines, on_yes):
+        super().__init__(title, lines)
+        self.on_yes = on_yes
+
+    def draw(self, app, fb):
+        super().draw(app, fb)
+        fb.fill_rect(0, 56, 128, 8, 0)
+        ui.centred(fb, 7, "A:yes B:no")
+
+    def key(self, app, button, kind, now):
+        if button == A and kind != LONG:
+            app.pop()
+            self.on_yes(app, now)
+            app.redraw()
+        elif button == B:
+            app.pop()
+            app.redraw()
+        else:
+            super().key(app, button, kind, now)

@@ -29,8 +29,8 @@ def centred(fb, row, text):
 
 
 def hint(fb, text):
-    """Key help on the bottom line."""
-    fb.hline(0, 55, 128, 1)
+    """Key help on the bottom line (no rule above it: descenders on line 6 reach
+    the page's last pixel row)."""
     fb.text(text[:COLS], (128 - 8 * min(len(text), COLS)) // 2, 56, 1)
 
 

@@ -26,7 +26,8 @@ from wasmtime import (
     WasmtimeError,
 )
 
-PICO_HEAP = 65536  # the gate: the firmware must run in a 64 KB MicroPython heap
+PICO_HEAP = 192 * 1024  # about what a Pico gives MicroPython: a game must fit
+MENU_HEAP = 64 * 1024  # with no game loaded (menus, dice) the firmware fits in this
 _engine: Engine | None = None
 _module: Module | None = None
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from host_tools.emulator import mpwasm
-from host_tools.emulator.paths import FIRMWARE, SHIMS, VDEVICE
+from host_tools.emulator.paths import FIRMWARE, SHIMS, VDEVICE, factory_flash
 
 RUNTIMES = ("cpython", "micropython")
 
@@ -50,16 +50,17 @@ def use_firmware_path():
 
 def run_session(seed: int, script: str, runtime: str = "cpython",
                 flash_dir: Path | None = None, heap: int = mpwasm.PICO_HEAP,
-                firmware: Path = FIRMWARE) -> SessionOutput:
+                firmware: Path = FIRMWARE, preload: bool = True) -> SessionOutput:
     """Boot the firmware, play ``script``, return what it showed. ``firmware`` may
-    be a folder of .mpy files (MicroPython only)."""
+    be a folder of .mpy files; ``preload``: see import_order (MicroPython only)."""
     with contextlib.ExitStack() as stack:
         if flash_dir is None:
             flash_dir = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        factory_flash(flash_dir)
         if runtime == "cpython":
             return _run_cpython(seed, script, flash_dir)
         if runtime == "micropython":
-            return _run_micropython(seed, script, flash_dir, heap, firmware)
+            return _run_micropython(seed, script, flash_dir, heap, firmware, preload)
         raise ValueError(f"unknown runtime {runtime!r}; use one of {', '.join(RUNTIMES)}")
 
 
@@ -79,11 +80,27 @@ def _run_cpython(seed: int, script: str, flash_dir: Path) -> SessionOutput:
 # passes, when everything alive hangs off a global.
 
 
-def import_order(entry: str = "vsession") -> list[str]:
+def _nodes(tree: ast.Module, lazy: bool):
+    """The module's nodes; with ``lazy`` False, not function bodies (the imports
+    there happen when the function runs)."""
+    todo = list(tree.body)
+    while todo:
+        node = todo.pop()
+        yield node
+        if lazy or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def import_order(entry: str = "vsession", lazy: bool = True) -> list[str]:
     """The modules ``entry`` needs, each after the modules it imports.
 
     Imported one by one with a collection between, so no module is compiled
-    while another module's code is referenced only from the C stack.
+    while another module's code is referenced only from the C stack. With
+    ``lazy`` the modules the firmware imports inside functions (the game
+    engine, loaded on the Pico when a game is chosen) are loaded up front too:
+    compiling them in the middle of a main-loop pass, where the harness cannot
+    collect, would need their whole compile garbage at once. Without it they
+    load when the firmware asks, as on the Pico (fine for menus and dice).
     """
     sources = {}
     for folder in (FIRMWARE, VDEVICE):
@@ -98,7 +115,7 @@ def import_order(entry: str = "vsession") -> list[str]:
     def visit(name: str, seen: tuple[str, ...] = ()) -> None:
         if name in order or name in seen or name not in sources:
             return
-        for node in ast.walk(ast.parse(sources[name].read_text())):
+        for node in _nodes(ast.parse(sources[name].read_text()), lazy):
             if isinstance(node, ast.ImportFrom) and node.module:
                 for alias in node.names:  # "from arbiter import ui" imports arbiter.ui
                     visit(f"{node.module}.{alias.name}", seen + (name,))
@@ -114,7 +131,7 @@ def import_order(entry: str = "vsession") -> list[str]:
     return order
 
 
-def mp_program(entry: str, body: str) -> str:
+def mp_program(entry: str, body: str, lazy: bool = True) -> str:
     """The source of a driver module that imports ``entry`` and runs ``body``.
 
     The WASI build's GC does not scan the C stack, and MicroPython keeps the
@@ -131,7 +148,7 @@ def mp_program(entry: str, body: str) -> str:
     names = sorted(assigned | {entry, "micropython", "drvdata"})
     lines = ["import gc, sys, host", "gc.disable()", "def main():",
              "    global " + ", ".join(names), "    gc.collect()"]
-    for name in import_order(entry):
+    for name in import_order(entry, lazy):
         lines += [f"    __import__({name!r})", "    gc.collect()"]
     lines += [f"    import {entry}", "    import micropython", "    import drvdata",
               "    gc.collect()"]
@@ -141,11 +158,13 @@ def mp_program(entry: str, body: str) -> str:
 
 
 def run_driver(entry: str, body: str, mounts: dict, heap: int,
-               firmware: Path = FIRMWARE, data: dict | None = None) -> mpwasm.Result:
+               firmware: Path = FIRMWARE, data: dict | None = None,
+               preload: bool = True) -> mpwasm.Result:
     """Run ``body`` (see mp_program) in real MicroPython beside the firmware.
-    ``data`` becomes module ``drvdata`` (constants built at import, not in main)."""
+    ``data`` becomes module ``drvdata`` (constants built at import, not in main);
+    ``preload`` loads the lazily imported modules up front (see import_order)."""
     with tempfile.TemporaryDirectory() as folder:
-        (Path(folder) / "drv.py").write_text(mp_program(entry, body))
+        (Path(folder) / "drv.py").write_text(mp_program(entry, body, preload))
         (Path(folder) / "drvdata.py").write_text(
             "".join(f"{key} = {value!r}\n" for key, value in (data or {}).items()))
         all_mounts = {"/fw": (firmware, False), "/emu": (VDEVICE, False),
@@ -155,11 +174,9 @@ def run_driver(entry: str, body: str, mounts: dict, heap: int,
         return mpwasm.run(code, all_mounts, heap=heap)
 
 
-MP_COLLECT_BELOW = 16384  # free bytes; one main-loop pass allocates far less
-
-
 def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int,
-                     firmware: Path) -> SessionOutput:
+                     firmware: Path, preload: bool) -> SessionOutput:
+    collect_below = max(16384, heap // 4)  # free bytes; one main-loop pass needs less
     # heap_high: most heap in use (garbage included) seen between passes;
     # heap_live: most still in use right after a collection.
     result = run_driver("vsession", (
@@ -168,12 +185,13 @@ def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int,
         "heap_high = heap_live = gc.mem_alloc()\n"
         "while vsession.step(board, dev):\n"
         "    heap_high = max(heap_high, gc.mem_alloc())\n"
-        f"    if gc.mem_free() < {MP_COLLECT_BELOW}:\n"
+        f"    if gc.mem_free() < {collect_below}:\n"
         "        gc.collect()\n"
         "        heap_live = max(heap_live, gc.mem_alloc())\n"
         "vsession.finish(board)\n"
         "print('E heap_high=%d heap_live=%d' % (heap_high, heap_live))\n"
-    ), {"/flash": (flash_dir, True)}, heap, firmware, {"SEED": seed, "SCRIPT": script})
+    ), {"/flash": (flash_dir, True)}, heap, firmware, {"SEED": seed, "SCRIPT": script},
+        preload)
     if result.exit_code != 0:
         raise RuntimeError(f"MicroPython exited with {result.exit_code}:\n{result.stderr}")
     return SessionOutput.parse(result.stdout, result.fuel)

@@ -14,8 +14,10 @@ import select
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 from host_tools.emulator.frames import Frame, to_png, to_text
+from host_tools.emulator.paths import factory_flash
 from host_tools.emulator.session import use_firmware_path
 
 PRESS_MS = 80
@@ -43,6 +45,7 @@ def run(seed: int | None, flash: str | None, screenshot: str | None, keys: str) 
     with tempfile.TemporaryDirectory() as scratch:
         flash_dir = flash or scratch
         os.makedirs(flash_dir, exist_ok=True)
+        factory_flash(Path(flash_dir))
         if screenshot:
             return _screenshot(seed, flash_dir, keys, screenshot)
         if not sys.stdin.isatty():

@@ -6,6 +6,8 @@ one line per event as the engine records it (``next|2;4``), ``undo`` and
 events ``game.ckpt`` gets the whole state, written atomically, so resuming a
 long game replays only the events since. A line cut short by a power loss
 has no newline and is ignored: the game resumes at the last whole event.
+Leaving a game appends ``#end``: the journal stays for ``pull-log`` and
+``audit``, but the device no longer offers to resume it.
 """
 
 import json
@@ -17,6 +19,7 @@ from arbiter.game.state import clone
 JOURNAL = "game.jnl"
 CHECKPOINT = "game.ckpt"
 CHECKPOINT_EVERY = 64
+CLOSED = "#end\n"
 
 
 class Journal:
@@ -38,9 +41,21 @@ class Journal:
                     "rng": game.rng.snapshot(), "log": game.log[-8:]}
             self.flash.write(CHECKPOINT, json.dumps(data))
 
-    def end(self):
+    def close(self):
+        self.flash.append(JOURNAL, CLOSED)
         self.flash.remove(CHECKPOINT)
-        self.flash.remove(JOURNAL)
+
+    def unfinished(self):
+        """True when flash holds a game that was never left (read from its tail only)."""
+        try:
+            with open(self.flash.path(JOURNAL), "rb") as f:
+                size = f.seek(0, 2)
+                if size < 2:
+                    return False
+                f.seek(max(0, size - len(CLOSED)))
+                return f.read() != CLOSED.encode()
+        except OSError:
+            return False
 
     def read(self):
         """(header, events, undone) from flash, or None when there is no game."""
@@ -63,15 +78,16 @@ class Journal:
             elif line == "redo":
                 if undone:
                     events.append(undone.pop())
-            elif line:
+            elif line and line[0] != "#":
                 events.append(line)
                 undone = []
         return header, events, undone
 
 
-def resume(journal, rules):
-    """The game on flash rebuilt (from the checkpoint when it fits), or None."""
-    found = journal.read()
+def resume(journal, rules, found=None):
+    """The game on flash rebuilt (from the checkpoint when it fits), or None.
+    ``found`` is what ``journal.read()`` gave, when the caller already read it."""
+    found = found or journal.read()
     if found is None:
         return None
     header, events, undone = found

@@ -71,6 +71,11 @@ def check(data):
     high = _int(players.get("max", low), "players.max", 1, MAX_PLAYERS)
     if low > high:
         _fail("players", "min %d exceeds max %d" % (low, high))
+    for i, name in enumerate(players.get("names", [])):
+        if not isinstance(name, str) or not 0 < len(name) <= 12:
+            _fail("players.names[%d]" % i, "must be a name of 1 to 12 characters")
+    for i, colour in enumerate(players.get("colours", [])):
+        colour_of(colour, "players.colours[%d]" % i)
     _check_options(_obj(data.get("options", {}), "options"))
     _check_dice(_obj(data.get("dice", {}), "dice"))
     counters = _obj(data.get("counters", {}), "counters")
@@ -104,6 +109,17 @@ def check(data):
         if end.get("at", "always") not in ("always", "round_end", "turn_start"):
             _fail("end[%d].at" % i, "must be always, round_end or turn_start")
     return data
+
+
+def colour_of(text, path="colour"):
+    """``"#rrggbb"`` as an (r, g, b) tuple."""
+    digits = text[1:] if isinstance(text, str) and text[:1] == "#" else ""
+    try:
+        if len(digits) == 6:
+            return (int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16))
+    except ValueError:
+        pass
+    _fail(path, "must be a colour like #ff8800")
 
 
 def _check_options(options):

@@ -51,7 +51,7 @@ def screen_lines(game):
     lines = []
     if state["round"] == 0:
         secret, picker = pending_pick(game)
-        lines = [title, "Secret: " + secret.get("prompt", secret["name"]),
+        lines = [title, secret.get("prompt", secret["name"]),
                  "", "Pass to " + picker, "others look away", "", "", "A:pick"]
         return lines
     mark = " %s%d" % (game.rules.get("round_label", "Round")[:1], state["round"])
@@ -75,5 +75,5 @@ def screen_lines(game):
     else:
         lines.append(state["message"])
     lines = lines[:7]
-    lines.append("B:undo" if state["result"] else "A:next B:undo")
+    lines.append("B:menu" if state["result"] else "A:next B:menu")
     return [line[:16] for line in lines]

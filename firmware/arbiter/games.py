@@ -1,0 +1,171 @@
+"""Choosing a ruleset on flash, setting a game up, starting it, resuming it.
+
+Imported only when a game is chosen or found on flash, so the engine takes
+no heap while the device just rolls dice.
+"""
+
+from arbiter import ui
+from arbiter.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
+from arbiter.game import rules as _rules
+from arbiter.game.effects import Illegal
+from arbiter.game.engine import Game, commitment
+from arbiter.game.journal import Journal, resume
+from arbiter.play import PlayScreen, public_text
+from arbiter.screens import Confirm, Menu, TextPage
+
+FOLDER = "rulesets/"
+
+
+def load_rules(flash, name):
+    """The checked ruleset ``name`` from flash; raises RulesetError with the reason."""
+    text = flash.read(FOLDER + name + ".json")
+    if text is None:
+        raise _rules.RulesetError("", "no ruleset %s on the device" % name)
+    return _rules.parse(text)
+
+
+def choose(app, now):
+    names = [n[:-5] for n in app.flash.names(FOLDER[:-1]) if n.endswith(".json")]
+    items = [(n, lambda app, now, n=n: _open(app, n)) for n in names]
+    if Journal(app.flash).unfinished():
+        items.insert(0, ("Resume game", resume_saved))
+    if not items:
+        app.push(TextPage("Play", ["No rulesets on the device.",
+                                   "Add one from a PC: arbiter push NAME"]))
+        return
+    app.push(Menu("Play", items))
+
+
+def _open(app, name):
+    try:
+        rules = load_rules(app.flash, name)
+    except (ValueError, MemoryError) as exc:
+        app.log("ruleset %s refused: %s" % (name, exc))
+        app.push(TextPage("Can't load", [name, str(exc)]))
+        return
+    app.push(Setup(name, rules))
+
+
+def _shown(value):
+    if value is True:
+        return "on"
+    if value is False:
+        return "off"
+    return str(value)
+
+
+class Setup:
+    """Player count and options; A starts the game."""
+
+    def __init__(self, name, rules):
+        self.name = name
+        self.rules = rules
+        spec = rules.get("players", {})
+        self.low = spec.get("min", 2)
+        self.high = spec.get("max", self.low)
+        self.players = spec.get("default", self.low)
+        self.options = {}
+        for option, ospec in rules.get("options", {}).items():
+            self.options[option] = ospec.get("default", ospec["choices"][0])
+        self.rows = (["players"] if self.low < self.high else []) + sorted(self.options)
+        self.cursor = 0
+
+    def _row_text(self, row):
+        if row == "players":
+            return "Players  <%d>" % self.players
+        label = self.rules["options"][row].get("label", row)
+        value = "<%s>" % _shown(self.options[row])
+        room = ui.COLS - len(value) - 1
+        label = label[:room]
+        return label + " " * (ui.COLS - len(label) - len(value)) + value
+
+    def draw(self, app, fb):
+        ui.title(fb, self.rules.get("title", self.name))
+        rows = self.rows
+        if not rows:
+            ui.line(fb, 2, "%d players" % self.players)
+        top = max(0, min(self.cursor - 5, len(rows) - 6))
+        for i in range(top, min(len(rows), top + 6)):
+            ui.line(fb, i - top + 1, self._row_text(rows[i]), i == self.cursor)
+        ui.hint(fb, "<> A:start")
+
+    def key(self, app, button, kind, now):
+        rows = self.rows
+        if button == UP and rows:
+            self.cursor = (self.cursor - 1) % len(rows)
+        elif button == DOWN and rows:
+            self.cursor = (self.cursor + 1) % len(rows)
+        elif button in (LEFT, RIGHT) and rows:
+            self._change(rows[self.cursor], 1 if button == RIGHT else -1)
+        elif button == A and kind != LONG:
+            self._start(app, now)
+        elif button == B:
+            app.pop()
+        app.redraw()
+
+    def _change(self, row, step):
+        if row == "players":
+            span = self.high - self.low + 1
+            self.players = self.low + (self.players - self.low + step) % span
+            return
+        choices = self.rules["options"][row]["choices"]
+        index = choices.index(self.options[row]) if self.options[row] in choices else 0
+        self.options[row] = choices[(index + step) % len(choices)]
+
+    def _start(self, app, now):
+        if Journal(app.flash).unfinished():
+            app.push(Confirm("Saved game", ["A game in play is", "saved. Start a new",
+                                            "one and lose it?"],
+                             lambda app, now: start(app, self, now)))
+        else:
+            start(app, self, now)
+
+
+def start(app, setup, now):
+    seed = (app.rng.next32() << 32) | app.rng.next32()
+    try:
+        game = Game(setup.rules, setup.players, setup.options, seed)
+    except Illegal as exc:
+        app.push(TextPage("Can't start", [exc.reason]))
+        return
+    journal = Journal(app.flash)
+    journal.start(game)
+    app.log("game %s: %d players, commitment %s" % (
+        setup.name, setup.players, commitment(seed)))
+    _play(app, game, journal, now, ["Dice sealed:", commitment(seed),
+                                    "Seed shown at", "the game's end."], "New game")
+
+
+def _play(app, game, journal, now, lines, title):
+    play = PlayScreen(game, journal)
+    del app.stack[1:]
+    app.push(play)
+    play.after(app, (), now)
+    app.push(TextPage(title, lines))
+
+
+def resume_saved(app, now):
+    """At boot: the game on flash, back where it was, and a page saying so."""
+    journal = Journal(app.flash)
+    if not journal.unfinished():
+        return
+    found = journal.read()
+    if found is None:
+        return
+    name = found[0].get("ruleset", "?")
+    try:
+        game = resume(journal, load_rules(app.flash, name), found)
+    except (ValueError, Illegal, KeyError, TypeError, MemoryError) as exc:
+        reason = getattr(exc, "reason", None) or str(exc)
+        app.log("saved game not resumed: " + reason)
+        app.push(TextPage("Saved game", ["Could not resume " + name + ":", reason,
+                                         "It stays on flash until a new game."]))
+        return
+    state = game.state
+    lines = [game.rules.get("title", name), "%d events" % len(game.events)]
+    if state["round"]:
+        lines.append("round %d, %s" % (state["round"], game.phase()["name"]))
+    if game.events:
+        lines.append("last: " + public_text(game.events[-1]))
+    app.log("resumed %s after %d events" % (name, len(game.events)))
+    _play(app, game, journal, now, lines, "Game restored")

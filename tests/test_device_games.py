@@ -1,0 +1,259 @@
+"""Playing a ruleset on the device itself: choosing it from flash, setting it up,
+secret picks, the play screen, the game menu, the journal across a reset."""
+
+from __future__ import annotations
+
+import json
+
+from host_tools.emulator.paths import RULESETS
+
+BUNDLED = sorted(path.stem for path in RULESETS.glob("*.json"))
+
+
+def open_setup(rig, name):
+    rig.keys("a")  # Play a game
+    offset = 1 if rig.lines[1] == "Resume game" else 0
+    rig.keys(*["down"] * (BUNDLED.index(name) + offset))
+    rig.keys("a")
+
+
+def start_game(rig, name, *setup_keys):
+    open_setup(rig, name)
+    rig.keys(*setup_keys)
+    rig.keys("a")  # start
+    assert rig.lines[0] == "New game"
+    commitment = rig.lines[2]
+    rig.keys("a")  # the commitment page
+    return commitment
+
+
+def game_of(rig):
+    from arbiter.play import PlayScreen
+
+    for screen in rig.app.stack:
+        if isinstance(screen, PlayScreen):
+            return screen.game
+    return None
+
+
+def test_the_play_menu_lists_the_rulesets_on_flash(rig, tmp_path):
+    rig.keys("a")
+    assert rig.lines[1:1 + len(BUNDLED)] == BUNDLED
+    (tmp_path / "rulesets" / "house.json").write_text((RULESETS / "kaiju.json").read_text())
+    rig.keys("b", "a")
+    assert "house" in rig.lines
+
+
+def test_no_rulesets_on_flash_says_how_to_add_one(make_rig):
+    rig = make_rig(factory=False)
+    rig.keys("a")
+    assert rig.lines[0] == "Play"
+    assert "arbiter push" in " ".join(rig.lines)
+
+
+def test_a_broken_ruleset_on_flash_is_refused_with_its_reason(make_rig, tmp_path):
+    rig = make_rig()
+    text = (RULESETS / "kaiju.json").read_text()
+    (tmp_path / "rulesets" / "broken.json").write_text(text[: len(text) // 2])
+    rig.keys("a", "a")  # "broken" sorts first
+    assert rig.lines[0] == "Can't load"
+    assert "not valid JSON" in " ".join(rig.lines)
+    rig.keys("a")  # back to the list, nothing lost
+    assert rig.lines[0] == "Play"
+
+
+def test_setup_sets_player_count_and_options(rig):
+    open_setup(rig, "kaiju")
+    assert rig.lines[1] == "Players  <2>"
+    rig.keys("right", "right")
+    assert rig.lines[1] == "Players  <4>"
+    rig.keys("a", "a")
+    assert game_of(rig).players == 4
+    assert sorted(line.split()[0] for line in rig.lines[2:6]) == ["P1", "P2", "P3", "P4"]
+
+
+def test_an_option_chosen_in_setup_reaches_the_game(rig):
+    open_setup(rig, "jugger")
+    assert rig.lines[1] == "Game len <short>"
+    rig.keys("right")
+    assert rig.lines[1].endswith("<long>")
+    rig.keys("a", "a")
+    assert game_of(rig).options == {"length": "long"}
+
+
+def pick(rig, steps):
+    """The player holding the device opens the list and picks the ``steps``-th choice."""
+    rig.keys("a", *["down"] * steps, "a")
+
+
+def test_a_secret_pick_leaves_no_trace_until_all_have_picked(make_rig, tmp_path):
+    seen = []
+    for steps in (0, 5):  # P1 picks d4, then (another device) d20
+        folder = tmp_path / str(steps)
+        folder.mkdir()
+        from conftest import Rig
+
+        rig = Rig(folder, seed=3)
+        start_game(rig, "juggernauts")
+        assert rig.lines[3] == "Pass to P1"
+        pick(rig, steps)
+        rig.run(2000)
+        assert rig.lines[3] == "Pass to P2"
+        seen.append((rig.frame.ram, rig.frame.leds, list(rig.app.log.lines)))
+    assert seen[0] == seen[1]  # screen, LEDs and serial log identical for d4 and d20
+
+
+def test_all_picks_are_revealed_at_once_with_each_players_colour(rig):
+    start_game(rig, "juggernauts")
+    pick(rig, 1)  # P1: d6
+    rig.keys("a", "b")  # P2 opens the list, backs out: nothing picked
+    assert rig.lines[3] == "Pass to P2"
+    pick(rig, 2)  # P2: d8
+    assert rig.lines[0] == "Revealed"
+    assert rig.lines[1:3] == ["P1: d6", "P2: d8"]
+    assert "draw 9" in " ".join(rig.lines)  # faces + 3 for P1's d6
+    whole_ring = set()  # colours the whole ring flashed in
+    for _ in range(40):
+        rig.run(40)
+        leds = rig.frame.leds
+        if len(set(leds)) == 1:
+            whole_ring.add(leds[0])
+    assert any(r and not b for r, g, b in whole_ring)  # P1 red
+    assert any(b and not r for r, g, b in whole_ring)  # P2 blue
+    rig.keys("a")
+    assert rig.lines[1] == "Energize"
+
+
+def test_a_advances_long_b_undoes_long_a_redoes(rig):
+    start_game(rig, "kaiju")
+    assert rig.lines[1] == "Start"
+    rig.keys("a")
+    assert rig.lines[1] == "Planning draw"
+    rig.keys("b:long")
+    assert rig.lines[1] == "Start"
+    rig.keys("a:long")
+    assert rig.lines[1] == "Planning draw"
+    assert game_of(rig).events == ["next"]
+
+
+def open_menu_item(rig, label):
+    rig.keys("b")
+    assert rig.lines[0] == "Game"
+    for _ in range(12):
+        if rig.app.screen.items[rig.app.screen.cursor][0] == label:
+            rig.keys("a")
+            return
+        rig.keys("down")
+    raise AssertionError(f"no {label} in the game menu")
+
+
+def test_a_ruleset_action_from_the_menu(rig):
+    start_game(rig, "kaiju")
+    while not rig.lines[1].startswith("Action"):
+        rig.keys("a")
+    energy = game_of(rig).state["players"]["P1"]["energy"]
+    open_menu_item(rig, "Roar: +2 Energy")
+    assert rig.lines[1].startswith("p <P1>")
+    rig.keys("a")
+    assert game_of(rig).state["players"]["P1"]["energy"] == energy + 2
+    assert f"En{energy + 2}" in rig.lines[2]
+
+
+def test_an_illegal_correction_is_refused_with_the_reason_and_changes_nothing(rig):
+    start_game(rig, "kaiju")
+    before = json.dumps(game_of(rig).state, sort_keys=True)
+    open_menu_item(rig, "Correct")
+    assert rig.lines[1] == "who <P1>"
+    rig.keys("down", "down", *["left"] * 25)  # by -20: numbers stop at their ends
+    rig.keys("up")
+    while "<energy>" not in rig.lines[2]:
+        rig.keys("right")
+    rig.keys("a")
+    assert rig.lines[3] == "by <-20>"
+    assert "below its minimum" in " ".join(rig.lines[4:7])
+    assert json.dumps(game_of(rig).state, sort_keys=True) == before
+    assert game_of(rig).events == []
+
+
+def test_dice_rolled_from_the_game_menu_are_in_the_log(rig):
+    start_game(rig, "kaiju")
+    open_menu_item(rig, "Roll dice")
+    rig.keys("a")
+    game = game_of(rig)
+    assert game.events[-1].startswith("roll d")
+    rolls = [e for e in game.log if e["event"] == "roll"]
+    assert rolls and rolls[-1]["rolls"]
+    open_menu_item(rig, "Log")
+    assert any(line.startswith("P1 ") or line.startswith("all ") for line in rig.lines)
+
+
+def test_a_reset_mid_game_resumes_where_it_was(rig):
+    start_game(rig, "juggernauts")
+    pick(rig, 3)
+    pick(rig, 0)
+    rig.keys("a", "a", "a")  # past the reveal, two phases on
+    screen_before = rig.lines
+    journal = (rig.flash_dir / "game.jnl").read_text()
+    after = rig.reboot()
+    after.run(1500)
+    assert after.lines[0] == "Game restored"
+    assert "3 events" in after.lines or "4 events" in after.lines
+    after.keys("a")
+    assert after.lines == screen_before
+    assert (rig.flash_dir / "game.jnl").read_text() == journal  # resuming writes nothing
+
+
+def test_ending_a_game_reveals_the_seed_and_it_is_not_resumed(rig):
+    from arbiter.game.engine import commitment
+
+    shown = start_game(rig, "kaiju")
+    open_menu_item(rig, "End game")
+    rig.keys("a")  # yes
+    assert rig.lines[0] == "Game over"
+    seed = int(rig.lines[2], 16)
+    assert commitment(seed) == shown
+    after = rig.reboot()
+    after.run(1500)
+    assert after.lines[0] == "ARBITER"
+    assert (rig.flash_dir / "game.jnl").exists()  # kept for pull-log and audit
+
+
+def test_leaving_for_the_main_menu_keeps_the_game_to_resume(rig):
+    start_game(rig, "kaiju")
+    rig.keys("a")
+    open_menu_item(rig, "Main menu")
+    assert rig.lines[0] == "ARBITER"
+    rig.keys("a")
+    assert rig.lines[1] == "Resume game"
+    rig.keys("a")
+    assert rig.lines[0] == "Game restored"
+    rig.keys("a")
+    assert rig.lines[1] == "Planning draw"
+
+
+def test_a_new_game_asks_before_replacing_a_saved_one(rig):
+    start_game(rig, "kaiju")
+    rig.keys("a")
+    open_menu_item(rig, "Main menu")
+    open_setup(rig, "tactics")
+    rig.keys("a")
+    assert rig.lines[0] == "Saved game"
+    rig.keys("b")
+    assert rig.lines[0] == "Tactics Joker"
+    rig.keys("a", "a")  # start anyway
+    assert rig.lines[0] == "New game"
+    assert game_of(rig).rules["name"] == "tactics"
+
+
+def test_a_saved_game_whose_ruleset_is_gone_is_kept_and_explained(rig):
+    start_game(rig, "kaiju")
+    rig.keys("a")
+    (rig.flash_dir / "rulesets" / "kaiju.json").unlink()
+    journal = (rig.flash_dir / "game.jnl").read_text()
+    after = rig.reboot()
+    after.run(1500)
+    assert after.lines[0] == "Saved game"
+    assert "kaiju" in " ".join(after.lines)
+    after.keys("a")
+    assert after.lines[0] == "ARBITER"
+    assert (rig.flash_dir / "game.jnl").read_text() == journal
