@@ -215,3 +215,46 @@ def test_run_gives_identical_json_in_both_runtimes():
     mp = play("juggernauts", None, 11, {"double_command": "true"}, actions, "micropython")
     assert json.dumps(cp.state, sort_keys=True) == json.dumps(mp.state, sort_keys=True)
     assert cp.state["screen"][0].startswith("Juggernauts")
+
+
+def phased(phases, **extra):
+    data = {"format": 1, "name": "phased", "counters": {"n": {"start": 0}},
+            "players": {"min": 2, "max": 4},
+            "phases": phases, **extra}
+    return Game(rules.parse(json.dumps(data)), players=3, seed=1)
+
+
+def test_a_skipped_turn_phase_is_skipped_whole():
+    g = phased([
+        {"name": "draw", "enter": [{"add": "P1.n"}]},
+        {"name": "duel", "per_player": True, "skip_if": {">=": [{"get": "P1.n"}, 2]},
+         "turn": [{"add": "$p.n", "n": 10}], "exit": [{"add": "P2.n", "n": 100}]},
+        {"name": "end"}])
+    g.apply("next")  # round 1: P1.n is 1, the duel is played: a turn each
+    assert g.phase()["name"] == "duel" and g.active_player() == "P1"
+    for _ in range(3):
+        g.apply("next")
+    assert g.phase()["name"] == "end"
+    assert [g.state["players"][p]["n"] for p in ("P1", "P2", "P3")] == [11, 110, 10]
+    g.apply("next")  # round 2: P1.n reaches 12 at draw
+    g.apply("next")  # the duel is skipped: no turn effects, no exit, straight to end
+    assert g.phase()["name"] == "end" and g.state["round"] == 2
+    assert [g.state["players"][p]["n"] for p in ("P1", "P2", "P3")] == [12, 110, 10]
+
+
+def test_a_round_of_skipped_phases_does_not_loop_forever():
+    g = phased([{"name": "a", "skip_if": True}, {"name": "b", "skip_if": True}])
+    g.apply("next")
+    assert g.state["round"] >= 1  # it stopped somewhere, and answered
+
+
+def test_named_fields_of_a_form_are_not_read_as_operators():
+    data = {"format": 1, "name": "fields", "counters": {"n": {"start": 0}},
+            "pieces": {"stats": {"hp": {"start": 2}}},
+            "setup": [{"make_pieces": {"count": 2}}],
+            "actions": {"tally": {"effects": [
+                {"set": "$p.n", "to": {"count_pieces": {"of": "P1"}}}]}}}
+    rules.check(data)
+    data["actions"]["tally"]["effects"][0]["to"] = {"count_peices": {"of": "P1"}}
+    with pytest.raises(rules.RulesetError, match="unknown operator 'count_peices'"):
+        rules.check(data)

@@ -304,6 +304,10 @@ class Game:
             self._check_end("turn_start")
             return
         self.run(phase.get("exit", []))
+        self._advance()
+
+    def _advance(self, skipped=0):
+        state = self.state
         state["phase"] += 1
         state["turn"] = 0
         if state["phase"] >= len(self.rules.get("phases", [])) or not self.rules.get("phases"):
@@ -312,14 +316,15 @@ class Game:
                 return
             state["phase"] = 0
             state["round"] += 1
-        self._enter_phase()
+        self._enter_phase(skipped)
 
-    def _enter_phase(self):
+    def _enter_phase(self, skipped=0):
         phase = self.phase()
         skip = phase.get("skip_if")
-        if skip is not None and evaluate(self, skip):
+        # a skipped phase has no turns and no exit; a round skipping every phase stops
+        if skip is not None and skipped <= len(self.rules["phases"]) and evaluate(self, skip):
             self.log.append({"event": "phase", "name": phase["name"], "skipped": True})
-            self.next_phase()
+            self._advance(skipped + 1)
             return
         self.log.append({"event": "phase", "round": self.state["round"], "name": phase["name"]})
         self.run(phase.get("enter", []))

@@ -18,6 +18,11 @@ _EFFECTS = ("add", "set", "roll", "require", "if", "each_player", "each_piece", 
             "win", "lose", "tie", "opposed", "turn_order", "make_pieces")
 
 
+# forms whose argument is an object of named fields, not an expression
+_PARAMS = ("count_pieces", "max_pieces", "sum_pieces", "make_pieces", "opposed",
+           "turn_order")
+
+
 class RulesetError(ValueError):
     def __init__(self, path, message):
         super().__init__("%s: %s" % (path or "ruleset", message))
@@ -186,12 +191,14 @@ def _forms(effects, path, data):
         _exprs(effect, where)
 
 
-def _exprs(form, path):
+def _exprs(form, path, params=False):
+    """A one-key object is an operator, except the named fields of a form in
+    ``_PARAMS`` (``{"count_pieces": {"of": "$p"}}``)."""
     if isinstance(form, dict):
         for key, value in form.items():
-            if len(form) == 1 and key not in OPERATORS and key not in _EFFECTS:
+            if len(form) == 1 and not params and key not in OPERATORS and key not in _EFFECTS:
                 _fail(path, "unknown operator %r" % key)
-            _exprs(value, path + "." + key)
+            _exprs(value, path + "." + key, key in _PARAMS and isinstance(value, dict))
     elif isinstance(form, list):
         for i, value in enumerate(form):
             _exprs(value, "%s[%d]" % (path, i))

@@ -1,0 +1,264 @@
+"""docs/rulesets.md stays true: its rulesets validate, its shell sessions print
+what it shows, and it names every block, field, effect and operator the code has."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+
+import pytest
+
+from host_tools.cli import main as arbiter
+from host_tools.emulator.paths import REPO
+from host_tools.play import bundled
+from host_tools.validate import SCHEMA, check_text
+
+DOC = REPO / "docs" / "rulesets.md"
+TEXT = DOC.read_text()
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.S | re.M)
+BLOCKS = [(m.group(1), m.group(2)) for m in FENCE.finditer(TEXT)]
+
+
+def _json_blocks():
+    out = []
+    for lang, body in BLOCKS:
+        if lang == "json":
+            try:
+                out.append((body, json.loads(body)))
+            except ValueError as exc:
+                pytest.fail(f"a json block in {DOC.name} does not parse ({exc}):\n{body}")
+    return out
+
+
+RULESETS = {data["name"]: body for body, data in _json_blocks() if "format" in data}
+FRAGMENTS = [data for _, data in _json_blocks() if "format" not in data and "screen" not in data]
+SESSIONS = [body for lang, body in BLOCKS if lang == "console"]
+
+
+def backticked(name: str) -> bool:
+    return f"`{name}`" in TEXT
+
+
+# -- (1) every ruleset in the doc validates ---------------------------------------------
+
+
+def test_the_doc_has_rulesets_fragments_and_sessions():
+    assert "duel" in RULESETS and len(FRAGMENTS) >= 5 and len(SESSIONS) >= 2
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_every_full_ruleset_in_the_doc_validates(name):
+    assert check_text(RULESETS[name]) is None
+
+
+@pytest.mark.parametrize("index", range(len(FRAGMENTS)))
+def test_every_fragment_validates_as_part_of_a_ruleset(index):
+    fragment = FRAGMENTS[index]
+    text = json.dumps({"format": 1, "name": "fragment", **fragment})
+    assert check_text(text) is None, fragment
+
+
+# -- (2) the shell sessions print what the doc shows -----------------------------------
+
+
+def _steps(block: str):
+    """(command, expected output lines, heredoc text or None) for each ``$`` line."""
+    lines = block.splitlines()
+    steps, i = [], 0
+    while i < len(lines):
+        assert lines[i].startswith("$ "), f"not a command: {lines[i]!r}"
+        command = lines[i][2:]
+        i += 1
+        while command.endswith("\\"):
+            command = command[:-1] + " " + lines[i].strip()
+            i += 1
+        body = []
+        if "<<'EOF'" in command:
+            while lines[i] != "EOF":
+                body.append(lines[i])
+                i += 1
+            i += 1
+            steps.append((command, [], "\n".join(body) + "\n"))
+            continue
+        while i < len(lines) and not lines[i].startswith("$ "):
+            if not lines[i].startswith("# "):
+                body.append(lines[i])
+            i += 1
+        steps.append((command, body, None))
+    return steps
+
+
+def _shown_json_after(session_index: int):
+    """The json block with a ``screen`` that follows the session, before the next one."""
+    seen = -1
+    for lang, body in BLOCKS:
+        if lang == "console":
+            seen += 1
+        elif lang == "json" and seen == session_index and '"screen"' in body:
+            return json.loads(body)
+    return None
+
+
+def _contains(actual, shown, where="state"):
+    """``shown`` is ``actual`` in part: fewer keys, and a log shows some of its entries."""
+    if isinstance(shown, dict):
+        assert isinstance(actual, dict), where
+        for key, value in shown.items():
+            assert key in actual, f"{where}.{key} is not in the output"
+            _contains(actual[key], value, f"{where}.{key}")
+    elif isinstance(shown, list) and where == "state.log":
+        rest = iter(actual)
+        for entry in shown:
+            assert any(entry == got for got in rest), f"log entry {entry} not found (in order)"
+    else:
+        assert actual == shown, f"{where}: the doc shows {shown!r}, the code gives {actual!r}"
+
+
+def _run(command: str, heredoc, tmp_path, capsys, last: dict):
+    """Run one documented command; the output lines, or None when not to compare."""
+    words = shlex.split(command)
+    if words[0] == "arbiter":
+        last["code"] = arbiter(words[1:])
+        out = capsys.readouterr()
+        if "--json" in words:
+            assert last["code"] == 0, out.err
+            last["json"] = json.loads(out.out)
+            return None
+        return (out.out + out.err).splitlines()
+    if words == ["echo", "$?"]:
+        return [str(last["code"])]
+    if words[:2] == ["cat", ">"]:
+        (tmp_path / words[2]).write_text(heredoc)
+        return []
+    if words[:2] == ["sed", "-i"]:
+        old, new = re.fullmatch(r"s/([^/]*)/([^/]*)/", words[2]).groups()
+        path = tmp_path / words[3]
+        assert old in path.read_text(), f"sed: {old!r} is not in {words[3]}"
+        path.write_text(path.read_text().replace(old, new))
+        return []
+    pytest.fail(f"a console block runs a command this test cannot check: {command}")
+
+
+def _play(index, tmp_path, monkeypatch, capsys):
+    """Run session ``index`` as a reader would; the last ``--json`` state, if any."""
+    monkeypatch.chdir(tmp_path)
+    for name, text in RULESETS.items():
+        (tmp_path / f"{name}.json").write_text(text)
+    last = {"code": None, "json": None}
+    for command, expected, heredoc in _steps(SESSIONS[index]):
+        got = _run(command, heredoc, tmp_path, capsys, last)
+        if got is not None:
+            assert got == expected, f"$ {command}"
+    return last["json"]
+
+
+@pytest.mark.parametrize("index", range(len(SESSIONS)))
+def test_every_session_prints_what_the_doc_shows(index, tmp_path, monkeypatch, capsys):
+    state = _play(index, tmp_path, monkeypatch, capsys)
+    shown = _shown_json_after(index)
+    if shown is not None:
+        assert state is not None, "a JSON excerpt follows a session with no --json"
+        _contains(state, shown)
+
+
+def test_the_worked_example_ends_as_described(tmp_path, monkeypatch, capsys):
+    """The game the doc narrates is the one played, and its JSON is all explained."""
+    index = next(i for i, s in enumerate(SESSIONS) if "--json" in s)
+    state = _play(index, tmp_path, monkeypatch, capsys)
+    assert (state["result"], state["winner"], state["seed"]) == ("win", "P1", 5)
+    assert "P1, the last player in, won" in TEXT
+    actions = json.loads(RULESETS["duel"])["actions"]
+    for field in state:
+        assert backticked(field), f"--json field {field} is not documented"
+    for entry in state["log"]:
+        assert backticked(entry["event"]) or entry["event"] in actions, entry
+        for field in entry:
+            assert backticked(field), f"log field {field} is not documented"
+
+
+def test_generic_actions_are_documented():
+    from arbiter.game.actions import GENERIC
+
+    for name in GENERIC:
+        assert backticked(name), name
+
+
+# -- (3) every effect and operator in the code is named -----------------------------------
+
+
+def _effects_in_code() -> set[str]:
+    from arbiter.game import effects, rules
+
+    source = (REPO / "firmware" / "arbiter" / "game" / "effects.py").read_text()
+    handled = set(re.findall(r'if "(\w+)" in effect:', source))
+    assert handled, effects.__file__
+    return set(rules._EFFECTS) | handled
+
+
+def _operators_in_code() -> set[str]:
+    from arbiter.game import expr
+
+    source = (REPO / "firmware" / "arbiter" / "game" / "expr.py").read_text()
+    compared = set(re.findall(r'op == "([^"]+)"', source))
+    return set(expr.OPERATORS) | compared
+
+
+@pytest.mark.parametrize("name", sorted(_effects_in_code()))
+def test_every_effect_is_documented(name):
+    assert backticked(name)
+    assert re.search(r"^\| `%s` \|" % re.escape(name), TEXT, re.M), f"no row for {name}"
+
+
+@pytest.mark.parametrize("name", sorted(_operators_in_code()))
+def test_every_operator_is_documented(name):
+    assert backticked(name)
+
+
+# -- (4) every block and field the schema allows is named ------------------------------
+
+
+def _schema_fields(node, out):
+    if isinstance(node, dict):
+        out.update(node.get("properties", {}))
+        for value in node.values():
+            _schema_fields(value, out)
+    elif isinstance(node, list):
+        for value in node:
+            _schema_fields(value, out)
+    return out
+
+
+def test_every_top_level_block_is_documented():
+    from arbiter.game import rules
+
+    schema = json.loads(SCHEMA.read_text())
+    top = set(schema["properties"])
+    assert top == set(rules._TOP), "the schema and the firmware allow different blocks"
+    for key in top:
+        assert backticked(key), key
+        assert re.search(r"^\| `%s` \|" % key, TEXT, re.M), f"no row for {key} in the table"
+
+
+def test_every_field_in_the_schema_is_documented():
+    fields = _schema_fields(json.loads(SCHEMA.read_text()), {})
+    missing = sorted(f for f in fields if not backticked(f))
+    assert not missing
+
+
+def test_the_numbers_and_names_the_doc_gives_are_the_codes():
+    from arbiter.game import FORMAT, journal, rules
+    from arbiter.game.engine import commitment
+
+    assert f"At most {rules.MAX_BYTES} bytes" in TEXT
+    assert f'`"format": {FORMAT}`' in TEXT
+    assert f"1 to {rules.MAX_PLAYERS}" in TEXT
+    assert backticked(journal.JOURNAL) and backticked(journal.CHECKPOINT)
+    assert f"every {journal.CHECKPOINT_EVERY} events" in TEXT
+    assert backticked(journal.CLOSED.strip())
+    with pytest.raises(rules.RulesetError) as refused:
+        rules.check({"format": FORMAT + 1, "name": "x"})
+    assert backticked(str(refused.value))
+    assert commitment(5) in TEXT  # the worked example's seed
+    for name in bundled():
+        assert backticked(name), name
