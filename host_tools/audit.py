@@ -13,20 +13,40 @@ from host_tools.emulator.session import use_firmware_path
 from host_tools.play import ruleset_path
 
 
-def audit(log: Path, ruleset: str | None = None) -> tuple[bool, list[str]]:
+def read_journal(text: str):
+    """(header, events, undone) of a journal's text, or None when it is not one."""
     use_firmware_path()
-    from arbiter.game import rules
-    from arbiter.game.effects import Illegal
-    from arbiter.game.engine import Game, commitment
     from arbiter.game.journal import Journal
 
     class _Reader:  # the journal reads through a flash-like object
         def read(self, name):
-            return log.read_text()
+            return text
 
-    found = Journal(_Reader()).read()
+    return Journal(_Reader()).read()
+
+
+def replay_journal(text: str, ruleset_text: str):
+    """The game a journal records, replayed (for ``pull-log --csv``)."""
+    found = read_journal(text)
+    if found is None:
+        raise ValueError("not a game journal")
+    from arbiter.game import rules
+    from arbiter.game.engine import Game
+
+    header, events, _ = found
+    game = Game(rules.parse(ruleset_text), header["players"], header["options"], header["seed"])
+    game.replay(events)
+    return game
+
+
+def audit(log: Path, ruleset: str | None = None) -> tuple[bool, list[str]]:
+    found = read_journal(log.read_text())
     if found is None:
         return False, [f"{log}: not a game journal"]
+    from arbiter.game import rules
+    from arbiter.game.effects import Illegal
+    from arbiter.game.engine import Game, commitment
+
     header, events, _ = found
     data = rules.parse(ruleset_path(ruleset or header["ruleset"]).read_text())
     game = Game(data, header["players"], header["options"], header["seed"])

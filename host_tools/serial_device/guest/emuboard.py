@@ -1,0 +1,63 @@
+"""The board of the emulated Arbiter on a serial line: the virtual board, real time.
+
+Stands in for the flash's ``board`` module when the emulator runs
+``main.py``: the firmware meets the same ``VirtualBoard`` as under ``arbiter
+sim``, but the clock is MicroPython's own ``time.ticks_ms``, ``sleep_ms``
+sleeps in the host (where Ctrl-C from the serial line wakes it and raises
+KeyboardInterrupt here, as on a Pico), and every changed frame goes to the
+host, which can show the screen. With automatic GC off (see drv.py) a long
+run would fill the heap: near the end ``HeapFull`` unwinds to the driver,
+which collects and starts ``main.py`` again (the emulator says so).
+"""
+
+import binascii
+import gc
+import time
+
+import host
+
+from vboard import VirtualBoard
+
+HEAP_RESERVE = 262144
+
+
+class HeapFull(BaseException):
+    pass
+
+
+class SerialBoard(VirtualBoard):
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def sleep_ms(self, ms):
+        self.wakeups += 1
+        self.check_frame()
+        if gc.mem_free() < HEAP_RESERVE:
+            raise HeapFull()
+        reply = host.call("sleep", str(ms))
+        if reply == "i":
+            raise KeyboardInterrupt()
+        if reply:  # the buttons changed: "1" is pressed (pin low)
+            for i in range(6):
+                self.levels[i] = 0 if reply[i] == "1" else 1
+
+
+def _frame(board):
+    oled = board.oled
+    host.call("frame", "%d %d %d %s %s" % (
+        1 if oled.on else 0, 1 if oled.inverted else 0, oled.contrast,
+        binascii.hexlify(board.neopixel.shown).decode(),
+        binascii.hexlify(oled.ram).decode()))
+
+
+_board = SerialBoard(int(host.call("seed", "")), "", "", on_frame=_frame)
+flash = _board.flash
+wiring = _board.wiring
+errors = _board.errors
+i2c = _board.i2c
+neopixel = _board.neopixel
+button_readers = _board.button_readers
+ticks_ms = _board.ticks_ms
+sleep_ms = _board.sleep_ms
+entropy_seed = _board.entropy_seed
+print_exception = _board.print_exception

@@ -1,0 +1,219 @@
+"""The emulated device on a serial line, and the device commands that go through mpremote.
+
+``arbiter emulate`` runs here as a separate process with a pseudo-terminal
+for its USB serial; unmodified ``mpremote`` and ``arbiter push/ls/rm/
+pull-log/deploy`` talk to it as to a Pico.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arbiter.flash import Flash
+from arbiter.game import journal as jnl
+from arbiter.game import rules
+from arbiter.game.engine import Game
+from host_tools.play import bundled
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs pseudo-terminals")
+
+ARBITER = [sys.executable, "-m", "host_tools.cli"]
+MPREMOTE = [sys.executable, "-m", "mpremote"]
+
+
+class Emulator:
+    def __init__(self, root: Path):
+        self.flash = root / "flash"
+        self.flash.mkdir()
+        self.screen = root / "screen.txt"
+        port_file = root / "port"
+        self.process = subprocess.Popen(
+            [*ARBITER, "emulate", "--port-file", str(port_file), "--flash", str(self.flash),
+             "--screen", str(self.screen), "--seed", "3"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while not port_file.exists():
+            assert self.process.poll() is None, self.process.stdout.read().decode()
+            assert time.monotonic() < deadline, "the emulator did not start"
+            time.sleep(0.05)
+        self.port = port_file.read_text().strip()
+
+    def arbiter(self, *args, check=True):
+        done = subprocess.run([*ARBITER, *args, "--port", self.port], capture_output=True,
+                              text=True, timeout=240)
+        if check:
+            assert done.returncode == 0, done.stderr
+        return done
+
+    def mpremote(self, *args, text=False):
+        done = subprocess.run([*MPREMOTE, "connect", self.port, *args], capture_output=True,
+                              timeout=120)
+        assert done.returncode == 0, done.stderr.decode()
+        return done.stdout.decode() if text else done.stdout
+
+    def screen_lines(self, timeout=20):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.screen.exists() and self.screen.read_text().strip():
+                return self.screen.read_text().splitlines()
+            time.sleep(0.1)
+        return []
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+@pytest.fixture(scope="module")
+def device(tmp_path_factory):
+    emulator = Emulator(tmp_path_factory.mktemp("emulated"))
+    result = emulator.arbiter("deploy")
+    assert "0 up to date" in result.stdout
+    yield emulator
+    emulator.stop()
+
+
+def ruleset_text(name):
+    return bundled()[name].read_bytes()
+
+
+def test_mpremote_file_commands_work_unmodified(device, tmp_path):
+    local = tmp_path / "notes.txt"
+    local.write_bytes(b"line one\nline two\r\n\x00binary\xff\n")
+    device.mpremote("fs", "cp", str(local), ":notes.txt")
+    assert "notes.txt" in device.mpremote("fs", "ls", ":", text=True)
+    back = tmp_path / "back.txt"
+    device.mpremote("fs", "cp", ":notes.txt", str(back))
+    assert back.read_bytes() == local.read_bytes()
+    assert device.mpremote("exec", "print(sum(range(10)) * 2)", text=True).strip() == "90"
+    device.mpremote("fs", "rm", ":notes.txt")
+    assert "notes.txt" not in device.mpremote("fs", "ls", ":", text=True)
+    assert not (device.flash / "notes.txt").exists()
+
+
+def test_deploy_boots_the_firmware_and_a_second_deploy_copies_nothing(device):
+    assert (device.flash / "main.py").is_file()
+    assert (device.flash / "arbiter" / "game" / "engine.mpy").is_file()
+    assert not list(device.flash.rglob("arbiter/**/*.py")), "firmware goes as .mpy"
+    lines = device.screen_lines()
+    assert lines and lines[0].strip() == "ARBITER" and "Play a game" in lines[1]
+    again = device.arbiter("deploy")
+    assert again.stdout.startswith("0 file(s) copied"), again.stdout
+
+
+def test_deploy_removes_a_stale_module_that_would_shadow_the_bytecode(device):
+    stale = device.flash / "arbiter" / "dice.py"
+    stale.write_text("raise ImportError('stale')\n")
+    device.arbiter("deploy")
+    assert not stale.exists()
+    assert (device.flash / "arbiter" / "dice.mpy").is_file()
+
+
+def test_push_then_mpremote_cat_gives_the_same_bytes(device):
+    device.arbiter("push", "juggernauts")
+    assert device.mpremote("fs", "cat", ":rulesets/juggernauts.json") == \
+        ruleset_text("juggernauts")
+    listed = device.arbiter("ls").stdout
+    assert f"juggernauts\t{len(ruleset_text('juggernauts'))}" in listed
+
+
+def test_a_push_refused_on_the_host_or_on_the_device_leaves_the_old_file(device, tmp_path):
+    device.arbiter("push", "kaiju")
+    before = (device.flash / "rulesets" / "kaiju.json").read_bytes()
+    truncated = tmp_path / "kaiju.json"
+    truncated.write_bytes(before[:500])
+    refused = device.arbiter("push", str(truncated), check=False)
+    assert refused.returncode == 1 and "not valid JSON at line" in refused.stderr
+    assert (device.flash / "rulesets" / "kaiju.json").read_bytes() == before
+
+    from host_tools import device_tools
+
+    data = json.loads(before)
+    data["dice"] = {"broken": {"faces": []}}
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(device_tools.DeviceError, match="the device refused: .*at least one face"):
+        device_tools.push(device.port, str(bad), host_check=False)
+    assert (device.flash / "rulesets" / "kaiju.json").read_bytes() == before
+    assert not (device.flash / "rulesets" / "kaiju.part").exists()
+
+
+def test_a_push_killed_half_way_leaves_the_old_ruleset_valid(device, tmp_path):
+    device.arbiter("push", "tactics")
+    old = (device.flash / "rulesets" / "tactics.json").read_bytes()
+    data = json.loads(old)
+    data["notes"] = "A long house rule. " * 1400  # about 27 KB: a slow transfer
+    new = tmp_path / "tactics.json"
+    new.write_text(json.dumps(data))
+    assert rules.parse(new.read_text())
+    part = device.flash / "rulesets" / "tactics.part"
+    size = len(new.read_bytes())
+    for fraction in (0.1, 0.5, 0.9):
+        # the whole command, mpremote included, dies once part of the file is across
+        process = subprocess.Popen([*ARBITER, "push", str(new), "--port", device.port],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                   start_new_session=True)
+        deadline = time.monotonic() + 60
+        while not (part.exists() and part.stat().st_size >= fraction * size):
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.002)
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        assert part.stat().st_size < size, "the kill came too late to test anything"
+        on_device = (device.flash / "rulesets" / "tactics.json").read_bytes()
+        assert on_device == old
+        rules.parse(on_device.decode())
+    device.arbiter("push", str(new))  # the device recovers from the dropped connections
+    assert (device.flash / "rulesets" / "tactics.json").read_bytes() == new.read_bytes()
+
+
+def play_kaiju(flash_dir, finish):
+    flash = Flash(str(flash_dir) + "/")
+    game = Game(rules.parse(ruleset_text("kaiju").decode()), players=2, seed=11)
+    journal = jnl.Journal(flash)
+    journal.start(game)
+    for action in ["next", "roll d6 3", "next", "roll d20", "add P1.energy 2"]:
+        journal.record(game, game.apply(action))
+    if finish:
+        journal.close()
+    return game
+
+
+def test_a_game_in_progress_keeps_its_ruleset(device):
+    device.arbiter("push", "kaiju")
+    play_kaiju(device.flash, finish=False)
+    try:
+        assert "kaiju\t" in device.arbiter("ls").stdout and "in play" in device.arbiter(
+            "ls").stdout
+        refused = device.arbiter("rm", "kaiju", check=False)
+        assert refused.returncode == 1 and "in progress" in refused.stderr
+        assert (device.flash / "rulesets" / "kaiju.json").exists()
+        pulled = device.arbiter("pull-log", check=False)
+        assert pulled.returncode == 1 and "seed" in pulled.stderr and not pulled.stdout
+    finally:
+        (device.flash / "game.jnl").unlink()
+
+
+def test_pull_log_gives_a_journal_that_audits_and_a_csv(device, tmp_path):
+    device.arbiter("push", "kaiju")
+    game = play_kaiju(device.flash, finish=True)
+    out = tmp_path / "pulled.jnl"
+    device.arbiter("pull-log", "--out", str(out))
+    assert out.read_bytes() == (device.flash / "game.jnl").read_bytes()
+    audit = subprocess.run([*ARBITER, "audit", str(out)], capture_output=True, text=True)
+    assert audit.returncode == 0 and "all rolls match the seed" in audit.stdout
+    table = device.arbiter("pull-log", "--csv").stdout.splitlines()
+    assert table[0].startswith("entry,event,round,phase,player,die,rolls")
+    rolls = [row.split(",") for row in table if ",roll," in row]
+    logged = [entry for entry in game.log if entry["event"] == "roll"]
+    assert [row[6] for row in rolls] == [" ".join(map(str, e["rolls"])) for e in logged]
+    assert [row[5] for row in rolls] == ["d6", "d20"]
