@@ -16,6 +16,9 @@ from host_tools.emulator.paths import REPO
 from host_tools.emulator.session import use_firmware_path
 
 SCHEMA = REPO / "docs" / "ruleset.schema.json"
+_SHORT = reprlib.Repr()
+_SHORT.maxlist = _SHORT.maxdict = 3
+_SHORT.maxstring = _SHORT.maxother = 30
 
 
 @lru_cache(maxsize=1)
@@ -54,7 +57,7 @@ def check_text(text: str) -> str | None:
     if errors:
         error = min(errors, key=lambda e: len(e.absolute_path))
         # jsonschema quotes the whole offending value: keep a reason to a line or two
-        message = error.message.replace(repr(error.instance), reprlib.repr(error.instance))
+        message = error.message.replace(repr(error.instance), _SHORT.repr(error.instance))
         return f"{_where(error.absolute_path)}: {message}"
     try:
         rules.check(data)

@@ -50,6 +50,8 @@ BAD = {
                                "format 2 is not understood; this Arbiter reads format 1"),
     "unknown effect": (mutate(lambda d: d["phases"][0].update(enter=[{"explode": 1}])),
                        "phases[0].enter[0]"),
+    "a long value of the wrong type": (mutate(_set(["notes"], ["house rule " * 40] * 30)),
+                                       "notes: ['house rule"),
     "roll of an unknown die": (mutate(lambda d: d["phases"][0].update(
         enter=[{"roll": "d7", "reason": "x"}])), "unknown die 'd7'"),
 }
@@ -64,6 +66,7 @@ def test_bad_rulesets_are_refused_with_a_reason(case, tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert expected in err
     assert len(err.splitlines()) <= 2
+    assert len(err) < 200 + len(str(path))  # a reason, not the file back
 
 
 def test_the_device_refuses_what_the_host_refuses():
