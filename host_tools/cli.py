@@ -83,8 +83,27 @@ def main(argv: list[str] | None = None) -> int:
     emulate.add_argument("--log", metavar="FILE",
                          help="append everything the device sends on the serial line")
 
+    layout = sub.add_parser("layout", help="the Tactics Joker battlefield dealt for a seed")
+    layout.add_argument("--seed", type=int, default=1)
+    layout.add_argument("--png", metavar="FILE", help="also draw it to a PNG file")
+
+    bench = sub.add_parser("bench", help="performance figures measured on the emulated "
+                           "device, beside the naive way, with their budgets")
+    bench.add_argument("--json", action="store_true", help="one JSON object")
+    bench.add_argument("--skip-heap", action="store_true",
+                       help="no heap bisection (the slowest part)")
+    bench.add_argument("--skip-scale", action="store_true", help="no 10,000-event game")
+
     device_commands(sub)
     args = parser.parse_args(argv)
+    if args.command == "bench":
+        from host_tools.bench import report
+
+        return report.main(args)
+    if args.command == "layout":
+        from host_tools import layout as layout_mod
+
+        return layout_mod.main(args)
     if args.command in ("push", "ls", "rm", "pull-log", "deploy"):
         from host_tools import device_cli
 

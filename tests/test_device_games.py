@@ -139,7 +139,7 @@ def test_a_advances_long_b_undoes_long_a_redoes(rig):
 def open_menu_item(rig, label):
     rig.keys("b")
     assert rig.lines[0] == "Game"
-    for _ in range(12):
+    for _ in range(len(rig.app.screen.items)):
         if rig.app.screen.items[rig.app.screen.cursor][0] == label:
             rig.keys("a")
             return
@@ -150,13 +150,15 @@ def open_menu_item(rig, label):
 def test_a_ruleset_action_from_the_menu(rig):
     start_game(rig, "kaiju")
     while not rig.lines[1].startswith("Action"):
+        if rig.lines[1].startswith("Planning:"):  # Kaiju's planning ends when all pass
+            open_menu_item(rig, "Pass")
         rig.keys("a")
     energy = game_of(rig).state["players"]["P1"]["energy"]
     open_menu_item(rig, "Roar: +2 Energy")
     assert rig.lines[1].startswith("p <P1>")
     rig.keys("a")
     assert game_of(rig).state["players"]["P1"]["energy"] == energy + 2
-    assert f"En{energy + 2}" in rig.lines[2]
+    assert f"E{energy + 2}" in rig.lines[2]
 
 
 def test_an_illegal_correction_is_refused_with_the_reason_and_changes_nothing(rig):

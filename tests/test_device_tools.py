@@ -151,7 +151,8 @@ def test_a_push_killed_half_way_leaves_the_old_ruleset_valid(device, tmp_path):
     device.arbiter("push", "tactics")
     old = (device.flash / "rulesets" / "tactics.json").read_bytes()
     data = json.loads(old)
-    data["notes"] = "A long house rule. " * 1400  # about 27 KB: a slow transfer
+    room = rules.MAX_BYTES - len(old) - 1000
+    data["notes"] = "A long house rule. "[:19] * (room // 19)  # near the cap: a slow transfer
     new = tmp_path / "tactics.json"
     new.write_text(json.dumps(data))
     assert rules.parse(new.read_text())

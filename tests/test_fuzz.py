@@ -31,6 +31,15 @@ def random_action(rng, game):
     if secret and rng.random() < 0.5:  # mostly-right picks, so games get going
         return f"pick {picker} {rng.choice(secret['choices'])}"
     choice = rng.random()
+    if choice < 0.15 and game.rules.get("actions"):  # guided: an action the game accepts
+        for _ in range(12):
+            name = rng.choice(sorted(game.rules["actions"]) + ["next"])
+            params = game.rules["actions"].get(name, {}).get("params", [])
+            text = " ".join([name] + [rng.choice(param_options(game, name, param, players,
+                                                               pieces, number))
+                                      for param in params])
+            if accepted(game, text):
+                return text
     if choice < 0.25:
         return "next"
     if choice < 0.45:
@@ -44,11 +53,44 @@ def random_action(rng, game):
         return f"pick {rng.choice(players)} {rng.choice(secrets[0]['choices'] + ['d7'])}"
     if choice < 0.85 and game.rules.get("actions"):
         name = rng.choice(sorted(game.rules["actions"]))
+        if rng.random() < 0.5:  # by the action's params, from its choices where it has them
+            return " ".join([name] + [rng.choice(param_options(game, name, param, players,
+                                                               pieces, number))
+                                      for param in game.rules["actions"][name].get("params", [])])
         return f"{name} {rng.choice(players)} {number}"
     if choice < 0.9:
         return rng.choice(["undo", "redo"])
     return rng.choice(["", "fly away", "add", "set P1", "add P1.power", "roll", "pick",
                        "next now", "add P1..x 1", "set P1.k1.damage.x 2"])
+
+
+def accepted(game, text):
+    """Whether the game would accept an action now (tried, then taken back)."""
+    from arbiter.game.actions import parse
+    from arbiter.game.state import clone
+
+    state, rng, length = clone(game.state), game.rng.snapshot(), len(game.log)
+    try:
+        game._apply_new(*parse(text), text)
+    except Illegal:
+        return False
+    game.state, game.log = state, game.log[:length]
+    game.rng.restore(rng)
+    return True
+
+
+def param_options(game, name, param, players, pieces, number):
+    """What the device's form would offer for a param (plus the fuzz's wrong ones)."""
+    from arbiter.game.expr import evaluate
+
+    offered = game.rules["actions"].get(name, {}).get("choices", {})
+    if param in offered:
+        return [str(v) for v in evaluate(game, offered[param])] or [str(number)]
+    if param == "p":  # mostly real players, the one whose turn it is most
+        return players + [p for p in players[:-1]] + [game.active_player() or "P1"] * 3
+    if param in ("k", "t"):
+        return pieces
+    return [str(number)]
 
 
 def check_bounds(game):
@@ -78,7 +120,9 @@ def test_random_actions_never_crash_or_break_bounds_and_undo_is_exact(name):
     spec = data.get("players", {})
     game, refused, applied, undo_checks = None, 0, 0, 0
     for i in range(ACTIONS_PER_RULESET):
-        if i % NEW_GAME_EVERY == 0:
+        # a new game now and then, and soon after one ends (a few refusals of a game
+        # that is over are enough)
+        if i % NEW_GAME_EVERY == 0 or game.state["result"] and rng.random() < 0.1:
             players = rng.randint(spec.get("min", 2), spec.get("max", 2))
             game = Game(data, players=players, seed=rng.randrange(2**32))
         action = random_action(rng, game)

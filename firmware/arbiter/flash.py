@@ -45,11 +45,14 @@ class Flash:
             return []
 
     def exists(self, name):
+        return self.size(name) is not None
+
+    def size(self, name):
+        """The file's size in bytes, or None when it does not exist."""
         try:
-            os.stat(self.path(name))
-            return True
+            return os.stat(self.path(name))[6]
         except OSError:
-            return False
+            return None
 
     def remove(self, name):
         try:

@@ -18,6 +18,7 @@ FOLDER = "rulesets/"
 
 def load_rules(flash, name):
     """The checked ruleset ``name`` from flash; raises RulesetError with the reason."""
+    _rules.check_size(flash.size(FOLDER + name + ".json"))
     text = flash.read(FOLDER + name + ".json")
     if text is None:
         raise _rules.RulesetError("", "no ruleset %s on the device" % name)

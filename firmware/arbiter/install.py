@@ -30,6 +30,7 @@ def push(name, force=False, flash=None):
     flash = flash or Flash("")
     part = flash.path(FOLDER + name + ".part")
     try:
+        _rules.check_size(flash.size(FOLDER + name + ".part"))
         with open(part) as f:
             text = f.read()
         data = _rules.parse(text)

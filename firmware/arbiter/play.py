@@ -24,6 +24,24 @@ def player_colour(rules, player):
     return PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
 
 
+AMBER = (255, 120, 0)
+RED = (255, 0, 0)
+
+
+def warned_colour(game, player):
+    """The player's colour, or amber / red once the ruleset's ``players.warn`` counter
+    reaches its ``amber`` / ``red`` level (Juggernauts: alert tokens, red at 2)."""
+    rules = game.rules
+    warn = rules.get("players", {}).get("warn")
+    if warn:
+        value = game.state["players"][player].get(warn["counter"], 0)
+        if isinstance(value, int) and "red" in warn and value >= warn["red"]:
+            return RED
+        if isinstance(value, int) and "amber" in warn and value >= warn["amber"]:
+            return AMBER
+    return player_colour(rules, player)
+
+
 def public_text(event):
     """An event as the serial console may show it: a secret pick names no choice."""
     text = event.split("|")[0]
@@ -42,6 +60,8 @@ def describe(entry):
         return "-- " + entry["name"] + (" (skipped)" if entry.get("skipped") else "")
     if kind == "note":
         return entry["text"]
+    if kind == "draw":  # cards or a piece drawn at random
+        return "%s: %s" % (entry["reason"], " ".join(str(i) for i in entry["items"]))
     if kind == "pick":
         return entry["player"] + " picked"
     if kind == "reveal":
@@ -168,9 +188,16 @@ class PlayScreen:
         if rolled:
             leds.spin(player_colour(rules, active) if active else WHITE, now)
         if active:
-            leds.set_base(player_colour(rules, active))
+            leds.set_base(warned_colour(game, active))
         else:
-            leds.set_arcs(colours)
+            leds.set_arcs([warned_colour(game, p) for p in state["order"]])
+        picked = [e["items"][0] for e in new_entries if e["event"] == "draw" and
+                  len(e["items"]) == 1 and e["items"][0] in state["pieces"]]
+        if picked:  # a piece drawn at random (the Goon to move): its place in the owner's
+            owner = state["pieces"][picked[-1]]["owner"]  # pieces, as that many LEDs
+            colour = player_colour(rules, owner)
+            leds.set_base(colour, game.piece_keys(owner).index(picked[-1]) + 1)
+            leds.flash(colour, now, 2)
         if reveal is not None:
             leds.flash_each(colours, now)
             lines = ["%s: %s" % item for item in sorted(reveal["picks"].items())]
@@ -193,6 +220,12 @@ class GameMenu(Menu):
                                   lambda app, now, n=name: app.push(action_form(play, n))))
             items.append(("Roll dice", lambda app, now: app.push(roll_form(play))))
             items.append(("Correct", lambda app, now: app.push(correct_form(play))))
+        grid = game.rules.get("grid")
+        if grid and game.state["round"]:
+            items.append((grid.get("label", "Board"), lambda app, now: open_grid(app, game)))
+        if game.state["game"]:
+            items.append(("Table", lambda app, now: app.push(TextPage(
+                "Table", table_lines(game)))))
         items.append(("Log", lambda app, now: app.push(TextPage(
             "Log", [describe(e) for e in game.log[-20:]]))))
         items.append(("Main menu", lambda app, now: leave(app)))
@@ -204,6 +237,29 @@ class GameMenu(Menu):
     def _do(self, app, text, now):
         app.pop()
         self.play.act(app, text, now)
+
+
+def table_lines(game):
+    """The game-wide values (hands, a queue, the board) as text."""
+    out = []
+    for name in sorted(game.state["game"]):
+        value = game.state["game"][name]
+        if isinstance(value, list):
+            value = " ".join(str(v) for v in value) or "-"
+        out.append("%s: %s" % (name, value))
+    return out
+
+
+def open_grid(app, game):
+    from arbiter.grid import GridPage
+
+    grid = game.rules["grid"]
+    try:
+        items = game.get(grid["value"])
+    except Illegal:
+        items = []
+    app.push(GridPage(items if isinstance(items, list) else [], grid.get("columns", 7),
+                      grid.get("label", "Board")))
 
 
 def leave(app):
@@ -249,9 +305,10 @@ class Form:
 
     def draw(self, app, fb):
         ui.title(fb, self.title)
-        for row, (label, choices, i) in enumerate(self.fields[:5]):
+        top = max(0, self.cursor - 4)  # more than 5 fields scroll with the cursor
+        for row, (label, choices, i) in enumerate(self.fields[top:top + 5]):
             text = "%s <%s>" % (label, choices[i]) if choices else label + " -"
-            ui.line(fb, row + 1, text, row == self.cursor)
+            ui.line(fb, row + 1, text, row + top == self.cursor)
         if self.notice:
             first = min(len(self.fields), 5) + 1
             for row, text in enumerate(ui.wrap(self.notice)[: 7 - first]):
@@ -299,8 +356,11 @@ def action_form(play, name):
     game = play.game
     spec = game.rules["actions"][name]
     fields = []
+    offered = spec.get("choices", {})
     for param in spec.get("params", []):
-        if param == "p":
+        if param in offered:  # the ruleset's choices for this param (an expression)
+            choices, start = param_choices(game, offered[param]), 0
+        elif param == "p":
             choices = game.players_in_order()
             active = game.active_player()
             start = choices.index(active) if active in choices else 0
@@ -311,6 +371,16 @@ def action_form(play, name):
         fields.append([param, choices, start])
     return Form(play, spec.get("label", name)[:16], fields,
                 lambda values: " ".join([name] + values), AMOUNTS)
+
+
+def param_choices(game, form):
+    from arbiter.game.expr import evaluate
+
+    try:
+        values = evaluate(game, form)
+    except Exception:  # a ruleset mistake: offer numbers rather than fail
+        return AMOUNTS
+    return [str(v) for v in values] if isinstance(values, list) and values else AMOUNTS
 
 
 def roll_form(play):

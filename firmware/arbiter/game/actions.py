@@ -5,7 +5,7 @@ An event is the canonical action text, plus ``|`` and the dice it rolled
 (``4,2;6``: one group per roll) so a journal can be audited.
 """
 
-from arbiter.game.effects import Illegal
+from arbiter.game.effects import Illegal, bind_args
 from arbiter.game.state import split
 
 GENERIC = ("next", "add", "set", "roll", "pick", "undo", "redo")
@@ -52,10 +52,13 @@ def unrecord(event):
 
 def perform(game, name, args):
     state = game.state
-    if name != "pick" and state["round"] == 0:
+    named = _secret_named(game, name)
+    if name != "pick" and named is None and state["round"] == 0:
         secret, player = pending_pick(game)
         raise Illegal("%s must pick a %s first" % (player, secret["name"]))
-    if name == "next":
+    if named is not None:
+        _pick(game, args, named)
+    elif name == "next":
         game.log.append({"event": "next"})
         game.next_phase()
     elif name in ("add", "set"):
@@ -128,11 +131,22 @@ def pending_pick(game):
     return None, None
 
 
-def _pick(game, args):
-    player, choice = _positional(args, 2, "pick PLAYER CHOICE")
+def _secret_named(game, name):
+    """The secret whose ``action`` is ``name`` (``commander P1 d8`` picks it), or None."""
+    for secret in game.rules.get("secrets", []):
+        if secret.get("action") == name:
+            return secret
+    return None
+
+
+def _pick(game, args, named=None):
+    usage = (named["action"] if named else "pick") + " PLAYER CHOICE"
+    player, choice = _positional(args, 2, usage)
     secret, expected = pending_pick(game)
     if secret is None:
         raise Illegal("nothing to pick now")
+    if named is not None and named is not secret:
+        raise Illegal("%s must pick a %s first" % (expected, secret["name"]))
     if player != expected:
         raise Illegal("it is %s's turn to pick" % expected)
     if choice not in secret["choices"]:
@@ -161,6 +175,14 @@ def _reveal(game, secret, picks):
 def _ruleset_action(game, name, args):
     spec = game.rules["actions"][name]
     params = spec.get("params", [])
+    flags = spec.get("flags", [])
+    words = []
+    for word in args["_"]:  # a bare flag word, such as ``neutralizing``, is flag=1
+        if word in flags:
+            args[word] = 1
+        else:
+            words.append(word)
+    args["_"] = words
     if len(args["_"]) > len(params):
         raise Illegal("usage: %s %s" % (name, " ".join(params)))
     for param, value in zip(params, args["_"]):
@@ -171,13 +193,7 @@ def _ruleset_action(game, name, args):
         raise Illegal("%s is for the %s phase, not %s" % (
             name, " or ".join(phases), game.phase()["name"]))
     game.args = args
-    for bind in ("p", "k", "t"):
-        if bind in args:
-            value = str(args[bind])
-            known = game.state["players"] if "." not in value else game.state["pieces"]
-            if value not in known:
-                raise Illegal("no such player or piece: " + value)
-            game.binding[bind] = value
+    bind_args(game, args)
     game.log.append({"event": name, "args": {k: args[k] for k in sorted(args)}})
     game.run(spec.get("effects", []))
     args["_"] = []  # canonical() lists named args after positional ones

@@ -7,7 +7,11 @@ Each effect is an object with one of these keys:
 ``else``), ``each_player`` / ``each_piece`` (effects with ``$p`` / ``$k`` bound),
 ``let`` (NAME, ``be``), ``say`` (a list of parts), ``win`` / ``lose`` (a player),
 ``tie``, ``turn_order`` (recompute the order), ``make_pieces`` (``of``, ``count``,
-``prefix``: numbered pieces, such as a matrix's positions).
+``prefix``: numbered pieces, such as a matrix's positions), ``for_each`` (a list,
+``as``, ``do``), ``call`` (another action's effects, ``with`` its arguments),
+``team`` (give a player a team), ``next`` (move on, as the ``next`` action),
+``repeat`` (effects ``until`` a condition holds), ``draw`` / ``shuffle`` / ``append`` /
+``remove`` (cards and lists: see decks.py).
 """
 
 from arbiter.game.expr import RuleError, evaluate
@@ -72,8 +76,63 @@ def _one(game, effect):
                                    "stats": spec.get("stats", {})})
     elif "turn_order" in effect:
         game.order_players(effect["turn_order"])
+    elif "for_each" in effect:
+        items = evaluate(game, effect["for_each"])
+        for item in items if isinstance(items, list) else [items]:
+            game.with_binding(effect.get("as", "t"), str(item), effect.get("do", []))
+    elif "call" in effect:
+        _call(game, effect)
+    elif "team" in effect:
+        from arbiter.game.teams import find, give
+
+        who = evaluate(game, effect["player"]) if "player" in effect else game.bound("p")
+        give(game, who, find(game, evaluate(game, effect["team"])))
+    elif "next" in effect:
+        game.next_phase()
+    elif "repeat" in effect:
+        _repeat(game, effect)
+    elif "draw" in effect or "shuffle" in effect or "append" in effect or "remove" in effect:
+        from arbiter.game import decks
+
+        if "draw" in effect:
+            decks.draw(game, effect)
+        elif "shuffle" in effect:
+            decks.shuffle(game, effect)
+        else:
+            decks.change_list(game, effect)
     else:
         raise RuleError("unknown effect %r" % (effect,))
+
+
+def _call(game, effect):
+    """Runs a ruleset action's effects (not its phase check) with the arguments in
+    ``with``; ``p``, ``k`` and ``t`` among them bind ``$p``, ``$k`` and ``$t``."""
+    spec = game.rules.get("actions", {}).get(effect["call"])
+    if spec is None:
+        raise RuleError("no action %s to call" % effect["call"])
+    if len(game.calls) >= 8:
+        raise RuleError("calls nested too deep")
+    args = {}
+    for name, form in effect.get("with", {}).items():
+        args[name] = evaluate(game, form)
+    saved = game.args, game.binding
+    game.calls.append(effect["call"])
+    game.args, game.binding = args, dict(game.binding)
+    try:
+        bind_args(game, args)
+        run(game, spec.get("effects", []))
+    finally:
+        game.args, game.binding = saved
+        game.calls.pop()
+
+
+def _repeat(game, effect):
+    """Runs the effects, then again until ``until`` holds (at most 100 times)."""
+    for _ in range(100):
+        run(game, effect["repeat"])
+        if evaluate(game, effect["until"]):
+            return
+    raise RuleError("repeat: still not done after 100 times")
 
 
 def _int(value):
@@ -102,3 +161,14 @@ def _opposed(game, effect):
             break
     game.vars[spec.get("as", "winner")] = (
         "a" if results[0] > results[1] else "b" if results[1] > results[0] else "tie")
+
+
+def bind_args(game, args):
+    """Arguments p, k and t name a player or piece: checked, then bound as $p, $k, $t."""
+    for bind in ("p", "k", "t"):
+        if bind in args:
+            value = str(args[bind])
+            known = game.state["players"] if "." not in value else game.state["pieces"]
+            if value not in known:
+                raise Illegal("no such player or piece: " + value)
+            game.binding[bind] = value

@@ -64,7 +64,7 @@ class Game:
         self.rng = Rng(self.seed)
         self.log = [{"event": "start", "ruleset": self.rules["name"],
                      "commitment": commitment(self.seed)}]
-        self.vars, self.args, self.binding = {}, {}, {}
+        self.vars, self.args, self.binding, self.calls = {}, {}, {}, []
         self.pending_win, self.pending_lose, self.pending_tie = [], [], False
         self._rolls = []
         self._setup_players()
@@ -73,6 +73,11 @@ class Game:
 
     def _setup_players(self):
         state = self.state
+        if self.rules.get("teams"):  # each player's pieces and card come from a team
+            from arbiter.game.teams import deal
+
+            deal(self)
+            return
         pieces = self.rules.get("pieces", {})
         for player in state["order"]:
             specs = pieces.get("by_player", {}).get(player, pieces.get("each", []))
@@ -127,8 +132,10 @@ class Game:
                                 len(self.log)))
             del self._snaps[:-SNAP_KEEP]
 
-    def _apply_new(self, name, args, text, expected=None):
-        saved = (clone(self.state), self.rng.snapshot(), len(self.log))
+    def _apply_new(self, name, args, text, expected=None, again=False):
+        # ``again``: an event replayed (undo, resume, audit) was accepted before, so no
+        # copy is kept to roll back to: a replay allocates less (a Pico's heap)
+        saved = None if again else (clone(self.state), self.rng.snapshot(), len(self.log))
         self._rolls = []
         try:
             if self.state["result"] and name != "note":
@@ -136,8 +143,9 @@ class Game:
             actions.perform(self, name, args)
             self._settle()
         except (Illegal, RuleError, KeyError, IndexError, TypeError, ValueError) as exc:
-            self.state, self.log = saved[0], self.log[: saved[2]]
-            self.rng.restore(saved[1])
+            if saved is not None:
+                self.state, self.log = saved[0], self.log[: saved[2]]
+                self.rng.restore(saved[1])
             if isinstance(exc, Illegal):
                 raise
             raise Illegal("cannot do that: %s" % exc) from None
@@ -163,7 +171,8 @@ class Game:
         self.rng.restore(rng)
         for event in self.events[done:count]:
             text, _ = actions.unrecord(event)
-            self._apply_new(*actions.parse(text), text)
+            name, args = actions.parse(text)
+            self._apply_new(name, args, text, again=True)
 
     def redo(self):
         if not self.undone:
@@ -182,7 +191,7 @@ class Game:
         for i, event in enumerate(events):
             text, recorded = actions.unrecord(event)
             name, args = actions.parse(text)
-            now = self._apply_new(name, args, text)
+            now = self._apply_new(name, args, text, again=True)
             self.events.append(now)
             self._snapshot()
             if check:
@@ -196,7 +205,8 @@ class Game:
         self._snaps = [(start, clone(self.state), self.rng.snapshot(), len(self.log))]
         for event in events[start:]:
             text, _ = actions.unrecord(event)
-            self.events.append(self._apply_new(*actions.parse(text), text))
+            name, args = actions.parse(text)
+            self.events.append(self._apply_new(name, args, text, again=True))
             self._snapshot()
 
     # -- what effects call ----------------------------------------------------------
@@ -288,21 +298,30 @@ class Game:
         return phases[self.state["phase"]] if phases else {"name": "play"}
 
     def active_player(self):
-        if not self.phase().get("per_player"):
+        if not self.per_player(self.phase()):
             return None
         order = self.players_in_order()
         return order[self.state["turn"] % len(order)] if order else None
+
+    def per_player(self, phase):
+        """Whether players take turns in this phase; an expression may decide (an option)."""
+        flag = phase.get("per_player")
+        return evaluate(self, flag) if isinstance(flag, dict) else flag
 
     def players_in_order(self):
         return [p for p in self.state["order"] if p not in self.state["lost"]]
 
     def next_phase(self):
         phase, state = self.phase(), self.state
-        if phase.get("per_player") and state["turn"] < len(self.players_in_order()) - 1:
-            state["turn"] += 1
-            self.with_binding("p", self.active_player(), phase.get("turn", []))
-            self._check_end("turn_start")
-            return
+        count = len(self.players_in_order())
+        if self.per_player(phase) and count:
+            until = phase.get("repeat_until")
+            if until is None and state["turn"] < count - 1 or \
+                    until is not None and not evaluate(self, until):
+                state["turn"] = (state["turn"] + 1) % count  # a repeating phase goes round
+                self.with_binding("p", self.active_player(), phase.get("turn", []))
+                self._check_end("turn_start")
+                return
         self.run(phase.get("exit", []))
         self._advance()
 
@@ -313,6 +332,7 @@ class Game:
         if state["phase"] >= len(self.rules.get("phases", [])) or not self.rules.get("phases"):
             self._check_end("round_end")
             if state["result"]:
+                state["phase"] -= 1  # a game that ends with the round stays in its last phase
                 return
             state["phase"] = 0
             state["round"] += 1
@@ -328,7 +348,7 @@ class Game:
             return
         self.log.append({"event": "phase", "round": self.state["round"], "name": phase["name"]})
         self.run(phase.get("enter", []))
-        if phase.get("per_player"):
+        if self.per_player(phase):
             self.with_binding("p", self.active_player(), phase.get("turn", []))
             self._check_end("turn_start")
 
@@ -418,9 +438,20 @@ class Game:
         return evaluate(self, values[name])
 
     def arg(self, name):
+        if isinstance(name, list):  # [NAME, DEFAULT]: an optional argument
+            return self.args.get(name[0], evaluate(self, name[1]))
         if name not in self.args:
             raise Illegal("missing %s=" % name)
         return self.args[name]
+
+    def now(self, what):
+        if what == "player":
+            return self.active_player()
+        if what == "phase":
+            return self.phase()["name"]
+        if what == "round":
+            return self.state["round"]
+        raise RuleError("now is player, phase or round, not %r" % (what,))
 
     def stat(self, name):
         piece = self.state["pieces"].get(self.binding.get("k"))

@@ -15,7 +15,15 @@ A one-key object is an operator:
   ``{"if": [cond, then, else]}``, ``{"in": [x, list]}``;
 - ``{"count_pieces": {"of": P, "where": expr}}``, ``{"players_where": expr}``,
   ``{"max_pieces": {...}}`` and ``{"sum_pieces": {"of": P, "value": expr,
-  "where": expr}}``.
+  "where": expr}}``;
+- ``{"now": "player"|"phase"|"round"}``: whose turn it is (null when all play at
+  once), the phase's name, the round; ``{"split": [text, sep]}``: a list of words;
+- ``{"list_pieces": {"of", "value", "where"}}`` (a list, by default of keys),
+  ``{"join": [list, sep]}``, ``{"len": list}``, ``{"unique": list}`` and
+  ``{"lookup": [key, keys, values]}`` (the value in the key's place).
+- ``{"at": [list, i]}`` (from 0, -1 the last; null past the end), ``{"slice":
+  [list, from, to]}``, ``{"concat": [list, ...]}``, ``{"at_least": [numbers, n]}``
+  (how many are n or more: dice that reach a threshold).
 """
 
 
@@ -130,9 +138,54 @@ def evaluate(ctx, form):
         return ctx.bound(arg)
     if op == "players_where":
         return ctx.count_players(arg)
+    if op == "now":
+        return ctx.now(arg)
+    if op == "split":
+        text, sep = _all(ctx, arg)
+        return [part for part in str(text).split(sep) if part]
+    if op == "list_pieces":
+        return ctx.piece_values(evaluate(ctx, arg.get("of")), arg.get("value", {"bound": "k"}),
+                                arg.get("where"))
+    if op == "join":
+        items, sep = _all(ctx, arg)
+        return sep.join(str(item) for item in items)
+    if op == "len":
+        return len(evaluate(ctx, arg))
+    if op == "unique":
+        out = []
+        for item in evaluate(ctx, arg):
+            if item not in out:
+                out.append(item)
+        return out
+    if op == "lookup":
+        key, keys, values = _all(ctx, arg)
+        if key not in keys:
+            raise RuleError("%r is not one of %r" % (key, keys))
+        return values[keys.index(key)]
+    if op in ("at", "slice", "concat", "at_least"):
+        return _lists(op, _all(ctx, arg))
     raise RuleError("unknown operator " + op)
+
+
+def _lists(op, a):
+    if op == "concat":
+        out = []
+        for part in a:
+            out += part
+        return out
+    items = a[0]
+    if not isinstance(items, (list, str)):
+        raise RuleError("not a list: %r" % (items,))
+    if op == "at":  # the item at a place (from 0; -1 is the last), null past the end
+        i = _num(a[1])
+        return items[i] if -len(items) <= i < len(items) else None
+    if op == "slice":
+        return items[_num(a[1]):_num(a[2])]
+    n = _num(a[1])  # at_least: how many numbers in the list are n or more
+    return len([x for x in items if _num(x) >= n])
 
 
 OPERATORS = ("+", "-", "*", "//", "min", "max", "abs") + _COMPARE + (
     "and", "or", "not", "if", "in", "get", "opt", "val", "arg", "stat", "var", "rolls", "sum",
-    "hits", "count_pieces", "players_where", "max_pieces", "sum_pieces", "bound")
+    "hits", "count_pieces", "players_where", "max_pieces", "sum_pieces", "bound", "now", "split",
+    "list_pieces", "join", "len", "unique", "lookup", "at", "slice", "concat", "at_least")

@@ -13,14 +13,15 @@ MAX_BYTES = 32768  # a ruleset must parse comfortably in a Pico's heap
 MAX_PLAYERS = 8
 _TOP = ("format", "name", "title", "players", "options", "values", "dice", "counters",
         "pieces", "secrets", "phases", "turn_order", "triggers", "end", "tiebreak", "actions",
-        "setup", "round_label", "show", "notes", "game")
+        "setup", "round_label", "show", "notes", "game", "teams", "grid")
 _EFFECTS = ("add", "set", "roll", "require", "if", "each_player", "each_piece", "let", "say",
-            "win", "lose", "tie", "opposed", "turn_order", "make_pieces")
+            "win", "lose", "tie", "opposed", "turn_order", "make_pieces", "for_each", "call",
+            "team", "next", "repeat", "draw", "shuffle", "append", "remove")
 
 
 # forms whose argument is an object of named fields, not an expression
 _PARAMS = ("count_pieces", "max_pieces", "sum_pieces", "make_pieces", "opposed",
-           "turn_order")
+           "turn_order", "with", "list_pieces")
 
 
 class RulesetError(ValueError):
@@ -28,6 +29,12 @@ class RulesetError(ValueError):
         super().__init__("%s: %s" % (path or "ruleset", message))
         self.path = path
         self.message = message
+
+
+def check_size(size):
+    """Refuse a file over the cap before reading it (``size`` in bytes, as the host counts)."""
+    if size is not None and size > MAX_BYTES:
+        raise RulesetError("", "too large: %d bytes, the limit is %d" % (size, MAX_BYTES))
 
 
 def parse(text):
@@ -39,7 +46,24 @@ def parse(text):
     except ValueError as exc:
         raise RulesetError("", "not valid JSON (%s)" % exc) from None
     check(data)
-    return data
+    return share(data, ({}, {}))
+
+
+def share(value, seen):
+    """Equal strings, and equal one-key forms such as ``{"get": "$k.name"}``, become
+    one object: a ruleset repeats them dozens of times and a Pico's heap is small.
+    The engine never changes a ruleset, so sharing is safe."""
+    if isinstance(value, str):
+        return seen[0].setdefault(value, value)
+    if isinstance(value, list):
+        for i in range(len(value)):
+            value[i] = share(value[i], seen)
+    elif isinstance(value, dict):
+        for key in value:
+            value[key] = share(value[key], seen)
+            if len(value) == 1 and isinstance(value[key], str):
+                return seen[1].setdefault(key, {}).setdefault(value[key], value)
+    return value
 
 
 def _fail(path, message):
@@ -109,11 +133,34 @@ def check(data):
         _obj(secret, path)
         if not isinstance(secret.get("choices"), list) or not secret["choices"]:
             _fail(path + ".choices", "must be a non-empty list")
+    _check_teams(data, counters)
     for i, end in enumerate(data.get("end", [])):
         _obj(end, "end[%d]" % i)
         if end.get("at", "always") not in ("always", "round_end", "turn_start"):
             _fail("end[%d].at" % i, "must be always, round_end or turn_start")
     return data
+
+
+def _check_teams(data, counters):
+    teams = data.get("teams", [])
+    if not isinstance(teams, list):
+        _fail("teams", "must be a list of teams")
+    names = []
+    for i, team in enumerate(teams):
+        path = "teams[%d]" % i
+        _obj(team, path)
+        name = team.get("name")
+        if not isinstance(name, str) or not name or " " in name:
+            _fail(path + ".name", "must be a word")
+        if name.lower() in names:
+            _fail(path + ".name", "two teams are called %s" % name)
+        names.append(name.lower())
+        for counter in _obj(team.get("counters", {}), path + ".counters"):
+            if counter not in counters:
+                _fail(path + ".counters." + counter, "unknown counter")
+        keys = [piece.get("key") for piece in team.get("pieces", [])]
+        if len(set(keys)) != len(keys):
+            _fail(path + ".pieces", "two pieces have the same key")
 
 
 def colour_of(text, path="colour"):
@@ -180,12 +227,15 @@ def _forms(effects, path, data):
         _obj(effect, where)
         kind = [k for k in effect if k in _EFFECTS]
         if len(kind) != 1:
-            _fail(where, "one of %s expected" % ", ".join(_EFFECTS))
+            _fail(where, "exactly one effect key expected (%s, ...: see docs/rulesets.md)"
+                  % ", ".join(_EFFECTS[:6]))
         kind = kind[0]
         if kind == "roll" and isinstance(effect["roll"], str) and \
                 effect["roll"] not in data.get("dice", {}):
             _fail(where + ".roll", "unknown die %r" % (effect["roll"],))
-        for key in ("then", "else", "each_player", "each_piece"):
+        if kind == "call" and effect["call"] not in data.get("actions", {}):
+            _fail(where + ".call", "unknown action %r" % (effect["call"],))
+        for key in ("then", "else", "each_player", "each_piece", "do", "repeat"):
             if key in effect and isinstance(effect[key], list):
                 _forms(effect[key], where + "." + key, data)
         _exprs(effect, where)
@@ -194,11 +244,25 @@ def _forms(effects, path, data):
 def _exprs(form, path, params=False):
     """A one-key object is an operator, except the named fields of a form in
     ``_PARAMS`` (``{"count_pieces": {"of": "$p"}}``)."""
+    bad = _bad_operator(form, params)
+    if bad is not None:
+        _fail(path + bad[0], bad[1])
+
+
+def _bad_operator(form, params=False):
+    """None, or (the path below ``form``, the reason). Paths are built only for a
+    mistake: the walk allocates nothing, so a big ruleset checks in a small heap."""
     if isinstance(form, dict):
-        for key, value in form.items():
+        for key in form:
+            value = form[key]
             if len(form) == 1 and not params and key not in OPERATORS and key not in _EFFECTS:
-                _fail(path, "unknown operator %r" % key)
-            _exprs(value, path + "." + key, key in _PARAMS and isinstance(value, dict))
+                return "", "unknown operator %r" % key
+            bad = _bad_operator(value, key in _PARAMS and isinstance(value, dict))
+            if bad is not None:
+                return "." + key + bad[0], bad[1]
     elif isinstance(form, list):
-        for i, value in enumerate(form):
-            _exprs(value, "%s[%d]" % (path, i))
+        for i in range(len(form)):
+            bad = _bad_operator(form[i])
+            if bad is not None:
+                return "[%d]%s" % (i, bad[0]), bad[1]
+    return None

@@ -77,3 +77,25 @@ def screen_lines(game):
     lines = lines[:7]
     lines.append("B:menu" if state["result"] else "A:next B:menu")
     return [line[:16] for line in lines]
+
+
+def preview(game, text):
+    """What an action would say, without doing it: its last message (such as
+    "Rex 4/6 -> 7/6 KO, P1 +5 glory"), or the reason it would be refused."""
+    from arbiter.game.actions import parse
+    from arbiter.game.effects import Illegal
+    from arbiter.game.state import clone
+
+    name, args = parse(text)
+    if name in ("undo", "redo"):
+        return ""
+    state, rng, length = clone(game.state), game.rng.snapshot(), len(game.log)
+    game.state["message"] = ""
+    try:
+        game._apply_new(name, args, text)
+        said = game.state["message"]
+    except Illegal as exc:
+        said = exc.reason
+    game.state, game.log = state, game.log[:length]
+    game.rng.restore(rng)
+    return said

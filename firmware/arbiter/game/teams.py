@@ -1,0 +1,44 @@
+"""Teams: a ruleset's ready-made sides, each a card of player counters and its pieces.
+
+Without a choice, player N gets the Nth team (wrapping round); the ``team``
+effect gives a player another team, by name or by number (1 is the first).
+"""
+
+from arbiter.game.effects import Illegal
+
+
+def find(game, which):
+    teams = game.rules.get("teams", [])
+    if isinstance(which, int) and not isinstance(which, bool):
+        if 1 <= which <= len(teams):
+            return teams[which - 1]
+    else:
+        for team in teams:
+            if team["name"].lower() == str(which).lower():
+                return team
+    raise Illegal("no team %s; the teams are %s" % (
+        which, ", ".join(t["name"] for t in teams) or "none"))
+
+
+def give(game, player, team):
+    """The player's pieces become the team's; its counters start again, from the
+    team card where it gives a value (``team`` holds the team's name)."""
+    state = game.state
+    for key in game.piece_keys(player):
+        del state["pieces"][key]
+    for spec in team.get("pieces", []):
+        game.add_piece(player, spec)
+    record = state["players"][player]
+    record["team"] = team["name"]
+    card = team.get("counters", {})
+    saved, game.binding = game.binding, {"p": player}
+    for name, spec in game.rules.get("counters", {}).items():
+        record[name] = card[name] if name in card else game._start_value(spec)
+    game.binding = saved
+
+
+def deal(game):
+    """Every player gets the team in their place, in order."""
+    teams = game.rules["teams"]
+    for i, player in enumerate(game.state["order"]):
+        give(game, player, teams[i % len(teams)])

@@ -1,0 +1,44 @@
+"""Boot: fuel and heap from MicroPython's start to the first menu on the OLED,
+with the firmware as source (compiled on the device at import) and as .mpy."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from host_tools.bench.heap import smallest_heap
+from host_tools.emulator.mpy import compile_tree
+from host_tools.emulator.paths import FIRMWARE, factory_flash
+from host_tools.emulator.session import run_driver
+
+BOOT_HEAP = 256 * 1024
+# Fuel counts from interpreter start (the driver's imports, a collection after
+# each, included) to the end of the first main-loop pass, which draws the menu.
+BOOT = """
+probe = vbench.Probe(drvdata.SEED, '', '/flash/')
+probe.dev.tick()
+booted = vbench.fuel()
+gc.collect()
+print('B %d %d' % (booted, gc.mem_alloc()))
+"""
+
+
+def boot_figures(firmware: Path, seed: int = 1) -> dict:
+    with tempfile.TemporaryDirectory() as folder:
+        factory_flash(Path(folder))
+        # preload False: at boot the Pico has not imported the game engine yet
+        result = run_driver("vbench", BOOT, {"/flash": (Path(folder), True)}, BOOT_HEAP,
+                            firmware, {"SEED": seed}, preload=False)
+    if result.exit_code != 0:
+        raise RuntimeError(f"boot failed:\n{result.stderr}")
+    line = next(line for line in result.stdout.splitlines() if line.startswith("B "))
+    fuel, live = (int(v) for v in line.split()[1:])
+    heap = smallest_heap(seed, "", preload=False, firmware=firmware)
+    return {"fuel": fuel, "heap_live": live, "smallest_heap": heap["heap"]}
+
+
+def boot() -> dict:
+    with tempfile.TemporaryDirectory() as folder:
+        compiled = Path(folder) / "fw"
+        compile_tree(compiled)
+        return {"py": boot_figures(FIRMWARE), "mpy": boot_figures(compiled)}

@@ -1,0 +1,63 @@
+"""Play a button script on the emulated device with the bench's probe
+(host_tools/vdevice/vbench.py) and return the figures of each key press."""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+from pathlib import Path
+
+from host_tools.bench.bus import KeyPress
+from host_tools.emulator.paths import FIRMWARE, factory_flash
+from host_tools.emulator.session import run_driver, use_firmware_path
+
+# The probe's own bookkeeping needs heap beside the firmware's, and a game is
+# already tight in a Pico's 192 KB (see heap.py for the firmware's real need):
+# key presses are measured in a larger heap, collected whenever half is used.
+# Collections happen between passes, outside the metered tick, so the heap size
+# does not enter the fuel figures.
+PROBE_HEAP = 512 * 1024
+
+# The probe's loop, at the driver's top level where MicroPython's GC sees
+# everything alive (see session.mp_program); collected when free heap runs low.
+PROBE_LOOP = """
+probe = vbench.Probe(drvdata.SEED, drvdata.SCRIPT, '/flash/')
+gc.collect()
+while probe.step():
+    if gc.mem_free() < drvdata.COLLECT_BELOW:
+        gc.collect()
+probe.report()
+"""
+
+
+def key_presses(seed: int, script: str, runtime: str = "cpython",
+                heap: int = PROBE_HEAP, firmware: Path = FIRMWARE,
+                preload: bool = True) -> list[KeyPress]:
+    """One KeyPress per press in ``script`` (fuel is 0 under CPython)."""
+    with tempfile.TemporaryDirectory() as folder:
+        flash = Path(folder)
+        factory_flash(flash)
+        if runtime == "cpython":
+            rows = _cpython_rows(seed, script, flash)
+        else:
+            result = run_driver("vbench", PROBE_LOOP, {"/flash": (flash, True)}, heap,
+                                firmware, {"SEED": seed, "SCRIPT": script,
+                                                   "COLLECT_BELOW": heap // 2},
+                                preload)
+            if result.exit_code != 0:
+                raise RuntimeError(f"MicroPython exited with {result.exit_code}:\n"
+                                   f"{result.stderr}")
+            rows = [[int(v) for v in line.split()[1:]]
+                    for line in result.stdout.splitlines() if line.startswith("K ")]
+    return [KeyPress(*row) for row in rows[1:]]  # rows[0] is the boot, before any press
+
+
+def _cpython_rows(seed: int, script: str, flash: Path) -> list[list[int]]:
+    use_firmware_path()
+    import vbench
+
+    with contextlib.redirect_stdout(None):
+        probe = vbench.Probe(seed, script, str(flash) + "/")
+        while probe.step():
+            pass
+    return probe.rows

@@ -1,0 +1,104 @@
+"""``arbiter bench``: run every measurement and print tables or one JSON object."""
+
+from __future__ import annotations
+
+import json
+
+from host_tools.bench import bus, heap, journal_wear, scenarios
+from host_tools.bench.boot import boot
+from host_tools.bench.device_run import key_presses
+from host_tools.bench.idle import idle
+
+
+def device_scenarios():
+    yield "menus", 7, scenarios.MENUS, False
+    for game in scenarios.GAMES:
+        if game.keys:
+            yield game.name, game.seed, game.keys, True
+
+
+def collect(skip_heap: bool = False, skip_scale: bool = False) -> dict:
+    result = {"device": {}, "flash": {}}
+    for name, seed, keys, is_game in device_scenarios():
+        presses = key_presses(seed, keys, "micropython", preload=is_game)
+        row = {"bus": bus.summarize(presses), "cpu": bus.cpu(presses),
+               "complete_game": is_game and next(
+                   g.complete for g in scenarios.GAMES if g.name == name)}
+        if not skip_heap:
+            found = heap.smallest_heap(seed, keys, preload=is_game)
+            found["budget"] = heap.BUDGET if is_game else None
+            found["budget_ok"] = None if not is_game or found["heap"] is None \
+                else found["heap"] <= heap.BUDGET
+            row["heap"] = found
+        result["device"][name] = row
+    for game in scenarios.GAMES:
+        result["flash"][game.name] = journal_wear.flash_per_event(
+            game.name, game.players, game.seed, game.actions)
+    result["boot"] = boot()
+    result["idle"] = idle()
+    if not skip_scale:
+        result["scale"] = {"ruleset": scenarios.SCALE_RULESET, "marks": journal_wear.scale(
+            scenarios.SCALE_RULESET, scenarios.SCALE_PLAYERS, scenarios.SCALE_CYCLE,
+            scenarios.SCALE_EVENTS)}
+    return result
+
+
+def _ok(flag) -> str:
+    return "-" if flag is None else ("PASS" if flag else "OVER")
+
+
+def _kb(n) -> str:
+    return "-" if n is None else f"{n / 1024:.1f} KB"
+
+
+def table(result: dict) -> str:
+    out = []
+    for name, row in result["device"].items():
+        b, c = row["bus"], row["cpu"]
+        partial = "" if row["complete_game"] or name == "menus" else ", start of a game only"
+        out.append(f"== {name} (device, real MicroPython{partial})")
+        if "heap" in row:
+            h = row["heap"]
+            budget = f"  budget {_kb(h['budget'])} {_ok(h['budget_ok'])}" if h["budget"] else ""
+            out.append(f"  heap       smallest {_kb(h['heap'])}{budget}; peak in use "
+                       f"{_kb(h['heap_high'])}, peak live {_kb(h['heap_live'])}")
+        out.append(f"  bus/press  median {b['median_bytes']} B ({b['median_ms']} ms), p95 "
+                   f"{b['p95_bytes']} B ({b['p95_ms']} ms) over {b['presses']} presses")
+        out.append(f"  full-frame median {b['full_median_bytes']} B ({b['full_median_ms']} ms),"
+                   f" p95 {b['full_p95_bytes']} B ({b['full_p95_ms']} ms); ratio {b['ratio']}"
+                   f"  budget 0.25 {_ok(b['budget_ok'])}")
+        out.append(f"  cpu/press  median {c['median_fuel']:,.0f} fuel, worst "
+                   f"{c['worst_fuel']:,} ({c['flushed']} presses flushed a frame)")
+    out.append("== flash per game event (headless journal vs whole state as JSON)")
+    for name, f in result["flash"].items():
+        refused = f"  ({len(f['refused'])} actions refused)" if f["refused"] else ""
+        out.append(f"  {name:12} {f['per_event']:6} B/event vs {f['naive_per_event']:8} "
+                   f"ratio {f['ratio']}  budget 64 {_ok(f['budget_ok'])}  "
+                   f"{f['events']} events{refused}")
+    out.append("== boot to the first menu      .py            .mpy")
+    py, mpy = result["boot"]["py"], result["boot"]["mpy"]
+    out.append(f"  fuel                 {py['fuel']:>14,} {mpy['fuel']:>14,}")
+    out.append(f"  heap live            {_kb(py['heap_live']):>14} {_kb(mpy['heap_live']):>14}")
+    out.append(f"  smallest heap        {_kb(py['smallest_heap']):>14} "
+               f"{_kb(mpy['smallest_heap']):>14}")
+    i = result["idle"]
+    out.append("== idle on the menu, no input")
+    out.append(f"  {i['seconds']:.0f} s: {i['wakeups_per_s']} wake-ups/s, "
+               f"{i['allocating_passes']} allocating passes (heap locked), "
+               f"{i['alloc_bytes_with_harness']} B allocated incl. emulator loop")
+    out.append(f"  display off at {i['display_off_at_s']} s (timeout {i['sleep_timeout_s']} s);"
+               f" asleep: {i['asleep_wakeups_per_s']} wake-ups/s, "
+               f"{i['allocating_passes_asleep']} allocating passes")
+    if "scale" in result:
+        out.append(f"== scale ({result['scale']['ruleset']}, headless CPython)")
+        for m in result["scale"]["marks"]:
+            out.append(f"  {m['events']:>6} events: journal {_kb(m['journal_bytes'])}, "
+                       f"checkpoint {_kb(m['checkpoint_bytes'])}, resume {m['resume_ms']} ms "
+                       f"({m['replayed']} events replayed after the checkpoint)")
+    return "\n".join(out)
+
+
+def main(args) -> int:
+    result = collect(args.skip_heap, args.skip_scale)
+    print(json.dumps(result, sort_keys=True) if args.json else table(result))
+    return 0

@@ -1,0 +1,139 @@
+"""The bench's probe: the firmware on the virtual board, measured per key press.
+
+Portable like the rest of vdevice: ``arbiter bench`` runs it inside real
+MicroPython (where ``fuel()`` reads wasmtime's fuel through the host call) and
+in CPython (fuel reads 0). The caller drives ``step`` from the top level, so
+MicroPython's GC can be run between passes (see host_tools/emulator/session.py).
+
+A key press is one press edge of the script; its segment runs from that edge
+to the next press. Per segment: bytes and I2C transactions on the bus, how
+many times the firmware called ``show()`` and how many bus bytes those calls
+sent, and the fuel of the first pass that flushed a frame (the pass in which
+the key's event is handled and the new screen drawn and sent).
+"""
+
+import micropython
+
+from arbiter import device
+from vboard import EmulationDone, VirtualBoard
+
+try:
+    import host
+except ImportError:  # CPython: no fuel to read
+    host = None
+
+DEBOUNCE_MS = 30  # press edges closer than this are chatter of one press
+
+
+def fuel():
+    return int(host.call("fuel", "")) if host else 0
+
+
+def fuel_overhead():
+    """What one ``fuel()`` reading costs, to take off each measured pass."""
+    a = fuel()
+    b = fuel()
+    return b - a
+
+
+def press_times(timeline):
+    times, last = [], {}
+    for at, button, level in timeline:
+        if level == 0 and at - last.get(button, -DEBOUNCE_MS) >= DEBOUNCE_MS:
+            times.append(at)
+            last[button] = at
+    return times
+
+
+class Probe:
+    def __init__(self, seed, script, flash_root):
+        # No on_frame: printing every frame would dwarf the firmware's own work.
+        self.board = board = VirtualBoard(seed, script, flash_root)
+        self.presses = press_times(board.timeline)
+        self.overhead = fuel_overhead()
+        self.shows = 0
+        self.show_bytes = 0
+        self.show_transactions = 0
+        # one row per segment (index 0: boot, before the first press): bus bytes,
+        # transactions, show calls, bytes and transactions of those, flush fuel
+        self.rows = [[0, 0, 0, 0, 0, -1] for _ in range(len(self.presses) + 1)]
+        self._segment = 0
+        self.dev = device.Device(board)
+        self._count_shows(self.dev.display)
+
+    def _count_shows(self, display):
+        # Wrap show() to count calls: an unchanged frame sends nothing on our bus
+        # but a full-frame driver would still send all of it.
+        show, i2c, probe = display.show, self.board.i2c, self
+
+        def counted():
+            before, transactions = i2c.bytes_sent, i2c.transactions
+            sent = show()
+            probe.shows += 1
+            probe.show_bytes += i2c.bytes_sent - before
+            probe.show_transactions += i2c.transactions - transactions
+            return sent
+
+        display.show = counted
+
+    def step(self):
+        """One main-loop pass, measured; False once the script has run out."""
+        board, i2c = self.board, self.board.i2c
+        bytes0, trans0, shows0, show_bytes0, show_trans0 = (
+            i2c.bytes_sent, i2c.transactions, self.shows, self.show_bytes,
+            self.show_transactions)
+        fuel0 = fuel()
+        wait = self.dev.tick()
+        spent = fuel() - fuel0 - self.overhead
+        row = self.rows[self._segment]
+        row[0] += i2c.bytes_sent - bytes0
+        row[1] += i2c.transactions - trans0
+        row[2] += self.shows - shows0
+        row[3] += self.show_bytes - show_bytes0
+        row[4] += self.show_transactions - show_trans0
+        if row[5] < 0 and self.show_bytes > show_bytes0:
+            row[5] = spent
+        try:
+            board.sleep_ms(wait)
+        except EmulationDone:
+            return False
+        while self._segment < len(self.presses) and \
+                self.presses[self._segment] <= board.elapsed:
+            self._segment += 1
+        return True
+
+    def report(self):
+        for row in self.rows:
+            print("K %d %d %d %d %d %d" % tuple(row))
+
+
+class IdleProbe(Probe):
+    """No input: each pass runs with the heap locked, so any allocation shows."""
+
+    def __init__(self, seed, flash_root):
+        Probe.__init__(self, seed, "", flash_root)
+        self.board.end_ms = None  # idle for as long as the caller steps
+        self.allocating = 0
+
+    def idle_pass(self, locked=True):
+        if not locked:  # the first passes draw the menu: they allocate
+            self.board.sleep_ms(self.dev.tick())
+            return
+        micropython.heap_lock()
+        try:
+            wait = self.dev.tick()
+        except MemoryError:  # the firmware's crash handler allocated and failed
+            wait = 10
+            self.allocating += 1
+        micropython.heap_unlock()
+        self.board.sleep_ms(wait)
+
+    def report_idle(self):
+        # Printed from here, not from the driver: a long expression would deepen
+        # the driver's frame, which the WASI GC may then free (session.mp_program).
+        t0, t1, t2, w0, w1, w2, a0, a1, locked_awake, off_at = self.t
+        board = self.board
+        print("I %d %d %d %d %d %d %d %d %d %d" % (
+            t1 - t0, w1 - w0, a1 - a0, locked_awake, self.allocating - locked_awake,
+            off_at, board.wakeups - w2, board.elapsed - t2, 1 if board.oled.on else 0,
+            0 if self.dev.app is None else 1))

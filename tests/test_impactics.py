@@ -1,0 +1,381 @@
+"""Double Impactics refereed as its rules say (../shared/seeds/001_79c582e2409a14e1.txt,
+digest: ../shared/docs/referee-spec.md section 2). P1 plays the van Dammes, P2 the Goons."""
+
+import json
+
+import pytest
+
+from arbiter.game import rules
+from arbiter.game.effects import Illegal
+from arbiter.game.engine import Game
+from arbiter.game.view import public_state
+from host_tools.play import bundled, play
+
+RULES = rules.parse(bundled()["impactics"].read_text())
+DECK = dict(RULES["values"]["deck"])
+ALEX = ["forward1", "forward1", "rotate_left", "rotate_left", "rotate_right", "rotate_right",
+        "attack", "attack"]
+CHAD = ["sidestep_left", "sidestep_left", "sidestep_right", "sidestep_right"]
+GOONS = ["P2.gun1", "P2.gun2", "P2.gun3", "P2.kf1", "P2.kf2", "P2.kf3"]
+# chi-square critical values at the 1% level (upper tail), by degrees of freedom
+CHI2_1PCT = {17: 33.409, 5: 15.086, 3: 11.345}
+
+
+def new(seed=1):
+    return Game(RULES, seed=seed)
+
+
+def chi2(counts, expected):
+    return sum((counts.get(k, 0) - e) ** 2 / e for k, e in expected.items())
+
+
+def queue_from_hands(g):
+    """6 cards from the two hands (Alex's permanent ones, then Chad's)."""
+    return "queue forward1 attack rotate_left discard:rotate_right sidestep_left sidestep_right"
+
+
+def to_combat(g):
+    g.apply(queue_from_hands(g))
+    g.apply("next")
+    assert g.phase()["name"] == "combat"
+
+
+# -- hands -------------------------------------------------------------------------------
+
+
+def test_the_deck_list_is_the_rules_118_cards():
+    # 5.1 Materials: 25 Forward 1, 8 Forward 2, ..., 2 Double Roundhouse
+    assert sum(DECK.values()) == 118 and len(DECK) == 18
+    assert DECK["forward1"] == 25 and DECK["melee"] == 10 and DECK["dodge"] == 5
+    assert DECK["double_roundhouse"] == 2 and DECK["diving_shot"] == 4
+
+
+def test_hands_before_the_first_round_are_permanent_cards_plus_random_ones():
+    # 2.7: Alex 2x Forward 1, Rotate Left, Rotate Right, Attack + 2 random;
+    # Chad 2x Sidestep Left, Sidestep Right + 4 random
+    for seed in range(20):
+        game = new(seed).state["game"]
+        assert game["alex_hand"][:8] == ALEX and len(game["alex_hand"]) == 10
+        assert game["chad_hand"][:4] == CHAD and len(game["chad_hand"]) == 8
+        assert all(card in DECK for card in game["alex_hand"][8:] + game["chad_hand"][4:])
+
+
+def test_random_cards_follow_the_deck_weights_chi_square_at_1_percent():
+    # 2.6: "The probability of any card being picked at any given time is always the
+    # same": 100,000 draws with replacement, by the same deck list the ruleset deals from
+    draws = dict(RULES)
+    draws["actions"] = dict(RULES["actions"], many={"effects": [
+        {"draw": {"val": "deck"}, "count": 10000, "as": "d"}, {"let": "x", "be": 0}]})
+    g = Game(draws, seed=2024)
+    counts = {}
+    for _ in range(10):
+        g.apply("many")
+        for card in g.log[-1]["items"] if g.log[-1]["event"] == "draw" else []:
+            counts[card] = counts.get(card, 0) + 1
+    assert sum(counts.values()) == 100000
+    expected = {card: 100000 * w / 118 for card, w in DECK.items()}
+    assert chi2(counts, expected) < CHI2_1PCT[17]
+
+
+def test_the_end_phase_deals_new_hands_and_deal_refuses_a_second_deal():
+    # 2.6: in the End phase the hands are replenished and the permanent cards replaced
+    g = new(5)
+    to_combat(g)
+    for _ in range(6):
+        g.apply("step")
+    g.apply("next")
+    assert g.phase()["name"] == "end"
+    g.apply("deal")
+    hands = g.state["game"]["alex_hand"], g.state["game"]["chad_hand"]
+    assert hands[0][:8] == ALEX and len(hands[0]) == 10 and len(hands[1]) == 8
+    with pytest.raises(Illegal, match="dealt already"):
+        g.apply("deal")
+    g.apply("next")  # round 2 planning with the hands dealt in the End phase
+    assert g.state["round"] == 2 and (g.state["game"]["alex_hand"],
+                                      g.state["game"]["chad_hand"]) == hands
+
+
+def test_next_out_of_the_end_phase_deals_if_nobody_did():
+    g = new(6)
+    to_combat(g)
+    for _ in range(6):
+        g.apply("step")
+    g.apply("next")
+    g.apply("next")
+    assert len(g.state["game"]["alex_hand"]) == 10 and len(g.state["game"]["chad_hand"]) == 8
+    assert [e for e in g.log if e["event"] == "draw"][-1]["reason"] == "Chad's hand"
+
+
+# -- planning ------------------------------------------------------------------------------
+
+
+def test_queue_takes_six_cards_in_order_from_the_hands_with_discards():
+    # 2.4: 6 cards, executed in the order picked; a discarded card still takes its slot
+    g = new(1)
+    g.apply(queue_from_hands(g))
+    game = g.state["game"]
+    assert game["queue"] == ["forward1", "attack", "rotate_left", "discard:rotate_right",
+                             "sidestep_left", "sidestep_right"]
+    assert game["queue_who"] == ["alex"] * 4 + ["chad"] * 2
+    assert len(game["alex_hand"]) == 6 and len(game["chad_hand"]) == 6
+
+
+def test_queue_refuses_cards_not_in_hand_and_changes_nothing():
+    g = new(1)
+    before = json.dumps(public_state(g), sort_keys=True)
+    hand = g.state["game"]["alex_hand"] + g.state["game"]["chad_hand"]
+    missing = next(c for c in DECK if c not in hand)
+    for action, reason in [
+        ("queue %s forward1 forward1 attack attack rotate_left" % missing, "no %s in" % missing),
+        ("queue " + " ".join(["attack"] * (hand.count("attack") + 1) + ["forward1"] * (
+            5 - hand.count("attack"))), "no attack in"),  # one more than the hands hold
+        ("queue burn:forward1 forward1 attack attack rotate_left rotate_left", "NAME or discard"),
+        ("queue forward1 forward1", "missing c3="),
+        ("next", "queue 6 cards first"),
+        ("step", "step is for the combat phase"),
+    ]:
+        with pytest.raises(Illegal, match=reason):
+            g.apply(action)
+        assert json.dumps(public_state(g), sort_keys=True) == before
+
+
+# -- combat: the living Goon ----------------------------------------------------------------
+
+
+def test_each_step_plays_the_next_card_and_names_a_living_goon():
+    # 2.5: after each van Dammes card, a randomly chosen Goon moves
+    g = new(3)
+    to_combat(g)
+    g.apply("step")
+    assert g.state["game"]["step"] == 1 and g.state["game"]["goon"] in GOONS
+    assert g.state["message"].startswith("1 alex forward1; move P2.")
+    for _ in range(5):
+        g.apply("step")
+    with pytest.raises(Illegal, match="all 6 cards are played"):
+        g.apply("step")
+
+
+def test_the_goon_picked_is_never_dead():
+    # spec 2: "a dead Goon cannot move, so the device picks among the living"
+    for seed in range(40):
+        g = new(seed)
+        to_combat(g)
+        g.apply("hit P2.kf1 1 kind=roundhouse")
+        g.apply("hit P2.gun2 1 kind=bullet")
+        g.apply("hit P2.gun3 1 kind=melee")
+        for _ in range(6):
+            g.apply("step")
+            assert g.state["game"]["goon"] in ("P2.gun1", "P2.kf2", "P2.kf3")
+
+
+def _goon_counts(dead, seed, n):
+    picks = dict(RULES)
+    picks["actions"] = dict(RULES["actions"], many={"effects": [
+        {"draw": {"val": "living_goons"}, "count": n, "as": "g"}]})
+    g = Game(picks, seed=seed)
+    for key in dead:
+        g.apply("hit %s 1 kind=roundhouse" % key)
+    g.apply("many")
+    counts = {}
+    for goon in g.log[-1]["items"]:
+        counts[goon] = counts.get(goon, 0) + 1
+    return counts
+
+
+def test_the_goon_pick_is_uniform_chi_square_at_1_percent():
+    counts = _goon_counts([], 77, 30000)
+    assert set(counts) == set(GOONS)
+    assert chi2(counts, {k: 5000 for k in GOONS}) < CHI2_1PCT[5]
+    counts = _goon_counts(["P2.gun1", "P2.kf3"], 78, 20000)
+    alive = ["P2.gun2", "P2.gun3", "P2.kf1", "P2.kf2"]
+    assert set(counts) == set(alive)
+    assert chi2(counts, {k: 5000 for k in alive}) < CHI2_1PCT[3]
+
+
+# -- HP, damage and Dodge ---------------------------------------------------------------
+
+
+def test_starting_hp():
+    # 2.10: Alex and Chad 2 HP; Gun Goons 1; Kung Fu Goons 2
+    pieces = new().state["pieces"]
+    assert [pieces[k]["hp"] for k in ["P1.alex", "P1.chad"] + GOONS] == [2, 2, 1, 1, 1, 2, 2, 2]
+
+
+@pytest.mark.parametrize("kind, hits, dodging, hp_after", [
+    ("melee", 1, False, 1),      # 2.11: takes 1 HP of damage
+    ("melee", 1, True, 2),       # 2.11: dodging, takes 0 and is no longer dodging
+    ("bullet", 1, False, 1),     # 2.12: a bullet, 1 HP
+    ("bullet", 1, True, 2),      # 2.12: dodging, 0
+    ("explosion", 1, False, 0),  # 2.12: a barrel explosion, 2 HP
+    ("explosion", 1, True, 1),   # 2.15: dodging, 1 from an explosion
+    ("roundhouse", 1, False, 0),  # 2.14: 100 HP of damage
+    ("roundhouse", 1, True, 0),  # 2.14: even if he is dodging
+])
+def test_each_damage_kind_with_and_without_dodge(kind, hits, dodging, hp_after):
+    g = new(4)
+    to_combat(g)
+    if dodging:
+        g.apply("dodge P2.kf2")
+    g.apply("hit P2.kf2 %d kind=%s" % (hits, kind))
+    piece = g.state["pieces"]["P2.kf2"]
+    assert piece["hp"] == hp_after
+    assert piece["dodge"] == 0 or kind == "roundhouse"  # a roundhouse is not dodged
+    assert piece["dead"] == (1 if hp_after == 0 else 0)
+
+
+def test_dodge_lowers_one_hit_then_ends():
+    # 2.15: "Once a character Dodges one attack, that character is no longer Dodging"
+    g = new(4)
+    to_combat(g)
+    g.apply("dodge P2.kf1")
+    g.apply("hit P2.kf1 1 kind=melee")
+    assert g.state["pieces"]["P2.kf1"]["hp"] == 2
+    g.apply("hit P2.kf1 1 kind=melee")
+    assert g.state["pieces"]["P2.kf1"]["hp"] == 1
+
+
+def test_simultaneous_explosions_each_lowered_by_dodge():
+    # 2.15: several simultaneous barrel explosions: 1 less damage from each
+    g = new(4)
+    to_combat(g)
+    g.apply("add P1.chad.hp 0")
+    g.apply("dodge P1.chad")
+    g.apply("hit P1.chad 2 kind=explosion")  # 2 x (2 - 1) = 2
+    assert g.state["pieces"]["P1.chad"]["hp"] == 0
+    g = new(4)
+    to_combat(g)
+    g.apply("dodge P2.kf3")
+    g.apply("hit P2.kf3 1 kind=explosion")  # 2 - 1
+    assert g.state["pieces"]["P2.kf3"]["hp"] == 1
+
+
+def test_all_dodges_end_with_the_combat_phase():
+    # 2.15: "The Dodging state lasts only until the end of the Combat Phase"
+    g = new(4)
+    to_combat(g)
+    g.apply("dodge P1.alex")
+    g.apply("dodge P2.kf1")
+    for _ in range(6):
+        g.apply("step")
+    g.apply("next")
+    assert all(p["dodge"] == 0 for p in g.state["pieces"].values())
+
+
+def test_a_dead_character_cannot_be_hit_or_dodge():
+    g = new(4)
+    to_combat(g)
+    g.apply("hit P2.gun1 1 kind=bullet")
+    for action in ("hit P2.gun1 1", "dodge P2.gun1"):
+        with pytest.raises(Illegal, match="P2.gun1 is dead"):
+            g.apply(action)
+    with pytest.raises(Illegal, match="kind is melee, bullet"):
+        g.apply("hit P2.kf1 1 kind=laser")
+
+
+# -- the end --------------------------------------------------------------------------------
+
+
+def test_van_dammes_win_when_every_goon_is_dead():
+    # 2.1: they win if they kill off all the Goons
+    g = new(8)
+    to_combat(g)
+    for key in GOONS[:-1]:
+        g.apply("hit %s 1 kind=roundhouse" % key)
+        assert g.state["result"] is None
+    g.apply("hit P2.kf3 2 kind=melee")
+    assert (g.state["result"], g.state["winner"]) == ("win", "P1")
+
+
+def test_van_dammes_win_at_a_victory_location():
+    # 2.1 and 4.5: either one reaching a victory location wins; Goons there do nothing
+    g = new(8)
+    with pytest.raises(Illegal, match="only Alex or Chad"):
+        g.apply("victory P2.kf1")
+    g.apply("victory P1.chad")
+    assert g.state["winner"] == "P1"
+
+
+def test_goons_win_when_either_van_damme_dies():
+    # 2.2: the Goons win if they kill either van Damme
+    g = new(8)
+    to_combat(g)
+    g.apply("hit P1.alex 1 kind=bullet")
+    assert g.state["result"] is None
+    g.apply("hit P1.alex 1 kind=melee")
+    assert g.state["winner"] == "P2"
+    with pytest.raises(Illegal, match="the game is over"):
+        g.apply("step")
+
+
+# -- undo, replay and a whole game ---------------------------------------------------------
+
+ACTIONS = ["queue forward1 attack rotate_left discard:rotate_right sidestep_left sidestep_right",
+           "next", "step", "dodge P1.alex", "hit P1.alex 1 kind=bullet", "step",
+           "hit P2.kf1 2 kind=explosion", "step", "step", "step", "step", "next", "deal",
+           "next"]
+
+
+def test_every_action_undoes_exactly():
+    g = new(11)
+    states = [json.dumps(g.state, sort_keys=True)]
+    for action in ACTIONS:
+        g.apply(action)
+        states.append(json.dumps(g.state, sort_keys=True))
+    for expected in reversed(states[:-1]):
+        g.apply("undo")
+        assert json.dumps(g.state, sort_keys=True) == expected
+    for expected in states[1:]:
+        g.apply("redo")  # the same cards and Goons again: undo is no way to re-draw
+        assert json.dumps(g.state, sort_keys=True) == expected
+
+
+def test_a_whole_game_to_its_end_on_arbiter_run_in_both_runtimes():
+    rounds = ACTIONS + ["queue forward1 attack rotate_left rotate_right sidestep_left "
+                        "sidestep_right", "next"] + [
+        "hit %s 1 kind=roundhouse" % k for k in GOONS if k != "P2.kf1"]
+    outs = [play("impactics", None, 11, {}, rounds, runtime=r) for r in ("cpython", "micropython")]
+    assert outs[0].refused is None and outs[0].state["winner"] == "P1"
+    assert json.dumps(outs[0].state, sort_keys=True) == json.dumps(outs[1].state, sort_keys=True)
+
+
+# -- on the device (the emulated Pico that `arbiter sim` runs) ------------------------------
+
+
+def fill_form(rig, values):
+    """Set a game-menu form's fields by value (Left/Right, Down), then A."""
+    form = rig.app.screen
+    for value in values:
+        field = form.fields[form.cursor]
+        diff = field[1].index(str(value)) - field[2]
+        rig.keys(*["right" if diff > 0 else "left"] * abs(diff))
+        rig.keys("down")
+    rig.keys("a")
+
+
+def test_a_whole_game_on_the_device(rig):
+    from test_device_games import game_of, open_menu_item, start_game
+
+    start_game(rig, "impactics")
+    g = game_of(rig)
+    assert rig.lines[1] == "Planning"
+    open_menu_item(rig, "Table")
+    assert any(line.startswith("alex_hand:") for line in rig.app.screen.lines)
+    rig.keys("b", "b")
+    hands = g.state["game"]
+    open_menu_item(rig, "Queue 6 cards")
+    fill_form(rig, hands["alex_hand"][:4] + hands["chad_hand"][:2])
+    assert len(g.state["game"]["queue"]) == 6
+    rig.keys("a")
+    assert rig.lines[1] == "Combat"
+    for step in range(1, 7):
+        open_menu_item(rig, "Next card + Goon")
+        rig.keys("a")
+        goon = g.state["game"]["goon"]
+        assert g.state["game"]["step"] == step and rig.lines[6].startswith(str(step))
+        rig.run(2000)  # the flash over: as many LEDs lit as the Goon's place among the six
+        lit = sum(1 for colour in rig.frame.leds if any(colour))
+        assert lit == GOONS.index(goon) + 1
+    for goon in GOONS:
+        open_menu_item(rig, "Hit")
+        fill_form(rig, [goon, 1, "roundhouse"])
+    assert g.state["winner"] == "P1" and "P1 wins!" in rig.lines

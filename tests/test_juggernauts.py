@@ -1,0 +1,686 @@
+"""Juggernauts refereed from its ruleset (rulesets/juggernauts.json), each test against
+the rules text (../shared/seeds/000_9ea33f691a630ccb.txt, quoted as "Rules: ...").
+
+Dice are never mocked: where a test needs a particular roll it searches seeds for one.
+
+The full ruleset is docs/games/juggernauts.json until it fits the device's heap (see
+docs/games/juggernauts.md); rulesets/juggernauts.json is still the smaller first one.
+"""
+
+import json
+
+import pytest
+
+from arbiter.game import rules
+from arbiter.game.effects import Illegal
+from arbiter.game.engine import Game
+from arbiter.game.view import screen_lines
+from host_tools.emulator.paths import REPO
+from host_tools.play import play as _play
+
+FULL = REPO / "docs" / "games" / "juggernauts.json"
+RULES = rules.parse(FULL.read_text())
+
+
+def play(name, *args):
+    return _play(str(FULL), *args)
+
+
+def on_flash(rig):
+    (rig.flash_dir / "rulesets" / "juggernauts.json").write_text(FULL.read_text())
+
+
+def new(seed=1, players=None, **options):
+    return Game(RULES, players=players, options=options, seed=seed)
+
+
+def started(seed=1, dice=("d6", "d8"), **options):
+    g = new(seed, players=len(dice), **options)
+    for i, die in enumerate(dice):
+        g.apply("commander P%d %s" % (i + 1, die))
+    return g
+
+
+def to_phase(g, name):
+    for _ in range(20):
+        if g.phase()["name"] == name:
+            return g
+        g.apply("next")
+    raise AssertionError("never reached " + name)
+
+
+def player(g, p):
+    return g.state["players"][p]
+
+
+def piece(g, key):
+    return g.state["pieces"][key]
+
+
+def rolls(g, reason_start=""):
+    return [e for e in g.log if e["event"] == "roll" and e["reason"].startswith(reason_start)]
+
+
+def refused(g, action, reason):
+    before = (json.dumps(g.state, sort_keys=True), len(g.log), g.rng.snapshot(), len(g.events))
+    with pytest.raises(Illegal, match=reason):
+        g.apply(action)
+    after = (json.dumps(g.state, sort_keys=True), len(g.log), g.rng.snapshot(), len(g.events))
+    assert after == before  # a refusal changes nothing
+
+
+def find_seed(test, tries=300):
+    for seed in range(tries):
+        g = test(seed)
+        if g is not None:
+            return g
+    raise AssertionError("no seed found")
+
+
+# -- secret Commanders -------------------------------------------------------------------
+
+
+def test_the_commander_stays_secret_until_both_have_picked():
+    # Rules: "Conceal a die in your hand. This is your Commander. ... Once your opponent
+    # has also secretly picked a Commander, reveal your Commanders simultaneously."
+    outs = [play("juggernauts", None, 5, {}, ["commander P1 " + die]).state
+            for die in ("d4", "d20")]
+    assert outs[0] == outs[1]  # JSON, log and screen identical whatever P1 picked
+    shown = json.dumps(outs[0])
+    assert "d4" not in shown and "commander" not in json.dumps(outs[0]["players"])
+    assert outs[0]["screen"][3:5] == ["Pass to P2", "others look away"]
+    assert outs[0]["picking"] == {"secret": "commander", "player": "P2"}
+    both = play("juggernauts", None, 5, {}, ["commander P1 d20", "commander P2 d4"]).state
+    assert both["players"]["P1"]["commander"] == "d20"
+    assert both["players"]["P2"]["commander"] == "d4"
+    reveals = [e for e in both["log"] if e["event"] == "reveal"]
+    assert reveals == [{"event": "reveal", "secret": "commander",
+                        "picks": {"P1": "d20", "P2": "d4"}}]
+
+
+def test_picks_are_in_turn_and_only_dice_and_nothing_else_before():
+    g = new(2)
+    refused(g, "commander P2 d6", "it is P1's turn to pick")
+    refused(g, "commander P1 d7", "commander is one of d4, d6, d8, d10, d12, d20")
+    refused(g, "next", "P1 must pick a commander first")
+    g.apply("commander P1 d6")
+    g.apply("undo")  # undone: P1 picks again
+    assert not g.state["picks"].get("commander")
+    g.apply("pick P1 d8")  # the generic pick is the same thing
+    g.apply("commander P2 d8")
+    refused(g, "commander P1 d8", "nothing to pick now")
+
+
+def test_the_reveal_says_what_to_draw_and_lay_out_and_the_deck_limit():
+    # Rules: "Draw cards equal to the number of faces on your Commander, plus three. ...
+    # Lay all but three of your cards out"; "Your Juggernaut deck may not have more than 40".
+    g = started(1, ("d12", "d4"))
+    notes = [e["text"] for e in g.log if e["event"] == "note"]
+    assert "P1: draw 15, lay out 12" in notes and "P2: draw 7, lay out 4" in notes
+    assert "Deck limit 40" in notes
+    assert sorted(k for k in g.state["pieces"] if k.startswith("P2.")) == [
+        "P2.1", "P2.2", "P2.3", "P2.4"]
+    assert all(piece(g, k)["state"] == "card" for k in g.state["pieces"])
+    assert player(g, "P1")["faces"] == 12 and player(g, "P1")["hand"] == 5
+
+
+# -- Energize and Command ---------------------------------------------------------------
+
+
+def test_energize_gives_each_player_one_power_every_round():
+    # Rules: "Energize: Add a token to your Power Pool."
+    g = started(3)
+    assert g.phase()["name"] == "energize"
+    assert [player(g, p)["power"] for p in ("P1", "P2")] == [1, 1]
+    for _ in range(6):
+        g.apply("next")
+    assert g.phase()["name"] == "energize" and g.state["round"] == 2
+    assert [player(g, p)["power"] for p in ("P1", "P2")] == [2, 2]
+
+
+def command_with_every_position(state, seed=4, **options):
+    """P1's whole d4 matrix in one state, then the Command phase: the roll lands on it."""
+    g = started(seed, ("d4", "d6"), **options)
+    g.apply("set P1.alerts 2")
+    for pos in range(1, 5):
+        if state == "neutralized":
+            g.apply("neutralize P1 pos=%d" % pos)
+            g.apply("neutralize P1 pos=%d" % pos)  # two tokens each
+        elif state != "card":
+            g.apply("%s P1 pos=%d" % ({"damaged": "damage"}.get(state, state), pos))
+    g.apply("next")
+    return g
+
+
+def test_command_rolls_every_commander_and_a_card_activates_and_clears_alerts():
+    # Rules: "Roll your Commander. The number ... tells you which card in your matrix will
+    # activate"; "Remove all alert tokens when you activate an undamaged sector."
+    g = command_with_every_position("card")
+    command = rolls(g, "command")
+    assert [(r["player"], r["die"], len(r["rolls"])) for r in command] == [
+        ("P1", "d4", 1), ("P2", "d6", 1)]
+    assert player(g, "P1")["active"] == command[0]["rolls"][0]
+    assert player(g, "P2")["active"] == command[1]["rolls"][0]
+    assert screen_lines(g)[2] == "P1 Pw1 Al2 Ac%d" % command[0]["rolls"][0]
+    g.apply("next")
+    assert player(g, "P1")["alerts"] == 0
+
+
+@pytest.mark.parametrize("state", ["damaged", "token"])
+def test_a_damaged_or_token_position_gives_an_alert(state):
+    # Rules: "If you do not have an active card by the end of your command phase (this can
+    # happen if your Commander tries to activate a damaged sector, a neutralized card, or a
+    # card token), put an alert token on your deck."
+    g = command_with_every_position(state)
+    assert player(g, "P1")["active"] == 0
+    g.apply("next")
+    assert player(g, "P1")["alerts"] == 3 and player(g, "P1")["hand"] == 5
+
+
+def test_alternate_shutdown_costs_hand_size_instead_of_an_alert():
+    # Rules: "Alternate Shutdown: If you roll a damaged sector, your hand size decreases by
+    # one. If your hand size is ever zero or less, you lose."
+    g = command_with_every_position("damaged", alternate_shutdown=True)
+    g.apply("next")
+    assert player(g, "P1")["alerts"] == 2 and player(g, "P1")["hand"] == 4
+    g.apply("set P1.hand 0")  # "ever": not only at the end of a round
+    assert g.state["lost"] == ["P1"] and g.state["winner"] == "P2"
+
+
+def test_a_neutralized_position_asks_its_owner_before_the_command_phase_ends():
+    # Rules: "If you're trying to activate a card with a neutralization token on it, you
+    # have two options: Remove a neutralization token instead of activating the card ...
+    # Pay three Power and remove a neutralization token."
+    g = command_with_every_position("neutralized")
+    assert player(g, "P1")["todo"] == "unneutralize" and player(g, "P1")["active"] == 0
+    refused(g, "next", "P1 must unneutralize first")
+    refused(g, "unneutralize P1", "unneutralize free, or pay=K")
+    refused(g, "unneutralize P2 free", "P2 did not roll a neutralized card")
+    refused(g, "unneutralize P1 pay=3", "has 2 tokens")
+
+
+def test_removing_a_token_for_free_is_not_an_activation():
+    # Rules: "Removing a neutralization token does not count as activating a card and may
+    # cause you to gain an alert token during the Command phase."
+    g = command_with_every_position("neutralized")
+    pos = player(g, "P1")["rolled"]
+    g.apply("unneutralize P1 free")
+    assert piece(g, "P1.%d" % pos)["tokens"] == 1 and player(g, "P1")["power"] == 1
+    g.apply("next")
+    assert player(g, "P1")["active"] == 0 and player(g, "P1")["alerts"] == 3
+
+
+def test_paying_three_power_per_token_activates_the_card():
+    # Rules: "Pay three Power and remove a neutralization token. You may do this as many
+    # times as you want to. If you remove the last neutralization token this way, you may
+    # activate the card."
+    g = command_with_every_position("neutralized")
+    pos = player(g, "P1")["rolled"]
+    refused(g, "unneutralize P1 pay=2", "removing 2 tokens costs 6 Power: P1 has 1, 5 missing")
+    g.apply("add P1.power 5")
+    g.apply("unneutralize P1 pay=2")
+    assert player(g, "P1")["power"] == 0 and player(g, "P1")["active"] == pos
+    assert piece(g, "P1.%d" % pos) ["state"] == "card"
+    g.apply("next")
+    assert player(g, "P1")["alerts"] == 0
+
+
+def test_paying_for_some_tokens_only_leaves_no_active_card():
+    g = command_with_every_position("neutralized")
+    pos = player(g, "P1")["rolled"]
+    g.apply("add P1.power 2")
+    g.apply("unneutralize P1 pay=1")  # 3 Power, one token of two
+    assert piece(g, "P1.%d" % pos)["tokens"] == 1 and player(g, "P1")["power"] == 0
+    g.apply("next")
+    assert player(g, "P1")["alerts"] == 3
+
+
+# -- attacks --------------------------------------------------------------------------------
+
+
+def at_resolve(seed=1, dice=("d6", "d8"), power=20, **options):
+    g = started(seed, dice, **options)
+    if power:
+        for i in range(len(dice)):
+            g.apply("power P%d %d" % (i + 1, power))
+    return to_phase(g, "resolve")
+
+
+def targeted(g, owner):
+    return {int(k.split(".")[1]): v["targeted"] for k, v in g.state["pieces"].items()
+            if k.startswith(owner + ".") and v["targeted"]}
+
+
+def test_a_level_1_attack_is_free_and_rolls_the_defenders_commander_once():
+    # Rules: "First level attack (0 Power): ... Your opponent rolls his or her Commander
+    # one time to determine what card in his or her matrix is targeted."
+    g = at_resolve(power=0)
+    power = player(g, "P1")["power"]
+    g.apply("attack P1 level=1")
+    roll = rolls(g, "attack")[-1]
+    assert (roll["player"], roll["die"], len(roll["rolls"])) == ("P2", "d8", 1)
+    assert roll["reason"] == "attack by P1 (level 1)"
+    assert targeted(g, "P2") == {roll["rolls"][0]: 1}
+    assert player(g, "P1")["power"] == power
+
+
+def test_a_level_2_attack_costs_3_and_the_attacker_picks_among_two_rolls():
+    # Rules: "Second level attack (3 Power): ... your opponent rolls his or her Commander
+    # two times ... and you pick which one actually gets targeted"
+    g = find_seed(lambda s: (lambda g: g if len(set(g_rolls(g))) == 2 else None)(
+        attacked(s, "attack P1 level=2")))
+    aim = rolls(g, "attack")[-1]["rolls"]
+    assert player(g, "P1")["power"] == 18 and player(g, "P1")["aim"] == aim
+    other = [p for p in range(1, 9) if p not in aim][0]
+    refused(g, "target P1 pos=%d" % other, "pick one of")
+    refused(g, "attack P1 level=1", "P1 must target first")
+    refused(g, "next", "P1 must target first")
+    g.apply("target P1 pos=%d" % aim[1])
+    assert targeted(g, "P2") == {aim[1]: 1} and player(g, "P1")["todo"] == ""
+
+
+def attacked(seed, action, **kw):
+    g = at_resolve(seed, **kw)
+    g.apply(action)
+    return g
+
+
+def g_rolls(g):
+    return rolls(g, "attack")[-1]["rolls"]
+
+
+def test_a_split_level_2_attack_is_two_level_1_attacks():
+    # Rules: "If you're making two attacks, your opponent takes two first-level attacks."
+    g = find_seed(lambda s: (lambda g: g if len(targeted(g, "P2")) == 2 else None)(
+        attacked(s, "attack P1 level=2 mode=split")))
+    attacks = rolls(g, "attack")
+    assert [len(r["rolls"]) for r in attacks] == [1, 1]
+    assert targeted(g, "P2") == {attacks[0]["rolls"][0]: 1, attacks[1]["rolls"][0]: 1}
+    assert player(g, "P1")["power"] == 18 and player(g, "P1")["todo"] == ""
+
+
+def test_a_level_3_attack_costs_8_and_picks_among_three_rolls():
+    # Rules: "Third level attack (8 Power): You can make one very accurate attack ...
+    # your opponent rolls his or her Commander three times"
+    g = attacked(2, "attack P1 level=3")
+    aim = rolls(g, "attack")[-1]["rolls"]
+    assert len(aim) == 3 and player(g, "P1")["power"] == 13
+    assert targeted(g, "P2") == {}
+    g.apply("target P1 pos=%d" % aim[2])
+    assert targeted(g, "P2") == {aim[2]: 1}
+
+
+def test_a_split_level_3_attack_is_a_level_1_and_an_accurate_level_2():
+    # Rules: "or one first-level attack and one second-level attack."
+    g = attacked(2, "attack P1 level=3 mode=split")
+    first, aim = rolls(g, "attack")
+    assert len(first["rolls"]) == 1 and len(aim["rolls"]) == 2
+    assert targeted(g, "P2") == {first["rolls"][0]: 1}
+    g.apply("target P1 pos=%d" % aim["rolls"][0])
+    assert sum(targeted(g, "P2").values()) == 2
+
+
+def test_attacks_are_refused_when_power_is_short_saying_how_much_is_missing():
+    # Rules: "select an attack level, spend the required Power"
+    g = at_resolve(power=0)  # 1 Power from Energize
+    refused(g, "attack P1 level=2", "attack level 2 costs 3 Power: P1 has 1, 2 missing")
+    refused(g, "attack P1 level=3", "attack level 3 costs 8 Power: P1 has 1, 7 missing")
+    refused(g, "attack P1 level=4", "attack level is 1, 2 or 3")
+    refused(g, "attack P1 level=1 mode=sideways", "mode=accurate or mode=split")
+    refused(g, "attack P1 level=1 on=P1", "attack another player")
+
+
+def test_discards_reduce_any_power_cost():
+    # Rules: "you may discard cards from your hand. Every card you discard reduces that
+    # Power requirement by one point."
+    g = at_resolve(power=4)  # 5 Power
+    refused(g, "attack P1 level=3 discard=2", "attack level 3 costs 6 Power: P1 has 5, 1 missing")
+    g.apply("attack P1 level=3 discard=3")
+    assert player(g, "P1")["power"] == 0
+    g = at_resolve(power=0)
+    g.apply("attack P1 level=2 discard=5")  # more than needed: costs nothing
+    assert player(g, "P1")["power"] == 1
+    refused(g, "power P1 -2", "P1 has 1 Power, 1 missing")
+
+
+def test_attacks_belong_to_the_resolve_phase():
+    g = started(1)
+    refused(g, "attack P1 level=1", "attack is for the resolve phase, not energize")
+    refused(g, "defend P2 pos=1 level=1", "defend is for the resolve phase, not energize")
+
+
+def test_a_neutralizing_attack_marks_its_target_so():
+    # Rules: "If an attack neutralizes a card, do not replace the card with a damage token
+    # if defense fails. Instead ... put a neutralization token on it."
+    g = attacked(1, "attack P1 level=1 neutralizing")
+    pos = rolls(g, "attack")[-1]["rolls"][0]
+    assert piece(g, "P2.%d" % pos)["neutralizing"] == 1
+    assert g.events[-1].startswith("attack level=1 neutralizing=1 p=P1|")
+
+
+# -- defenses -------------------------------------------------------------------------------
+
+COSTS = {0: 0, 1: 0, 2: 3, 3: 8}
+
+
+@pytest.mark.parametrize("level", [0, 1, 2, 3])
+def test_each_defense_level_rolls_its_dice_costs_its_power_and_survives_on_a_match(level):
+    # Rules: "First level defense (0 Power): Roll three times / Second level defense (3
+    # Power): Roll 5 times / Third level defense (8 Power): Roll 7 times ... If any roll
+    # shows your targeted card's position, the card survives. Otherwise, discard the card
+    # and replace it with a damage token." Zero-level defense: "Roll your Commander once."
+    outcomes = set()
+    for seed in range(200):
+        g = at_resolve(seed, ("d6", "d20"))
+        g.apply("mark P2 pos=7")  # an attack's target, by hand
+        g.apply("defend P2 pos=7 level=%d" % level)
+        roll = rolls(g, "defense")[-1]
+        assert (roll["player"], roll["die"], len(roll["rolls"])) == ("P2", "d20", 2 * level + 1)
+        assert player(g, "P2")["power"] == 21 - COSTS[level]
+        survived = 7 in roll["rolls"]
+        assert piece(g, "P2.7")["state"] == ("card" if survived else "damaged")
+        assert piece(g, "P2.7")["targeted"] == 0
+        outcomes.add(survived)
+        if outcomes == {True, False}:
+            break
+    assert outcomes == {True, False}
+
+
+def test_a_failed_defense_against_a_neutralizing_attack_adds_a_token():
+    for seed in range(100):
+        g = at_resolve(seed, ("d6", "d20"))
+        g.apply("mark P2 pos=7 neutralizing")
+        g.apply("defend P2 pos=7 level=0")
+        if 7 not in rolls(g, "defense")[-1]["rolls"]:
+            break
+    assert piece(g, "P2.7")["state"] == "neutralized" and piece(g, "P2.7")["tokens"] == 1
+
+
+def test_defense_costs_can_be_refused_or_reduced_by_discards():
+    g = at_resolve(power=0)  # 1 Power
+    g.apply("mark P2 pos=1")
+    refused(g, "defend P2 pos=1 level=3", "defense level 3 costs 8 Power: P2 has 1, 7 missing")
+    refused(g, "defend P2 pos=1 level=2 discard=1", "costs 2 Power: P2 has 1, 1 missing")
+    refused(g, "defend P2 pos=2 level=1", "P2.2 is not targeted")
+    refused(g, "defend P2 pos=1 level=4", "defense level is 0, 1, 2 or 3")
+    refused(g, "next", "P2.1 is targeted: defend it")
+    g.apply("defend P2 pos=1 level=2 discard=2")
+    assert player(g, "P2")["power"] == 0
+    g.apply("next")  # nothing left to defend
+
+
+def test_a_damaged_position_is_not_targeted_again_and_cannot_be_damaged_twice():
+    g = at_resolve()
+    g.apply("damage P2 pos=3")
+    refused(g, "damage P2 pos=3", "P2.3 is already damaged")
+    g.apply("mark P2 pos=3")
+    assert targeted(g, "P2") == {} and g.state["message"] == "P2.3 is already damaged"
+    g.apply("repair P2 pos=3")  # Rules: "remove the damage token and replace it with a card token"
+    assert piece(g, "P2.3")["state"] == "token"
+    refused(g, "repair P2 pos=3", "P2.3 is not damaged")
+    g.apply("card P2 pos=3")
+    assert piece(g, "P2.3")["state"] == "card"
+
+
+# -- the end ------------------------------------------------------------------------------
+
+
+def test_three_alerts_at_the_end_of_a_round_lose():
+    # Rules: "If you have three or more alert tokens on your deck at the end of a round ...
+    # You lose and your opponent wins."
+    g = to_phase(started(1), "recover")
+    g.apply("set P2.alerts 3")
+    assert g.state["result"] is None
+    g.apply("next")
+    assert (g.state["result"], g.state["winner"]) == ("win", "P1")
+
+
+def test_a_matrix_all_damaged_loses_and_both_losing_at_once_is_a_tie():
+    # Rules: "If you have three or more alert tokens on your deck or all spaces in your
+    # matrix are filled with damage tokens, the game ends ... If you both lose, the game is
+    # a tie."
+    g = started(1, ("d4", "d4"))
+    for pos in range(1, 5):
+        g.apply("damage P1 pos=%d" % pos)
+    to_phase(g, "recover")
+    g.apply("set P2.alerts 3")
+    g.apply("next")
+    assert (g.state["result"], g.state["winner"]) == ("tie", None)
+    assert screen_lines(g)[6] == "A tie!"
+    g = started(1, ("d4", "d4"))
+    for pos in range(1, 5):
+        g.apply("damage P1 pos=%d" % pos)
+    to_phase(g, "recover")
+    g.apply("next")
+    assert (g.state["result"], g.state["winner"]) == ("win", "P2")
+
+
+# -- variants -----------------------------------------------------------------------------
+
+
+def test_async_play_goes_fewest_faces_first():
+    # Rules: "Asynchronous Play: The player with the Commander with the fewest faces goes
+    # first. If tied, choose randomly. Just take turns"
+    g = started(1, ("d12", "d4"), **{"async": True})
+    assert g.state["order"] == ["P2", "P1"]
+    g.apply("next")  # Command, in turns: P2 rolls first
+    assert g.active_player() == "P2" and [r["player"] for r in rolls(g, "command")] == ["P2"]
+    g.apply("next")
+    assert g.active_player() == "P1" and [r["player"] for r in rolls(g, "command")] == [
+        "P2", "P1"]
+    to_phase(g, "resolve")
+    refused(g, "attack P1 level=1", "it is P2's turn")
+    g.apply("attack P2 level=1")
+
+
+def test_async_ties_are_broken_at_random_once_for_the_game():
+    orders = set()
+    for seed in range(20):
+        g = started(seed, ("d6", "d6"), **{"async": True})
+        first = list(g.state["order"])
+        assert [e for e in g.log if e["event"] == "tiebreak"]
+        for _ in range(14):
+            g.apply("next")
+        assert g.state["order"] == first
+        orders.add(tuple(first))
+    assert orders == {("P1", "P2"), ("P2", "P1")}
+
+
+def test_double_command_rolls_twice_and_the_player_chooses():
+    # Rules: "Double Command: Each player rolls two Commanders during the Command phase and
+    # picks one to use."
+    g = started(3, ("d6", "d8"), double_command=True)
+    g.apply("next")
+    command = rolls(g, "command")
+    assert [(r["player"], r["reason"]) for r in command] == [
+        ("P1", "command 1"), ("P1", "command 2"), ("P2", "command 1"), ("P2", "command 2")]
+    refused(g, "next", "P1 must choose first")
+    refused(g, "choose P1 roll=3", "roll=1 or roll=2")
+    g.apply("choose P1 roll=2")
+    g.apply("choose P2 roll=1")
+    assert player(g, "P1")["active"] == command[1]["rolls"][0]
+    assert player(g, "P2")["active"] == command[2]["rolls"][0]
+    refused(g, "choose P1 roll=1", "P1 has no rolls to choose from")
+    g.apply("next")
+
+
+def test_battle_royale_takes_3_to_6_players_names_targets_and_limits_decks():
+    # Rules: "Battle Royale: ... more than two players. You may not have more cards in your
+    # deck at the start of the game than 20 cards, plus 10 cards per player"
+    g = at_resolve(1, ("d6", "d8", "d4"), battle_royale=True)
+    assert "Deck limit 50" in [e["text"] for e in g.log if e["event"] == "note"]
+    refused(g, "attack P1 level=1", "name the target player: on=P2")
+    g.apply("attack P1 level=1 on=P3")
+    assert rolls(g, "attack")[-1]["player"] == "P3" and targeted(g, "P3")
+    six = started(1, ("d4",) * 6, battle_royale=True)
+    assert "Deck limit 80" in [e["text"] for e in six.log if e["event"] == "note"]
+    with pytest.raises(Illegal, match="takes 2 to 6 players"):
+        new(1, players=7)
+
+
+# -- undo and replay ----------------------------------------------------------------------
+
+EVERY_ACTION = [
+    "next", "power P1 5", "damage P1 pos=4", "repair P1 pos=2", "token P1 pos=3",
+    "card P1 pos=2", "neutralize P2 pos=1", "attack P1 level=1", "attack P1 level=2",
+    "attack P1 level=2 mode=split", "attack P1 level=3 mode=split", "mark P2 pos=2",
+    "mark P2 pos=2 neutralizing", "defend P2 pos=5 level=3", "defend P2 pos=5 level=0",
+    "roll d20 2", "add P1.power 1", "set P1.1.state token",
+]
+
+
+def undone_exactly(g, action):
+    before = (json.dumps(g.state, sort_keys=True), json.dumps(g.log), g.rng.snapshot())
+    g.apply(action)
+    g.apply("undo")
+    assert (json.dumps(g.state, sort_keys=True), json.dumps(g.log), g.rng.snapshot()) == before
+    g.apply("redo")  # the same dice again
+    again = g.events[-1]
+    g.apply("undo")
+    g.apply(action)
+    assert g.events[-1] == again
+    g.apply("undo")
+
+
+@pytest.mark.parametrize("action", EVERY_ACTION)
+def test_every_action_is_undone_exactly(action):
+    g = at_resolve(7)
+    g.apply("damage P1 pos=2")
+    if action.startswith("defend"):
+        g.apply("mark P2 pos=5")
+    undone_exactly(g, action)
+
+
+def test_command_phase_actions_are_undone_exactly():
+    g = command_with_every_position("neutralized")
+    g.apply("power P1 5")
+    for action in ("unneutralize P1 free", "unneutralize P1 pay=1", "unneutralize P1 pay=2"):
+        undone_exactly(g, action)
+    g = started(3, double_command=True)
+    g.apply("next")
+    for action in ("choose P1 roll=1", "choose P2 roll=2"):
+        undone_exactly(g, action)
+    g = at_resolve(5)
+    g.apply("attack P1 level=3")
+    undone_exactly(g, "target P1 pos=%d" % player(g, "P1")["aim"][0])
+    g = new(5)
+    undone_exactly(g, "commander P1 d8")
+
+
+# -- a whole game ---------------------------------------------------------------------------
+
+
+def plan_game(seed):
+    """A full two-player game's actions, chosen as players would: attack every Resolve
+    (level 2 when affordable), pick the first rolled target, defend every target at
+    level 1, pay nothing for neutralized cards."""
+    g = started(seed, ("d4", "d6"))
+    actions = ["commander P1 d4", "commander P2 d6"]
+
+    def do(action):
+        g.apply(action)
+        actions.append(action)
+
+    while g.state["result"] is None and g.state["round"] < 40:
+        phase = g.phase()["name"]
+        if phase == "command":
+            for p in ("P1", "P2"):
+                if player(g, p)["todo"] == "unneutralize":
+                    do("unneutralize %s free" % p)
+        if phase == "resolve":
+            for p in ("P1", "P2"):
+                level = 2 if player(g, p)["power"] >= 3 else 1
+                do("attack %s level=%d" % (p, level))
+                if player(g, p)["todo"] == "target":
+                    do("target %s pos=%d" % (p, player(g, p)["aim"][0]))
+            for key in sorted(g.state["pieces"]):
+                while piece(g, key)["targeted"]:
+                    owner, pos = key.split(".")
+                    do("defend %s pos=%s level=1" % (owner, pos))
+        do("next")
+    return actions, g
+
+
+def test_a_whole_two_player_game_runs_to_its_end_the_same_in_both_runtimes():
+    actions, g = plan_game(8)  # a short game: 6 rounds
+    assert g.state["result"] in ("win", "tie")
+    cp = play("juggernauts", None, 8, {}, actions, "cpython").state
+    mp = play("juggernauts", None, 8, {}, actions, "micropython").state
+    assert json.dumps(cp, sort_keys=True) == json.dumps(mp, sort_keys=True)
+    assert cp["result"] == g.state["result"] and cp["seed"] == 8
+    # Rules: both lose conditions are checked "at the end of a round"
+    assert cp["phase"] == "recover"
+    # every roll is in the log with its player, die, rolls and reason
+    for entry in cp["log"]:
+        if entry["event"] == "roll":
+            assert set(entry) == {"event", "player", "die", "rolls", "reason"}
+            assert entry["player"] in ("P1", "P2") and entry["reason"]
+    reasons = {e["reason"].split(" (")[0] for e in cp["log"] if e["event"] == "roll"}
+    assert {"command", "attack by P1", "attack by P2"} <= reasons
+    assert any(r.startswith("defense of") for r in reasons)
+    assert "wins!" in cp["screen"][6] or cp["screen"][6] == "A tie!"
+
+
+# -- on the device ------------------------------------------------------------------------
+
+
+def test_on_the_device_an_attack_and_its_defense_come_from_the_game_menu(rig):
+    from test_device_games import game_of, open_menu_item, pick, start_game
+
+    on_flash(rig)
+    start_game(rig, "juggernauts")
+    pick(rig, 1)  # P1: d6
+    pick(rig, 2)  # P2: d8
+    rig.keys("a")  # past the reveal: Energize
+    rig.keys("a", "a", "a")
+    assert rig.lines[1] == "Resolve"
+    open_menu_item(rig, "Attack")
+    rig.keys("a")  # level 1, accurate, no discard, the other player
+    game = game_of(rig)
+    assert game.events[-1].startswith("attack discard=0 level=1 mode=accurate p=P1|")
+    pos = rolls(game, "attack")[-1]["rolls"][0]
+    assert targeted(game, "P2") == {pos: 1}
+    rig.keys("b", "b")
+    rig.keys("a")  # next is refused: the target has not defended
+    assert game.phase()["name"] == "resolve"
+    open_menu_item(rig, "Defend")
+    rig.keys("right")  # the player: P2
+    rig.keys("down", *["right"] * (pos - 1), "a")  # pos, level 1
+    assert game.events[-1].startswith("defend discard=0 level=1 p=P2 pos=%d" % pos)
+    assert targeted(game, "P2") == {}
+
+
+def test_on_the_device_alert_tokens_turn_a_players_leds_amber_then_red_at_2(rig):
+    # Issue 4: "alert tokens shown (amber, then red at 2)"; a roll spins; a win shows the
+    # winner's colour.
+    from test_device_games import pick, start_game
+
+    from arbiter.play import AMBER, RED, PlayScreen
+
+    on_flash(rig)
+    start_game(rig, "juggernauts")
+    pick(rig, 0)
+    pick(rig, 0)
+    rig.keys("a")  # past the reveal: Energize, everyone at once
+    screen = [s for s in rig.app.stack if isinstance(s, PlayScreen)][0]
+    ring = len(rig.frame.leds)
+
+    def arcs():
+        rig.run(1500)  # past any animation
+        leds = rig.frame.leds
+        return leds[0], leds[ring - 1]  # P1's arc, P2's arc
+
+    p1, p2 = arcs()
+    assert p1[0] > 0 and p1[2] == 0 and p2[2] > 0  # red-ish P1, blue P2
+    for alerts, colour in ((1, AMBER), (2, RED)):
+        screen.act(rig.app, "set P2.alerts %d" % alerts, rig.board.elapsed)
+        p1, p2 = arcs()
+        assert p2 == rig.app.leds._scaled(colour)
+    assert p1 == rig.app.leds._scaled((255, 0, 0))  # P1 keeps its colour (red, as the warning)
+    for _ in range(5):  # to Recover
+        screen.act(rig.app, "next", rig.board.elapsed)
+    screen.act(rig.app, "set P2.alerts 3", rig.board.elapsed)
+    screen.act(rig.app, "next", rig.board.elapsed)
+    assert screen.game.state["winner"] == "P1"
+    rig.run(3000)
+    assert set(rig.frame.leds) == {rig.app.leds._scaled((255, 0, 0))}  # P1's colour

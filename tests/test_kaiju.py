@@ -1,0 +1,324 @@
+"""Colossal Kaiju Combat refereed by its ruleset (rulesets/kaiju.json), each test
+against the rules text (../shared/seeds/004_09292776f3f3e267.txt)."""
+
+import json
+
+import pytest
+
+from arbiter.game import rules
+from arbiter.game.effects import Illegal
+from arbiter.game.engine import Game
+from arbiter.game.view import preview, public_state
+from host_tools.play import bundled, play
+
+DATA = rules.parse(bundled()["kaiju"].read_text())
+
+
+def new(players=2, seed=1, actions=()):
+    g = Game(DATA, players=players, seed=seed)
+    for action in actions:
+        g.apply(action)
+    return g
+
+
+def P(g, p):
+    return g.state["players"][p]
+
+
+def K(g, k):
+    return g.state["pieces"][k]
+
+
+def to_phase(g, name):
+    """Move on, passing in planning, until the phase is ``name``."""
+    for _ in range(60):
+        if g.phase()["name"] == name:
+            return
+        if g.phase()["name"] == "planning":
+            g.apply("pass " + g.active_player())
+        elif g.phase()["name"] == "select":
+            player = g.active_player()
+            piece = next(k for k in g.piece_keys(player) if K(g, k)["ko"] == 0)
+            g.apply("active %s %s" % (player, piece.split(".")[1]))
+        else:
+            g.apply("next")
+    raise AssertionError("never reached " + name)
+
+
+# "Each player then takes a pool of initial Energy Tokens equal to 10 + the highest
+# POWER value on their team."
+def test_starting_energy_is_ten_plus_the_highest_power():
+    g = new(players=5)
+    for p in g.state["order"]:
+        best = max(K(g, k)["stats"]["power"] for k in g.piece_keys(p))
+        assert P(g, p)["energy"] == 10 + best
+    assert P(g, "P1")["energy"] == 15  # Titans: Gorath has POWER 5
+
+
+# A player who picks no team gets the sample teams in order; "team P NAME" at setup.
+def test_teams_in_order_and_chosen_at_setup():
+    g = new(players=3)
+    assert [P(g, p)["team"] for p in ("P1", "P2", "P3")] == ["Titans", "Abyss", "Swarm"]
+    g.apply("team P1 Default")  # no team card: the default team 50, 5, 10, +2
+    card = P(g, "P1")
+    assert (card["initiative"], card["draw"], card["fury_max"], card["fortitude_bonus"]) == (
+        50, 5, 10, 2)
+    assert [K(g, k)["name"] for k in g.piece_keys("P1")] == ["Kaiju1", "Kaiju2"]
+    assert card["energy"] == 14
+    assert g.state["order"][0] == "P2"  # Abyss (55) now leads
+    with pytest.raises(Illegal, match="no team Zilla"):
+        g.apply("team P1 Zilla")
+    g.apply("next")
+    with pytest.raises(Illegal, match="team is for the start phase"):
+        g.apply("team P1 Storm")
+
+
+# "The team with the highest printed team initiative goes first. (If two teams have the
+# same initiative, decide an order for them randomly. Once decided, that initiative
+# order is in effect for the rest of the game.)"
+def test_turn_order_highest_initiative_first_ties_random_once():
+    seen = set()
+    for seed in range(20):
+        g = new(players=5, seed=seed)  # Swarm, Default and Storm all at 50
+        order = list(g.state["order"])
+        assert order[:2] == ["P1", "P2"]
+        seen.add(tuple(order[2:]))
+        to_phase(g, "end")
+        g.apply("next")
+        to_phase(g, "action")
+        assert g.state["order"] == order == public_state(g)["order"]
+    assert len(seen) >= 4  # the tie really is broken at random
+
+
+# Seven phases; planning in initiative order "until all players have passed in
+# succession (Passing once does NOT force you to pass the next time around!)".
+def test_seven_phases_and_planning_until_everyone_passes_in_succession():
+    g = new(players=3)
+    names = [g.phase()["name"]]
+    g.apply("next")
+    names.append(g.phase()["name"])
+    g.apply("next")
+    assert g.phase()["name"] == "planning" and g.active_player() == "P1"
+    g.apply("pass P1")
+    with pytest.raises(Illegal, match="it is P2's turn"):
+        g.apply("pass P3")
+    g.apply("next")  # P2 plays a card: the passes so far no longer count
+    g.apply("pass P3")
+    g.apply("pass P1")
+    assert g.phase()["name"] == "planning" and g.active_player() == "P2"
+    g.apply("next")  # P1 passed before; P2 plays again
+    for p in ("P3", "P1", "P2"):
+        g.apply("pass " + p)
+    assert g.phase()["name"] == "select"
+    names.append("planning")
+    to_phase(g, "end")
+    names += ["select", "action", "healing", "end"]
+    assert names == [p["name"] for p in DATA["phases"]]
+    g.apply("next")
+    assert (g.state["round"], g.phase()["name"]) == (2, "start")
+
+
+# "Players heal 1 damage from each of their inactive kaiju." End of turn: "move all
+# of their active characters out of the city".
+def test_healing_is_automatic_for_inactive_conscious_kaiju_only():
+    g = new(players=2)
+    to_phase(g, "select")
+    g.apply("active P1 k1")
+    g.apply("active P2 k1")
+    g.apply("damage P1.k1 2 by=P2")  # active: does not heal
+    g.apply("damage P1.k2 2 by=P2")  # inactive: heals 1
+    g.apply("add P2.k2.damage 7")  # Leviath knocked out (6 + 1): never heals
+    to_phase(g, "healing")
+    assert (K(g, "P1.k1")["damage"], K(g, "P1.k2")["damage"], K(g, "P2.k2")["damage"]) == (
+        2, 1, 7)
+    g.apply("next")
+    assert all(K(g, k)["active"] == 0 for k in g.state["pieces"])
+
+
+# "Whenever a character is damaged by an attack, that character's team gains 1 Fury."
+def test_each_damaging_attack_gives_the_damaged_team_one_fury():
+    g = new(players=3)
+    g.apply("damage P2.k1 3 by=P1")
+    g.apply("damage P2.k2 1 by=P3")
+    assert (P(g, "P1")["fury"], P(g, "P2")["fury"], P(g, "P3")["fury"]) == (0, 2, 0)
+    assert K(g, "P2.k1")["damage"] == 3
+    for bad, why in [("damage P2.k1 0 by=P1", "damage is 1 or more"),
+                     ("damage P2.k1 2", "missing by="),
+                     ("damage P2.k1 2 by=P2", "a team does not damage itself"),
+                     ("damage P2.k1 2 by=P9", "no such player or piece: P9")]:
+        with pytest.raises(Illegal, match=why):
+            g.apply(bad)
+
+
+# "If a character takes damage equal to or greater than their FORTITUDE (including the
+# team's Fortitude Bonus) that character is Knocked Out ... give 5 GLORY to the player
+# who dealt the final blow."
+def test_knock_out_exactly_at_fortitude_plus_bonus_gives_the_dealer_five_glory():
+    g = new(players=2)  # P1 Rex: FORTITUDE 4, Titans bonus +2 -> KO at 6
+    g.apply("damage P1.k1 4 by=P2")
+    assert preview(g, "damage P1.k1 1 by=P2") == "Rex 4/6 -> 5/6"
+    assert preview(g, "damage P1.k1 3 by=P2") == "Rex 4/6 -> 7/6 KO, P2 +5 glory"
+    assert K(g, "P1.k1")["damage"] == 4  # a preview changes nothing
+    g.apply("damage P1.k1 1 by=P2")
+    assert K(g, "P1.k1")["ko"] == 0 and P(g, "P2")["glory"] == 0
+    g.apply("damage P1.k1 1 by=P2")
+    assert K(g, "P1.k1")["ko"] == 1 and P(g, "P2")["glory"] == 5
+    assert g.state["message"] == "Rex 5/6 -> 6/6 KO, P2 +5 glory"
+    with pytest.raises(Illegal, match="Rex is already knocked out"):
+        g.apply("damage P1.k1 1 by=P2")
+    with pytest.raises(Illegal, match="Rex is knocked out"):
+        g.apply("heal P1.k1 1")
+
+
+def test_roar_spend_and_the_power_cap():
+    g = new(players=2)
+    to_phase(g, "select")
+    g.apply("active P1 k1")  # Rex, POWER 4
+    g.apply("active P2 k1")
+    # "Roar - gain 2 Energy Tokens"
+    g.apply("roar P1")
+    assert P(g, "P1")["energy"] == 17
+    # "Each character's POWER stat indicates the maximum number of energy tokens they
+    # may spend in a single combat."
+    g.apply("spend P1 3")
+    assert g.state["message"] == "P1 spends 3: 3 of 4, 14 left"
+    with pytest.raises(Illegal, match="P1 may spend 4 Energy this combat"):
+        g.apply("spend P1 2")
+    with pytest.raises(Illegal, match="P2 has only 14 Energy"):
+        g.apply("spend P2 15")
+
+
+# Rage Attacks: "1. Clear all Fury ... 2. Deal 2 damage to all opponents your character
+# is in combat with. 3. Draw 3 combat cards 4. Gain 5 Energy Tokens 5. There is no
+# limit to the number of Energy Tokens you may spend in this combat."
+def test_rage_attack_when_fury_reaches_the_team_threshold():
+    g = new(players=3)  # Abyss rages at 8 Fury
+    g.apply("add P2.fury 6")
+    g.apply("damage P2.k1 1 by=P1")
+    assert P(g, "P2")["rage_ready"] == 0
+    g.apply("damage P2.k1 1 by=P3")
+    assert P(g, "P2")["rage_ready"] == 1 and "P2 may Rage" in g.state["message"]
+    to_phase(g, "select")
+    to_phase(g, "action")
+    with pytest.raises(Illegal, match="P1 has 0 of 10 Fury"):
+        g.apply("rage P1 targets=P2.k1")
+    g.apply("add P1.k1.damage 4")  # Rex at 4 of 6
+    energy = P(g, "P2")["energy"]
+    g.apply("rage P2 targets=P1.k1,P3.k1")
+    assert P(g, "P2")["fury"] == 0 and P(g, "P2")["rage_ready"] == 0
+    assert P(g, "P2")["energy"] == energy + 5
+    assert K(g, "P1.k1")["ko"] == 1 and P(g, "P2")["glory"] == 5  # the rage's final blow
+    assert K(g, "P3.k1")["damage"] == 2
+    assert (P(g, "P1")["fury"], P(g, "P3")["fury"]) == (1, 1)  # the rage gives them Fury
+    assert "draw 3 combat cards" in g.state["message"]
+    g.apply("spend P2 15")  # no POWER cap while raging
+    g.apply("undo")
+    g.apply("undo")
+    with pytest.raises(Illegal, match="a Rage Attack hits opponents"):
+        g.apply("rage P2 targets=P2.k2")
+
+
+# "GLORY ... from defeating a location or opponent ... event cards ... face-down cards
+# are always worth 1 GLORY."
+def test_glory_sources_are_logged():
+    g = new()
+    g.apply("glory P1 3 source=location")
+    g.apply("glory P1 1 source=face-down")
+    g.apply("glory P2 2")
+    entries = [e["args"] for e in g.log if e["event"] == "glory"]
+    assert entries[0] == {"n": 3, "p": "P1", "source": "location"}
+    assert entries[1]["source"] == "face-down" and "source" not in entries[2]
+    assert (P(g, "P1")["glory"], g.state["message"]) == (4, "P2 +2 glory: other")
+
+
+# "When any player has 20 or more GLORY, the game ends immediately and that player wins."
+def test_twenty_glory_wins_at_once():
+    g = new(players=3)
+    g.apply("glory P3 19")
+    assert g.state["result"] is None
+    g.apply("glory P3 1 source=event")
+    assert (g.state["result"], g.state["winner"]) == ("win", "P3")
+    with pytest.raises(Illegal, match="the game is over"):
+        g.apply("glory P1 1")
+
+
+# "If multiple players reach 20+ GLORY at the same moment, the highest total wins. If
+# there is a tie - the player with the most characters still conscious wins. If that
+# number is the same - the game is a tie!"
+def at_once(glory, knocked_out=()):
+    """Three players; the glory totals given arrive at the same moment (as an event
+    card giving several players glory would): the state is set, one action checks."""
+    g = new(players=3)
+    for k in knocked_out:
+        g.apply("set %s.ko 1" % k)
+    for p, n in glory.items():
+        g.state["players"][p]["glory"] = n
+    g.apply("next")
+    return g.state["result"], g.state["winner"]
+
+
+def test_several_at_twenty_at_once_highest_total_then_most_conscious_then_tie():
+    assert at_once({"P1": 21, "P2": 23}) == ("win", "P2")
+    # equal totals: Titans (3 kaiju, one knocked out: 2) against Abyss (2 conscious)
+    assert at_once({"P1": 20, "P3": 20}, ["P1.k1", "P1.k2"]) == ("win", "P3")
+    assert at_once({"P1": 22, "P2": 22}) == ("win", "P1")  # 3 conscious against 2
+    assert at_once({"P1": 22, "P2": 22}, ["P1.k1"]) == ("tie", None)
+
+
+# "If at any time only one player has characters left on their team, that player
+# immediately wins the game, regardless of how much GLORY they have."
+def test_last_team_standing_wins_at_once():
+    g = new(players=3, actions=["glory P1 4"])
+    for k in ("k1", "k2"):
+        g.apply("damage P2.%s 9 by=P1" % k)
+    assert g.state["lost"] == ["P2"] and g.state["result"] is None
+    assert P(g, "P1")["glory"] == 14
+    for k in ("k1", "k2", "k3"):
+        g.apply("add P3.%s.damage 9" % k)
+    assert (g.state["result"], g.state["winner"]) == ("win", "P1")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_two_to_five_players_play_a_turn(players):
+    g = new(players=players, seed=players)
+    assert len(g.state["order"]) == players
+    to_phase(g, "action")
+    for p in g.players_in_order():
+        assert g.active_player() == p
+        g.apply("pass " + p)
+    assert g.phase()["name"] == "healing"
+    with pytest.raises(Illegal, match="kaiju takes 2 to 5 players"):
+        new(players=6)
+
+
+# Every action can be undone, including one that knocked out a kaiju or won the game.
+def test_undo_of_every_action_including_a_knock_out_and_a_win():
+    g = new(players=2, actions=["glory P2 15", "team P1 Storm"])
+    assert g.state["order"] == ["P2", "P1"]  # Abyss 55 before Storm 50
+    script = ["next", "next", "pass P2", "pass P1", "active P2 k1", "active P1 k1",
+              "roar P1", "spend P1 3", "damage P1.k1 2 by=P2",
+              "heal P1.k1 1", "glory P1 2 source=event", "add P2.fury 7",
+              "damage P2.k1 1 by=P1", "rage P2 targets=P1.k1", "damage P1.k1 3 by=P2"]
+    states = [json.dumps(public_state(g), sort_keys=True)]
+    for action in script:
+        g.apply(action)
+        states.append(json.dumps(public_state(g), sort_keys=True))
+    assert K(g, "P1.k1")["ko"] == 1 and (g.state["result"], g.state["winner"]) == (
+        "win", "P2")  # Volt knocked out: 15 + 5 glory
+    for expected in reversed(states[:-1]):
+        g.apply("undo")
+        assert json.dumps(public_state(g), sort_keys=True) == expected
+    for expected in states[1:]:
+        g.apply("redo")
+        assert json.dumps(public_state(g), sort_keys=True) == expected
+
+
+def test_the_same_game_in_micropython():
+    actions = ["team P2 Storm", "next", "next", "pass P1", "pass P2", "active P1 k1",
+               "active P2 k2", "damage P2.k2 3 by=P1", "spend P1 2", "rage P1"]
+    cp = play("kaiju", 2, 5, {}, actions[:-1], "cpython")
+    mp = play("kaiju", 2, 5, {}, actions[:-1], "micropython")
+    assert json.dumps(cp.state, sort_keys=True) == json.dumps(mp.state, sort_keys=True)
+    assert cp.state["pieces"]["P2.k2"]["damage"] == 3
+    refused = play("kaiju", 2, 5, {}, actions, "micropython").refused
+    assert refused == (10, "P1 has 0 of 10 Fury")

@@ -1,0 +1,404 @@
+"""Tactics Joker refereed as its rules say (../shared/seeds/003_4780b538f5e1a65c.txt,
+digest: ../shared/docs/referee-spec.md section 4)."""
+
+import json
+from collections import Counter
+
+import pytest
+
+from arbiter.game import rules
+from arbiter.game.effects import Illegal
+from arbiter.game.engine import Game
+from host_tools.cli import main as arbiter
+from host_tools.play import bundled, play
+
+RULES = rules.parse(bundled()["tactics"].read_text())
+DECK = [r + s for s in "SHDC" for r in ["A"] + [str(n) for n in range(2, 11)] + ["J", "Q", "K"]]
+CASTLES = ["castle P1 1,1", "castle P2 7,7", "castle P2 1,7", "castle P1 7,1", "next"]
+
+
+def new(seed=1, **options):
+    """A game with the battlefield dealt (``layout``, its first action)."""
+    g = Game(RULES, seed=seed, options={"race." + p: r for p, r in options.items()})
+    g.apply("layout")
+    return g
+
+
+def started(seed=1, **options):
+    g = new(seed, **options)
+    for action in CASTLES:
+        g.apply(action)
+    return g
+
+
+def rolls(g, reason):
+    return [e["rolls"] for e in g.log if e["event"] == "roll" and e["reason"] == reason]
+
+
+# -- the battlefield ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_layout_has_kings_at_the_corners_and_49_cards_of_the_54(seed):
+    # 1 Setup: "lay it out in a 7x7 grid, with a king card at each of the corners"
+    board = new(seed).state["game"]["board"]
+    assert len(board) == 49
+    assert sorted(board[i] for i in (0, 6, 42, 48)) == ["KC", "KD", "KH", "KS"]
+    deck = Counter(DECK + ["JK", "JK"])
+    left = Counter(new(seed).state["game"]["leftover"])
+    assert Counter(board) + left == deck  # 49 on the table, 5 left over, none twice
+
+
+def test_castles_wait_for_the_battlefield_and_it_is_dealt_once():
+    g = Game(RULES, seed=3)
+    with pytest.raises(Illegal, match="deal the battlefield first"):
+        g.apply("castle P1 1,1")
+    g.apply("layout")
+    board = list(g.state["game"]["board"])
+    g.apply("layout row=7")  # shows a row, deals nothing new
+    assert g.state["game"]["board"] == board and g.state["message"] == "7: " + " ".join(board[42:])
+
+
+def test_layouts_differ_by_seed_and_replay_the_same():
+    assert new(3).state["game"]["board"] == new(3).state["game"]["board"]
+    assert len({tuple(new(s).state["game"]["board"]) for s in range(20)}) == 20
+
+
+def test_arbiter_layout_prints_the_devices_layout_and_a_png(tmp_path, capsys):
+    png = tmp_path / "board.png"
+    assert arbiter(["layout", "--seed", "12", "--png", str(png)]) == 0
+    rows = capsys.readouterr().out.splitlines()[:7]
+    assert [r.split() for r in rows] == [new(12).state["game"]["board"][i * 7:i * 7 + 7]
+                                         for i in range(7)]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_corner_kings_are_in_uniform_order_chi_square_at_1_percent():
+    # an unbiased shuffle: all 24 orders of the four kings equally likely
+    # (4800 seeded games, 200 expected each; df 23, 1% critical value 41.638)
+    counts = Counter(tuple(new(seed).state["game"]["board"][i] for i in (0, 6, 42, 48))
+                     for seed in range(10000, 14800))
+    assert len(counts) == 24
+    assert sum((n - 200) ** 2 / 200 for n in counts.values()) < 41.638
+
+
+def test_a_joker_is_replaced_by_a_leftover_card():
+    # 4 Movement: "choose a card from the leftover stack of cards, and replace the joker"
+    seed = next(s for s in range(100) if "JK" in new(s).state["game"]["board"])
+    g = new(seed)
+    i = g.state["game"]["board"].index("JK")
+    square = "%d,%d" % (i // 7 + 1, i % 7 + 1)
+    card = next(c for c in g.state["game"]["leftover"] if c != "JK")
+    with pytest.raises(Illegal, match="no joker"):
+        g.apply("joker 1,1 %s" % card)
+    g.apply("joker %s %s" % (square, card))
+    assert g.state["game"]["board"][i] == card and card not in g.state["game"]["leftover"]
+
+
+# -- castles and turns -----------------------------------------------------------------------
+
+
+def test_castle_choice_order_p1_p2_p2_p1_and_p1_first():
+    # 6: "Player one picks one of the castles. Then player two picks his two castles.
+    # Player one gets the last castle, but gets the first turn."
+    g = new()
+    with pytest.raises(Illegal, match="it is P1's turn to choose"):
+        g.apply("castle P2 1,1")
+    g.apply("castle P1 1,1")
+    with pytest.raises(Illegal, match="1,1 is taken"):
+        g.apply("castle P2 1,1")
+    with pytest.raises(Illegal, match="a castle is a corner"):
+        g.apply("castle P2 4,4")
+    g.apply("castle P2 7,7")
+    g.apply("castle P2 1,7")
+    with pytest.raises(Illegal, match="choose all 4 castles first"):
+        g.apply("next")
+    g.apply("castle P1 7,1")
+    g.apply("next")
+    assert g.active_player() == "P1" and g.phase()["name"] == "turn"
+    assert g.state["players"]["P1"]["castles"] == 2 and g.state["players"]["P2"]["castles"] == 2
+
+
+def test_win_only_at_the_start_of_ones_own_turn():
+    # 2 Winning: "won when a player begins his turn controlling 3 of the 4 castles"
+    g = started()
+    g.apply("hold P2 1")
+    g.apply("hold P1 3")
+    assert g.state["result"] is None  # not mid-turn
+    g.apply("next")  # P2's turn begins: P1 is not checked
+    assert g.state["result"] is None
+    g.apply("next")  # P1 begins a turn holding 3
+    assert g.state["winner"] == "P1"
+
+
+def test_hold_cannot_exceed_four_castles():
+    g = started()
+    with pytest.raises(Illegal, match="only 4 castles"):
+        g.apply("hold P1 3")
+
+
+def test_three_moves_then_a_fourth_is_refused():
+    # 4 Movement: "A player gets three moves a turn"
+    g = started()
+    for left in (2, 1, 0):
+        g.apply("move P1")
+        assert g.state["players"]["P1"]["moves_left"] == left
+    with pytest.raises(Illegal, match="no moves left"):
+        g.apply("move P1")
+    with pytest.raises(Illegal, match="it is P1's turn"):
+        g.apply("move P2")
+    g.apply("next")
+    assert g.state["players"]["P2"]["moves_left"] == 3
+
+
+def test_humans_extra_move_only_for_a_one_unit_army():
+    # 7.1.4: "an extra point of movement which can only be used to move a one unit army"
+    g = started(P1="humans")
+    for _ in range(3):
+        g.apply("move P1 units=3")
+    with pytest.raises(Illegal, match="extra move is for a one-unit army"):
+        g.apply("move P1 units=2")
+    g.apply("move P1 units=1")
+    with pytest.raises(Illegal, match="no moves left"):
+        g.apply("move P1 units=1")
+
+
+def test_undead_have_two_moves():
+    # 7.1.5: "One less point of movement per turn"
+    g = started(P1="undead")
+    g.apply("move P1")
+    g.apply("move P1")
+    with pytest.raises(Illegal, match="no moves left"):
+        g.apply("move P1")
+
+
+# -- reinforcements --------------------------------------------------------------------------
+
+
+def _reinforce(seed, race="none", castles=2, reserve=None):
+    g = started(seed, P1=race)
+    g.apply("hold P2 0")
+    g.apply("hold P1 %d" % castles)
+    if reserve is not None:
+        g.apply("set P1.reserve %d" % reserve)
+    before = g.state["players"]["P1"]["reserve"]
+    g.apply("reinforce P1")
+    return rolls(g, "reinforcements")[-1], before - g.state["players"]["P1"]["reserve"]
+
+
+def test_reinforcement_a_d6_per_castle_and_6_adds_a_unit():
+    # 5 Recruitment: "roll a die for each castle you control. On a 6, add a unit"
+    for seed in range(40):
+        faces, added = _reinforce(seed, castles=2)
+        assert len(faces) == 2 and added == faces.count(6)
+
+
+def test_kobolds_reinforce_on_4_to_6_and_have_18_in_reserve():
+    # 7.1.3: "kobolds are added on 4-6 instead of just 6 ... an extra three tokens"
+    assert started(P1="kobolds").state["players"]["P1"]["reserve"] == 18
+    assert started().state["players"]["P1"]["reserve"] == 15
+    for seed in range(40):
+        faces, added = _reinforce(seed, "kobolds", castles=4)
+        assert added == sum(1 for f in faces if f >= 4)
+
+
+def test_reinforcement_is_limited_by_the_reserve():
+    # 5: "if you have enough units left in your reinforcements"
+    seed = next(s for s in range(200) if sum(f >= 4 for f in _reinforce(s, "kobolds", 4)[0]) >= 2)
+    faces, added = _reinforce(seed, "kobolds", castles=4, reserve=1)
+    assert added == 1
+    g = started()
+    g.apply("set P1.reserve 0")
+    with pytest.raises(Illegal, match="reserve is empty"):
+        g.apply("reinforce P1")
+
+
+def test_reinforcement_once_and_before_moving():
+    g = started()
+    g.apply("reinforce P1")
+    with pytest.raises(Illegal, match="once a turn"):
+        g.apply("reinforce P1")
+    g = started()
+    g.apply("move P1")
+    with pytest.raises(Illegal, match="before moving"):
+        g.apply("reinforce P1")
+
+
+# -- rough terrain ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("race, terrain, need", [
+    ("none", "forest", 4), ("none", "mountain", 4),   # 4: "roll high (4-6)"
+    ("elves", "forest", 2), ("elves", "mountain", 4),  # 7.1.1
+    ("dwarves", "mountain", 2), ("dwarves", "forest", 4)])  # 7.1.2
+def test_rough_terrain_entry_rolls(race, terrain, need):
+    for seed in range(25):
+        g = started(seed, P1=race)
+        g.apply("enter P1 units=5 terrain=%s" % terrain)
+        faces = rolls(g, "entering " + terrain)[-1]
+        assert len(faces) == 5
+        entered = sum(1 for f in faces if f >= need)
+        assert g.state["message"] == "%d of 5 enter %s" % (entered, terrain)
+        assert g.state["players"]["P1"]["moves_left"] == 2  # a failed entry still spends it
+
+
+# -- combat --------------------------------------------------------------------------------
+
+
+def combat(g, **kw):
+    args = dict(att="P1", def_="P2", att_units=3, def_units=6, att_value=0, def_value=0,
+                att_from="plain", def_on="plain", att_support=0, def_support=0)
+    args.update(kw)
+    text = "combat " + " ".join("%s=%s" % (k.rstrip("_"), v) for k, v in args.items())
+    g.apply(text)
+    return g
+
+
+def test_loss_formula_at_every_difference_0_to_20():
+    # 3 Combat: "One of the loser's units dies, plus one more for every 5 points difference"
+    seed = 5
+    raw = combat(started(seed), def_support=40)
+    a = sum(rolls(raw, "attack")[0])
+    d = sum(rolls(raw, "defence")[0])
+    for diff in range(1, 21):
+        g = combat(started(seed), att_support=diff + d + 40 - a, def_support=40)
+        assert g.state["game"]["att_total"] - g.state["game"]["def_total"] == diff
+        assert g.state["players"]["P2"]["units_lost"] == 1 + diff // 5
+        assert g.state["players"]["P1"]["units_lost"] == 0
+        assert g.state["game"]["def_left"] == 6 - (1 + diff // 5)
+    g = combat(started(seed), att_support=d + 40 - a, def_support=40)  # difference 0
+    assert len(rolls(g, "attack")) >= 2  # a tie is re-rolled
+    assert g.state["game"]["att_total"] != g.state["game"]["def_total"]
+
+
+def test_a_tie_costs_each_side_a_unit_and_rerolls():
+    # 3: "In the event of a tie ... Both sides lose a unit and reroll"
+    seed = next(s for s in range(300) if len(rolls(combat(started(s), att_units=2,
+                                                           def_units=2), "attack")) >= 2)
+    g = combat(started(seed), att_units=2, def_units=2)
+    first_a, first_d = rolls(g, "attack")[0], rolls(g, "defence")[0]
+    assert sum(first_a) == sum(first_d)
+    assert [len(r) for r in rolls(g, "attack")][:2] == [2, 1]  # one unit fewer
+    lost = g.state["players"]["P1"]["units_lost"] + g.state["players"]["P2"]["units_lost"]
+    assert lost >= 3  # 1 each in the tie, then the loser's loss
+
+
+@pytest.mark.parametrize("att_from, def_on, att_bonus, def_bonus", [
+    ("plain", "plain", 7, 9),
+    ("plain", "forest", 0, 9),     # forest: "the attacker gains no terrain bonus"
+    ("forest", "forest", 7, 9),    # "unless he is attacking from another forest space"
+    ("mountain", "plain", 7, 0),   # mountain: "the defender gets no terrain bonus"
+    ("mountain", "mountain", 7, 9),  # "unless he is defending a mountain"
+    ("mountain", "forest", 0, 0)])
+def test_forest_and_mountain_bonus_rules(att_from, def_on, att_bonus, def_bonus):
+    g = combat(started(2), att_value=7, def_value=9, att_from=att_from, def_on=def_on,
+               att_support=2, def_support=1)
+    a, d = rolls(g, "attack")[-1], rolls(g, "defence")[-1]
+    assert g.state["game"]["att_total"] == sum(a) + att_bonus + 2
+    assert g.state["game"]["def_total"] == sum(d) + def_bonus + 1
+
+
+def test_kobolds_count_sixes_as_zero_in_combat():
+    # 7.1.3: "During combat checks, disregard 6s"
+    g = combat(started(3, P1="kobolds"), att_units=6)
+    entry = [e for e in g.log if e["event"] == "roll" and e["reason"] == "attack"][0]
+    assert entry["die"] == "kobold_d6"
+    seen = set()
+    for seed in range(30):
+        g = combat(started(seed, P1="kobolds"), att_units=6)
+        seen.update(f for r in rolls(g, "attack") for f in r)
+    assert 6 not in seen and 0 in seen
+
+
+def test_undead_roll_for_each_kill_and_raise_on_4_to_6():
+    # 7.1.5: "When you kill a unit, roll a die. On a high roll, add that unit to your army"
+    for seed in range(15):
+        g = combat(started(seed, P1="undead"), att_units=6, def_units=3, att_support=10)
+        killed = g.state["players"]["P2"]["units_lost"]
+        raised = rolls(g, "undead raise the slain")
+        assert len(raised) == 1 and len(raised[0]) == killed
+        survivors = 6 - g.state["players"]["P1"]["units_lost"]
+        assert g.state["game"]["att_left"] == survivors + sum(f >= 4 for f in raised[0])
+
+
+def test_combat_refuses_bad_armies():
+    g = started()
+    for kw, reason in [(dict(att_units=7), "1 to 6 units"), (dict(def_="P1"), "two players"),
+                       (dict(def_on="swamp"), "plain, forest or mountain")]:
+        with pytest.raises(Illegal, match=reason):
+            combat(g, **kw)
+
+
+def test_recruit_adds_a_unit_once_per_face_card():
+    # 4: "When you land on a queen or jack card, add a unit ... collected once"
+    g = started(4)
+    board = g.state["game"]["board"]
+    i = next(i for i, c in enumerate(board) if c[:-1] in ("J", "Q") and c != "JK")
+    square = "%d,%d" % (i // 7 + 1, i % 7 + 1)
+    g.apply("recruit P1 at=%s" % square)
+    assert g.state["players"]["P1"]["reserve"] == 14
+    with pytest.raises(Illegal, match="is used"):
+        g.apply("recruit P1 at=%s" % square)
+    with pytest.raises(Illegal, match="no jack or queen"):
+        g.apply("recruit P1 at=1,1")
+
+
+# -- undo and a whole game --------------------------------------------------------------
+
+ACTIONS = ["layout"] + CASTLES + ["reinforce P1", "move P1", "enter P1 units=3 terrain=forest",
+                     "combat att=P1 def=P2 att_units=3 def_units=2 att_value=5 def_value=4",
+                     "recruit P1", "layout row=2", "hold P2 1", "hold P1 3", "next", "next"]
+
+
+def test_every_action_undoes_exactly():
+    g = Game(RULES, seed=21, options={"race.P1": "undead"})
+    states = [json.dumps(g.state, sort_keys=True)]
+    for action in ACTIONS:
+        g.apply(action)
+        states.append(json.dumps(g.state, sort_keys=True))
+    assert g.state["winner"] == "P1"
+    for expected in reversed(states[:-1]):
+        g.apply("undo")
+        assert json.dumps(g.state, sort_keys=True) == expected
+
+
+def test_a_whole_game_on_arbiter_run_in_both_runtimes():
+    outs = [play("tactics", None, 21, {"race.P1": "undead"}, ACTIONS, runtime=r)
+            for r in ("cpython", "micropython")]
+    assert outs[0].refused is None and outs[0].state["winner"] == "P1"
+    assert json.dumps(outs[0].state, sort_keys=True) == json.dumps(outs[1].state, sort_keys=True)
+
+
+# -- on the device (the emulated Pico that `arbiter sim` runs) ------------------------------
+
+
+def test_a_whole_game_on_the_device_with_the_board_view(rig):
+    from test_device_games import game_of, open_menu_item, start_game
+    from test_impactics import fill_form
+
+    start_game(rig, "tactics")
+    g = game_of(rig)
+    open_menu_item(rig, "Deal / show the board")
+    fill_form(rig, [1])
+    board = g.state["game"]["board"]
+    assert len(board) == 49
+    open_menu_item(rig, "Board")
+    assert rig.lines[0] == "Board 1,1 " + board[0]
+    rig.keys("right", "down")
+    assert rig.lines[0] == "Board 2,2 " + board[8]
+    rig.keys("a")  # zoom in: whole names, 4 squares a row (the cursor's square inverted)
+    assert rig.lines[2].split() == [board[7], board[9], board[10]]
+    rig.keys("b", "b")
+    for player, square in [("P1", "1,1"), ("P2", "7,7"), ("P2", "1,7"), ("P1", "7,1")]:
+        open_menu_item(rig, "Choose a castle")
+        fill_form(rig, [player, square])
+    assert g.state["game"]["chosen"] == ["1,1", "7,7", "1,7", "7,1"]
+    rig.keys("a")
+    assert rig.lines[1] == "Turn: P1"
+    for player, held in [("P2", 1), ("P1", 3)]:
+        open_menu_item(rig, "Castles held")
+        fill_form(rig, [player, held])
+    rig.keys("a")
+    assert g.state["result"] is None  # P2's turn: P1 is not checked
+    rig.keys("a")
+    assert g.state["winner"] == "P1" and "P1 wins!" in rig.lines
