@@ -289,8 +289,6 @@ class Form:
     A field whose choices are ``numbers`` stops at its ends instead of wrapping.
     """
 
-    numbers = None
-
     def __init__(self, play, title, fields, build, numbers=None):
         self.numbers = numbers
         self.play = play

@@ -438,8 +438,8 @@ class Game:
         return evaluate(self, values[name])
 
     def arg(self, name):
-        if isinstance(name, list):  # [NAME, DEFAULT]: an optional argument
-            return self.args.get(name[0], evaluate(self, name[1]))
+        if isinstance(name, list):  # [NAME, DEFAULT]: the default only when not given
+            return self.args[name[0]] if name[0] in self.args else evaluate(self, name[1])
         if name not in self.args:
             raise Illegal("missing %s=" % name)
         return self.args[name]

@@ -91,8 +91,8 @@ def preview(game, text):
         return ""
     state, rng, length = clone(game.state), game.rng.snapshot(), len(game.log)
     game.state["message"] = ""
-    try:
-        game._apply_new(name, args, text)
+    try:  # again=True: the one copy taken here restores the game, done or refused
+        game._apply_new(name, args, text, again=True)
         said = game.state["message"]
     except Illegal as exc:
         said = exc.reason
