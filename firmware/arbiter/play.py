@@ -6,12 +6,12 @@ long B: undo; B: the game menu (actions, dice, corrections, log, end).
 """
 
 from arbiter import ui
-from arbiter.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
+from arbiter.buttons import DOWN, LONG, UP, A, B
 from arbiter.game.effects import Illegal
 from arbiter.game.rules import colour_of
 from arbiter.game.view import screen_lines
 from arbiter.leds import PLAYER_COLOURS, WHITE
-from arbiter.screens import Confirm, Menu, TextPage
+from arbiter.screens import TextPage
 
 _ROWS = 6
 
@@ -117,7 +117,7 @@ class PlayScreen:
         elif button == B and kind == LONG:
             self.act(app, "undo", now)
         elif button == B:
-            app.push(GameMenu(self))
+            app.push(game_menu(self))
         app.redraw()
 
     def _pick_key(self, app, button, kind, now):
@@ -129,7 +129,7 @@ class PlayScreen:
             if button == A and kind != LONG:
                 self.choosing = 0
             elif button == B:
-                app.push(GameMenu(self))
+                app.push(game_menu(self))
             return
         count = len(secret["choices"])
         if button == UP:
@@ -204,210 +204,7 @@ class PlayScreen:
             app.push(TextPage("Revealed", lines + notes))
 
 
-class GameMenu(Menu):
-    """B on the play screen: everything besides the next phase."""
+def game_menu(play):
+    from arbiter.game_menu import GameMenu  # loaded when first opened: heap
 
-    def __init__(self, play):
-        game = play.game
-        self.play = play
-        items = [("Undo", lambda app, now: self._do(app, "undo", now)),
-                 ("Redo", lambda app, now: self._do(app, "redo", now))]
-        if game.state["round"]:
-            phase = game.phase()["name"]
-            for name, spec in sorted(game.rules.get("actions", {}).items()):
-                if phase in spec.get("phases", (phase,)):
-                    items.append((spec.get("label", name),
-                                  lambda app, now, n=name: app.push(action_form(play, n))))
-            items.append(("Roll dice", lambda app, now: app.push(roll_form(play))))
-            items.append(("Correct", lambda app, now: app.push(correct_form(play))))
-        grid = game.rules.get("grid")
-        if grid and game.state["round"]:
-            items.append((grid.get("label", "Board"), lambda app, now: open_grid(app, game)))
-        if game.state["game"]:
-            items.append(("Table", lambda app, now: app.push(TextPage(
-                "Table", table_lines(game)))))
-        items.append(("Log", lambda app, now: app.push(TextPage(
-            "Log", [describe(e) for e in game.log[-20:]]))))
-        items.append(("Main menu", lambda app, now: leave(app)))
-        items.append(("End game", lambda app, now: app.push(Confirm(
-            "End game?", ["The dice seed", "is revealed and", "the game closed."],
-            lambda app, now: end_game(app, play)))))
-        super().__init__("Game", items)
-
-    def _do(self, app, text, now):
-        app.pop()
-        self.play.act(app, text, now)
-
-
-def table_lines(game):
-    """The game-wide values (hands, a queue, the board) as text."""
-    out = []
-    for name in sorted(game.state["game"]):
-        value = game.state["game"][name]
-        if isinstance(value, list):
-            value = " ".join(str(v) for v in value) or "-"
-        out.append("%s: %s" % (name, value))
-    return out
-
-
-def open_grid(app, game):
-    from arbiter.grid import GridPage
-
-    grid = game.rules["grid"]
-    try:
-        items = game.get(grid["value"])
-    except Illegal:
-        items = []
-    app.push(GridPage(items if isinstance(items, list) else [], grid.get("columns", 7),
-                      grid.get("label", "Board")))
-
-
-def leave(app):
-    """To the main menu; the game stays on flash, resumed from Play."""
-    app.leds.clear()
-    del app.stack[1:]
-    app.redraw()
-
-
-def end_game(app, play):
-    """Close the journal (it stays for pull-log) and reveal the seed."""
-    from arbiter.game.engine import commitment
-
-    game = play.game
-    play.journal.close()
-    app.log("game over; seed=%016x" % game.seed)
-    app.leds.clear()
-    del app.stack[1:]
-    app.push(TextPage("Game over", ["Seed revealed:", "%016x" % game.seed,
-                                    "commitment was", commitment(game.seed)]))
-
-
-class Form:
-    """Fields set with Up/Down (which) and Left/Right (value); A does the action.
-
-    ``fields`` are [label, choices, index]; ``build(values)`` gives the action text.
-    A field whose choices are ``numbers`` stops at its ends instead of wrapping.
-    """
-
-    def __init__(self, play, title, fields, build, numbers=None):
-        self.numbers = numbers
-        self.play = play
-        self.title = title
-        self.fields = fields
-        self.build = build
-        self.cursor = 0
-        self.notice = ""
-
-    def values(self):
-        return [choices[i] if choices else "" for _, choices, i in self.fields]
-
-    def draw(self, app, fb):
-        ui.title(fb, self.title)
-        top = max(0, self.cursor - 4)  # more than 5 fields scroll with the cursor
-        for row, (label, choices, i) in enumerate(self.fields[top:top + 5]):
-            text = "%s <%s>" % (label, choices[i]) if choices else label + " -"
-            ui.line(fb, row + 1, text, row + top == self.cursor)
-        if self.notice:
-            first = min(len(self.fields), 5) + 1
-            for row, text in enumerate(ui.wrap(self.notice)[: 7 - first]):
-                ui.line(fb, first + row, text)
-        ui.hint(fb, "<> A:do B:back")
-
-    def key(self, app, button, kind, now):
-        self.notice = ""
-        field = self.fields[self.cursor] if self.fields else None
-        if button == UP and self.fields:
-            self.cursor = (self.cursor - 1) % len(self.fields)
-        elif button == DOWN and self.fields:
-            self.cursor = (self.cursor + 1) % len(self.fields)
-        elif button in (LEFT, RIGHT) and field and field[1]:
-            index = field[2] + (1 if button == RIGHT else -1)
-            if field[1] is not self.numbers:  # lists wrap round; numbers stop at the ends
-                index %= len(field[1])
-            field[2] = max(0, min(index, len(field[1]) - 1))
-            self.on_change(self.cursor)
-        elif button == A and kind != LONG:
-            if self.play.act(app, self.build(self.values()), now):
-                app.pop()  # the form
-                app.pop()  # the game menu
-                return
-            self.notice = self.play.notice
-            self.play.notice = ""
-        elif button == B:
-            app.pop()
-        app.redraw()
-
-    def on_change(self, row):
-        pass
-
-
-def _numbers(low, high):
-    return [str(n) for n in range(low, high + 1)]
-
-
-AMOUNTS = _numbers(0, 30)
-CHANGES = _numbers(-20, 20)
-COUNTS = _numbers(1, 20)
-
-
-def action_form(play, name):
-    game = play.game
-    spec = game.rules["actions"][name]
-    fields = []
-    offered = spec.get("choices", {})
-    for param in spec.get("params", []):
-        if param in offered:  # the ruleset's choices for this param (an expression)
-            choices, start = param_choices(game, offered[param]), 0
-        elif param == "p":
-            choices = game.players_in_order()
-            active = game.active_player()
-            start = choices.index(active) if active in choices else 0
-        elif param in ("k", "t"):
-            choices, start = game.piece_keys(), 0
-        else:
-            choices, start = AMOUNTS, 1
-        fields.append([param, choices, start])
-    return Form(play, spec.get("label", name)[:16], fields,
-                lambda values: " ".join([name] + values), AMOUNTS)
-
-
-def param_choices(game, form):
-    from arbiter.game.expr import evaluate
-
-    try:
-        values = evaluate(game, form)
-    except Exception:  # a ruleset mistake: offer numbers rather than fail
-        return AMOUNTS
-    return [str(v) for v in values] if isinstance(values, list) and values else AMOUNTS
-
-
-def roll_form(play):
-    dice = sorted(play.game.rules.get("dice", {}))  # sorted: dict order differs by runtime
-    dice += [d for d in ("d4", "d6", "d8", "d10", "d12", "d20") if d not in dice]
-    return Form(play, "Roll dice", [["die", dice, 0], ["count", COUNTS, 0]],
-                lambda values: "roll %s %s" % (values[0], values[1]), COUNTS)
-
-
-class CorrectForm(Form):
-    """A counter by hand: whose (player or piece), which counter, by how much."""
-
-    def __init__(self, play):
-        game = play.game
-        holders = game.players_in_order() + game.piece_keys()
-        fields = [["who", holders, 0], ["what", [], 0], ["by", CHANGES, 21]]
-        super().__init__(play, "Correct", fields,
-                         lambda v: "add %s.%s %s" % (v[0], v[1], v[2]), CHANGES)
-        self.on_change(0)
-
-    def on_change(self, row):
-        if row == 0:
-            state = self.play.game.state
-            who = self.fields[0][1][self.fields[0][2]]
-            record = state["pieces"][who] if "." in who else state["players"][who]
-            self.fields[1][1] = sorted(k for k, v in record.items()
-                                       if isinstance(v, int) and not isinstance(v, bool))
-            self.fields[1][2] = 0
-
-
-def correct_form(play):
-    return CorrectForm(play)
+    return GameMenu(play)

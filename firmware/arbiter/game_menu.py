@@ -1,0 +1,84 @@
+"""The game menu (B on the play screen): actions, dice, corrections, log, end."""
+
+from arbiter.forms import action_form, correct_form, roll_form
+from arbiter.game.effects import Illegal
+from arbiter.play import describe
+from arbiter.screens import Confirm, Menu, TextPage
+
+
+class GameMenu(Menu):
+    """B on the play screen: everything besides the next phase."""
+
+    def __init__(self, play):
+        game = play.game
+        self.play = play
+        items = [("Undo", lambda app, now: self._do(app, "undo", now)),
+                 ("Redo", lambda app, now: self._do(app, "redo", now))]
+        if game.state["round"]:
+            phase = game.phase()["name"]
+            for name, spec in sorted(game.rules.get("actions", {}).items()):
+                if phase in spec.get("phases", (phase,)):
+                    items.append((spec.get("label", name),
+                                  lambda app, now, n=name: app.push(action_form(play, n))))
+            items.append(("Roll dice", lambda app, now: app.push(roll_form(play))))
+            items.append(("Correct", lambda app, now: app.push(correct_form(play))))
+        grid = game.rules.get("grid")
+        if grid and game.state["round"]:
+            items.append((grid.get("label", "Board"), lambda app, now: open_grid(app, game)))
+        if game.state["game"]:
+            items.append(("Table", lambda app, now: app.push(TextPage(
+                "Table", table_lines(game)))))
+        items.append(("Log", lambda app, now: app.push(TextPage(
+            "Log", [describe(e) for e in game.log[-20:]]))))
+        items.append(("Main menu", lambda app, now: leave(app)))
+        items.append(("End game", lambda app, now: app.push(Confirm(
+            "End game?", ["The dice seed", "is revealed and", "the game closed."],
+            lambda app, now: end_game(app, play)))))
+        super().__init__("Game", items)
+
+    def _do(self, app, text, now):
+        app.pop()
+        self.play.act(app, text, now)
+
+
+def table_lines(game):
+    """The game-wide values (hands, a queue, the board) as text."""
+    out = []
+    for name in sorted(game.state["game"]):
+        value = game.state["game"][name]
+        if isinstance(value, list):
+            value = " ".join(str(v) for v in value) or "-"
+        out.append("%s: %s" % (name, value))
+    return out
+
+
+def open_grid(app, game):
+    from arbiter.grid import GridPage
+
+    grid = game.rules["grid"]
+    try:
+        items = game.get(grid["value"])
+    except Illegal:
+        items = []
+    app.push(GridPage(items if isinstance(items, list) else [], grid.get("columns", 7),
+                      grid.get("label", "Board")))
+
+
+def leave(app):
+    """To the main menu; the game stays on flash, resumed from Play."""
+    app.leds.clear()
+    del app.stack[1:]
+    app.redraw()
+
+
+def end_game(app, play):
+    """Close the journal (it stays for pull-log) and reveal the seed."""
+    from arbiter.game.engine import commitment
+
+    game = play.game
+    play.journal.close()
+    app.log("game over; seed=%016x" % game.seed)
+    app.leds.clear()
+    del app.stack[1:]
+    app.push(TextPage("Game over", ["Seed revealed:", "%016x" % game.seed,
+                                    "commitment was", commitment(game.seed)]))
