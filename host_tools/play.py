@@ -53,8 +53,9 @@ def _parse(text: str) -> Outcome:
 
 def play(ruleset: str, players: int | None, seed: int, options: dict, actions: list[str],
          runtime: str = "cpython") -> Outcome:
-    text = ruleset_path(ruleset).read_text()
+    path = ruleset_path(ruleset)
     if runtime == "cpython":
+        text = path.read_text()
         use_firmware_path()
         import vrun
 
@@ -63,7 +64,9 @@ def play(ruleset: str, players: int | None, seed: int, options: dict, actions: l
             vrun.main(text, players, seed, options, actions)
         return _parse(out.getvalue())
     result = run_driver("vrun", (
-        "game = vrun.start(drvdata.TEXT, drvdata.PLAYERS, drvdata.SEED, drvdata.OPTIONS)\n"
+        "game = vrun.load_file(drvdata.RULESET)\n"
+        "gc.collect()\n"
+        "game = vrun.start(game, drvdata.PLAYERS, drvdata.SEED, drvdata.OPTIONS)\n"
         "ok = game is not None\n"
         "i = 0\n"
         "while ok and i < len(drvdata.ACTIONS):\n"
@@ -72,8 +75,8 @@ def play(ruleset: str, players: int | None, seed: int, options: dict, actions: l
         "    i += 1\n"
         "gc.collect()\n"
         "if ok:\n"
-        "    vrun.finish(game)\n"), {}, RUN_HEAP,
-        data={"TEXT": text, "PLAYERS": players, "SEED": seed, "OPTIONS": options,
+        "    vrun.finish(game)\n"), {"/rs": (path.parent, False)}, RUN_HEAP,
+        data={"RULESET": "/rs/" + path.name, "PLAYERS": players, "SEED": seed, "OPTIONS": options,
               "ACTIONS": actions})
     if result.exit_code != 0:
         raise RuntimeError(f"MicroPython failed:\n{result.stderr}")

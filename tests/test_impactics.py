@@ -147,9 +147,15 @@ def test_each_step_plays_the_next_card_and_names_a_living_goon():
     g = new(3)
     to_combat(g)
     g.apply("step")
-    assert g.state["game"]["step"] == 1 and g.state["game"]["goon"] in GOONS
-    assert g.state["message"].startswith("1 alex forward1; move P2.")
-    for _ in range(5):
+    goon = g.state["game"]["goon"]
+    assert g.state["game"]["step"] == 1 and goon in GOONS
+    said = [e["text"] for e in g.log if e["event"] == "note"][-3:]
+    assert said == ["1/6 alex", "forward1", "move " + g.state["pieces"][goon]["name"]]
+    g.apply("step")
+    g.apply("step")
+    g.apply("step")  # the fourth card was queued as a discard: it does nothing
+    assert [e["text"] for e in g.log if e["event"] == "note"][-2] == "(discarded)"
+    for _ in range(2):
         g.apply("step")
     with pytest.raises(Illegal, match="all 6 cards are played"):
         g.apply("step")
@@ -318,7 +324,7 @@ ACTIONS = ["queue forward1 attack rotate_left discard:rotate_right sidestep_left
 def test_every_action_undoes_exactly():
     g = new(11)
     states = [json.dumps(g.state, sort_keys=True)]
-    for action in ACTIONS:
+    for action in ACTIONS + ["victory P1.chad"]:
         g.apply(action)
         states.append(json.dumps(g.state, sort_keys=True))
     for expected in reversed(states[:-1]):
@@ -352,30 +358,73 @@ def fill_form(rig, values):
     rig.keys("a")
 
 
+def hands_page(g):
+    """The Hands page as the rules have it: each hand, then the queue (16 columns)."""
+    from arbiter.ui import wrap
+
+    game = g.state["game"]
+    lines = ["Alex:"] + merged(game["alex_hand"]) + ["Chad:"] + merged(game["chad_hand"]) + [
+        "Queue %d/6:" % len(game["queue"])] + (merged(game["queue"]) or [" -"])
+    return [part for line in lines for part in wrap(line)]
+
+
+def merged(cards):
+    out = []
+    for card in cards:
+        if out and out[-1][0] == card:
+            out[-1][1] += 1
+        else:
+            out.append([card, 1])
+    return [" %s x%d" % (c, n) if n > 1 else " " + c for c, n in out]
+
+
+def page_text(rig):
+    """Every line of the text page on screen (scrolled through, wrapped as shown)."""
+    return rig.app.screen.lines
+
+
 def test_a_whole_game_on_the_device(rig):
     from test_device_games import game_of, open_menu_item, start_game
 
     start_game(rig, "impactics")
     g = game_of(rig)
     assert rig.lines[1] == "Planning"
-    open_menu_item(rig, "Table")
-    assert any(line.startswith("alex_hand:") for line in rig.app.screen.lines)
-    rig.keys("b", "b")
+    rig.keys("down")  # the hands, a key away in Planning
+    assert rig.lines[0] == "Hands" and rig.lines[1:3] == ["Alex:", "forward1 x2"]
+    assert page_text(rig) == hands_page(g)
+    rig.keys("b")
     hands = g.state["game"]
     open_menu_item(rig, "Queue 6 cards")
     fill_form(rig, hands["alex_hand"][:4] + hands["chad_hand"][:2])
     assert len(g.state["game"]["queue"]) == 6
+    rig.keys("a")  # Combat begins: its page, the queue, opens by itself
+    assert rig.lines[0] == "Queue" and page_text(rig)[:2] == ["Played 0/6:", " -"]
     rig.keys("a")
     assert rig.lines[1] == "Combat"
     for step in range(1, 7):
         open_menu_item(rig, "Next card + Goon")
         rig.keys("a")
         goon = g.state["game"]["goon"]
-        assert g.state["game"]["step"] == step and rig.lines[6].startswith(str(step))
+        card, who = g.state["game"]["queue"][step - 1], g.state["game"]["queue_who"][step - 1]
+        assert g.state["game"]["step"] == step and g.state["pieces"][goon]["dead"] == 0
+        assert rig.lines[4:7] == ["%d/6 %s" % (step, who), card,
+                                  "move " + g.state["pieces"][goon]["name"]]
         rig.run(2000)  # the flash over: as many LEDs lit as the Goon's place among the six
         lit = sum(1 for colour in rig.frame.leds if any(colour))
         assert lit == GOONS.index(goon) + 1
+        if step == 2:  # Alex's bullet kills that Gun Goon, or wounds a Kung Fu Goon
+            open_menu_item(rig, "Hit")
+            fill_form(rig, [goon, 1, "bullet"])
+    rig.keys("a")  # End: new hands
+    assert rig.lines[1] == "End"
+    open_menu_item(rig, "Deal new hands")
+    rig.keys("a")
+    rig.keys("a")  # round 2's Planning: the new hands open by themselves
+    assert rig.lines[0] == "Hands" and page_text(rig) == hands_page(g)
+    assert g.state["round"] == 2
+    rig.keys("a")
     for goon in GOONS:
-        open_menu_item(rig, "Hit")
-        fill_form(rig, [goon, 1, "roundhouse"])
+        if not g.state["pieces"][goon]["dead"]:
+            open_menu_item(rig, "Hit")
+            fill_form(rig, [goon, 1, "roundhouse"])
     assert g.state["winner"] == "P1" and "P1 wins!" in rig.lines

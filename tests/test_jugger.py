@@ -214,12 +214,39 @@ def test_a_pin_ends_when_the_pinner_is_hit_or_leaves(how):
     assert "Gus is free" in notes(g)
 
 
-def test_a_pin_ends_when_the_pinner_defends_with_its_weapon():
+@pytest.mark.parametrize("pinner, voa, defense, freed", [
+    ("P1.j2", 4, "full", False),  # Bo: sword and shield, the shield defends
+    ("P1.j2", 4, "duel", True),
+    ("P1.j3", 3, "full", True),  # Cyd: a staff
+    ("P1.j3", 3, "none", False)])
+def test_a_pin_ends_when_the_pinner_defends_with_its_weapon_not_its_shield(
+        pinner, voa, defense, freed):
+    # "Un Pineo es removido cuando el Jugador Pineador: Es atacado y el Jugador Pineador usa
+    # la puntuación de defensa de su arma ... Esto no se aplica a jugadores pineados usando
+    # Espada Corta y Escudo"
+    for start in range(1, 300, 7):  # a seed where Hal does not hit the pinner (that ends it too)
+        g = with_initiative("P1", start=start)
+        g.apply("hit P2.j2 crouch=3")
+        to_turn(g, "P1", voa)
+        g.apply("pin P2.j2 by=" + pinner)
+        to_turn(g, "P2", 3)
+        g.apply("attack P2.j3 %s defense=%s" % (pinner, defense))
+        if piece(g, pinner)["crouch"] == 0:
+            break
+    assert (piece(g, "P2.j2")["pinned"] == "") is freed
+    assert ("Gus is free" in notes(g)) is freed
+
+
+def test_a_jugger_pins_one_opponent_at_a_time():
+    # "Un Jugador solamente puede pinear a un jugador a la vez."
     g = pin_ready()
+    g.apply("hit P2.j4 crouch=2")
     g.apply("pin P2.j2 by=P1.j2")
-    to_turn(g, "P2", 3)
-    g.apply("attack P2.j3 P1.j2 defense=full")
-    assert piece(g, "P2.j2")["pinned"] == ""
+    with pytest.raises(Illegal, match="Bo pins one jugger at a time"):
+        g.apply("pin P2.j4 by=P1.j2")
+    g.apply("unpin P2.j2")  # declared over: Bo may pin another
+    g.apply("pin P2.j4 by=P1.j2")
+    assert piece(g, "P2.j4")["pinned"] == "P1.j2" and piece(g, "P1.j2")["focus"] == 2
 
 
 def test_qwiks_and_chains_cannot_pin_and_only_crouched_opponents_are_pinned():
@@ -299,14 +326,22 @@ def juggs(g):
 @pytest.mark.parametrize("defense, want, a_vs_d", [
     ("full", "Hal hit", ">"), ("full", "no hit", "<="),
     ("duel", "Hal hit", ">"), ("duel", "Bo hit", "<"), ("duel", "doubles", "=="),
-    ("none", "Hal hit", ">="), ("none", "no hit", "<")])
+    ("none", "Hal hit", ">="), ("none", "no hit", "<"),
+    ("full side=flank", "Hal hit", ">"), ("full side=flank", "no hit", "<="),
+    ("duel side=flank", "Hal hit", ">"), ("duel side=flank", "Bo hit", "<"),
+    ("duel side=flank", "doubles", "=="), ("none side=flank", "Hal hit", ">="),
+    ("full side=back", "Hal hit", ">=")])
 def test_every_combat_outcome(defense, want, a_vs_d):
     # "Defensa Total: ... número mayor de Juggs ... el defensor ha sido golpeado";
     # "Duelo: El Jugger que ha obtenido menos Juggs ... es golpeado ... DOBLES";
-    # "No se Defiende: Si la tirada ... es igual o mayor ... impactado"
+    # "No se Defiende: Si la tirada ... es igual o mayor ... impactado". From the flank Hal
+    # keeps his choice without his shield (no defense: no dice, any Jugg hits); from the back
+    # he cannot defend, whatever he chose.
     g, _ = combat("attack P1.j2 P2.j3 defense=" + defense, want)
     a, d = juggs(g)
     assert a > 0 and eval("%d %s %d" % (a, a_vs_d, d))
+    assert rolls(g, "defense")[-1]["reason"] == (
+        "defense none" if "back" in defense else "defense " + defense.split()[0])
     hal, bo = piece(g, "P2.j3")["crouch"], piece(g, "P1.j2")["crouch"]
     assert (hal, bo) == {"Hal hit": (3, 0), "Bo hit": (0, 3), "doubles": (3, 3),
                          "no hit": (0, 0)}[want]
@@ -350,6 +385,43 @@ def test_costs_and_boosts_are_paid_focus_first():
         g.apply("attack P1.j2 P2.j3 defense=none boost=5")
     with pytest.raises(Illegal, match="no defense boost against a back attack"):
         g.apply("attack P1.j2 P2.j3 side=back dboost=1")
+
+
+def pools(g, key):
+    record = piece(g, key)
+    return record["focus"], record["stamina"], g.state["players"][record["owner"]]["synergy"]
+
+
+def test_a_cost_is_paid_from_the_pool_the_player_names_first():
+    # "En cualquier momento en el que un Jugger podría gastar un PC, este puede gastar uno o
+    # más Puntos de Aguante (PA) para conseguir el mismo beneficio 1:1"; "Cuando un Jugger
+    # podría gastar PC o PA, puede gastar uno o más PSE ... 1:1"
+    g = with_initiative("P1")
+    to_turn(g, "P1", 4)
+    assert pools(g, "P1.j2") == (4, 3, 3) and pools(g, "P2.j3") == (4, 3, 3)
+    g.apply("delay P1.j2 from=stamina")
+    assert pools(g, "P1.j2") == (4, 2, 3)
+    g.apply("attack P1.j2 P2.j3 defense=full from=synergy dfrom=stamina")
+    assert pools(g, "P1.j2") == (4, 2, 1) and pools(g, "P2.j3") == (4, 1, 3)
+    g.apply("undo")
+    g.apply("attack P1.j2 P2.j3 defense=duel boost=1 from=synergy")  # 4: 3 synergy, 1 focus
+    assert pools(g, "P1.j2") == (3, 2, 0) and pools(g, "P2.j3") == (2, 3, 3)
+    g.apply("undo")
+    with pytest.raises(Illegal, match="Bo cannot pay 12"):  # 4 + 2 + 3 points in all
+        g.apply("attack P1.j2 P2.j3 defense=none boost=5 from=stamina")
+
+
+def test_paying_with_the_last_stamina_exhausts():
+    # "Inmediatamente después de que la acción en la que un Jugger gasta su última Ficha de
+    # PA ... sufre la condición de AGOTADO"
+    g = with_initiative("P1")
+    to_turn(g, "P1", 2)
+    g.apply("spend P1.j5 stamina=2")
+    g.apply("ready P1.j5 from=stamina")
+    assert pools(g, "P1.j5") == (4, 0, 3) and piece(g, "P1.j5")["exhausted"] == 1
+    assert notes(g)[-2:] == ["Eli is exhausted", "Eli readies the chain"]
+    g.apply("attack P1.j5 P2.j2 defense=none")
+    assert len(rolls(g, "attack")[-1]["rolls"]) == 0 + 3  # attack 1-1, chain 3
 
 
 def test_the_chain_must_be_readied_for_one_focus_and_again_after_attacking():
@@ -465,6 +537,46 @@ def test_rosters_are_checked_against_the_budget_and_positions():
     assert broken(lambda p: p[1].update(name="Ana")) == "Ana is in Falcons twice"
 
 
+def test_a_long_game_swaps_reserves_in_at_a_point_and_deals_synergy_again():
+    # "Cada Jugador selecciona 5 Juggers de su equipo de 8 para ser los JUGGERS EN JUEGO";
+    # "Una vez se han marcado uno o más puntos ... los Juggers en Juego pueden intercambiarse
+    # por Juggers de la Reserva"; "Solo se tienen en cuenta para este cálculo de los PSE los
+    # Juggers en Juego"
+    g = new(4, "long")
+    assert g.phase()["name"] == "start" and g.state["players"]["P2"]["synergy"] == 3
+    g.apply("swap P2.j5 P2.j8")  # Wen (Brau, Will 4) out, Zed (Osos) in: five Osos
+    assert (piece(g, "P2.j5")["in_play"], piece(g, "P2.j8")["in_play"]) == (0, 1)
+    assert g.state["players"]["P2"]["synergy"] == 4 and g.state["message"] == "Zed in for Wen"
+    for action, reason in [("swap P1.j1 P1.j6", "a Qwik swaps only for a Qwik"),
+                           ("swap P1.j2 P1.j3", "Max is in play"),
+                           ("swap P1.j2 P2.j6", "swap within a side"),
+                           ("swap P1.j6 P1.j7", "Pia is in reserve")]:
+        with pytest.raises(Illegal, match=reason):
+            g.apply(action)
+    g.apply("next")  # the initiative: Zed is in play, Wen is not (Bears' best Will is 3)
+    assert [len(r["rolls"]) for r in rolls(g, "initiative")[:2]] == [4, 3]
+    with pytest.raises(Illegal, match="swap is for the start phase, not initiative"):
+        g.apply("swap P1.j2 P1.j6")
+    while not (g.phase()["name"] == "activation" and g.active_player() == "P1"):
+        g.apply("next")
+    g.apply("score P1")  # the next point: swap again, Wen back in
+    g.apply("swap P2.j8 P2.j5")
+    assert g.state["players"]["P2"]["synergy"] == 3 and piece(g, "P2.j5")["in_play"] == 1
+
+
+def test_a_short_game_has_no_reserves_to_swap():
+    with pytest.raises(Illegal, match="Cyd is in play"):
+        new(1).apply("swap P1.j2 P1.j3")
+
+
+def test_helpers_are_no_actions_of_their_own():
+    g = with_initiative("P1")
+    to_turn(g, "P1", 4)
+    for helper in ("pay", "take", "act", "check", "release"):
+        with pytest.raises(Illegal, match="%s is only part of other actions" % helper):
+            g.apply(helper + " P1.j2 n=1")
+
+
 # -- undo, runtimes --------------------------------------------------------------------
 
 
@@ -473,8 +585,8 @@ def test_every_action_can_be_undone():
     g.apply("hit P2.j2 crouch=2")
     to_turn(g, "P1", 4)
     for action in ["hit P2.j3 by=P1.j5", "out P2.j4", "pin P2.j2 by=P1.j2",
-                   "spend P1.j2 focus=1 stamina=1 synergy=1", "delay P1.j2",
-                   "attack P1.j2 P2.j3 defense=duel side=flank boost=1 dboost=1",
+                   "spend P1.j2 focus=1 stamina=1 synergy=1", "delay P1.j2 from=stamina",
+                   "attack P1.j2 P2.j3 defense=duel side=flank boost=1 dboost=1 from=synergy",
                    "dispute", "next", "roster P1"]:
         before = json.dumps(public_state(g), sort_keys=True)
         try:
@@ -494,6 +606,12 @@ def test_every_action_can_be_undone():
         g.apply(action)
         g.apply("undo")
         assert json.dumps(public_state(g), sort_keys=True) == before, action
+    long = new(2, "long")
+    for action in ["roster P1 team=Bears", "swap P1.j3 P1.j6"]:
+        before = json.dumps(public_state(long), sort_keys=True)
+        long.apply(action)
+        long.apply("undo")
+        assert json.dumps(public_state(long), sort_keys=True) == before, action
 
 
 def full_game():
@@ -508,9 +626,138 @@ def full_game():
     return actions + ["score P1"]
 
 
-def test_a_full_short_game_plays_to_its_end():
-    # Under MicroPython this ruleset does not yet fit the 192 KB heap of
-    # ``arbiter run`` (see the report); the run is checked in CPython.
-    cp = play("jugger", None, 6, {}, full_game(), "cpython")
+def test_a_full_short_game_plays_to_its_end_the_same_in_both_runtimes():
+    actions = full_game()
+    cp = play("jugger", None, 6, {}, actions, "cpython")
     assert cp.refused is None and cp.state["winner"] == "P1"
     assert cp.state["screen"][6] == "P1 wins!"
+    mp = play("jugger", None, 6, {}, actions, "micropython")  # in a Pico's 192 KB heap
+    assert json.dumps(mp.state, sort_keys=True) == json.dumps(cp.state, sort_keys=True)
+
+
+# -- on the device and on arbiter sim --------------------------------------------------------
+
+GREEN, BLUE, RED, VIOLET, WHITE = (0, 192, 0), (0, 80, 255), (255, 0, 0), (176, 0, 255), \
+    (255, 255, 255)
+
+
+def device_game(rig, *setup_keys):
+    """A Jugger game started on the virtual device; its play screen."""
+    from test_device_games import open_setup
+
+    from arbiter.play import PlayScreen
+
+    open_setup(rig, "jugger")
+    rig.keys(*setup_keys, "a")
+    return [s for s in rig.app.stack if isinstance(s, PlayScreen)][0]
+
+
+def lit(rig, colour, level=100):
+    """What an LED shows for ``colour`` at ``level`` percent, under the brightness cap."""
+    return rig.app.leds._scaled(tuple(c * level // 100 for c in colour))
+
+
+def test_on_the_device_a_point_opens_with_3_2_1_jugger_on_the_leds_then_a_led_per_jugger(rig):
+    # Issue 5: "Each point starts with '3, 2, 1, Jugger!' on screen and LEDs"; "one [LED] per
+    # in-play jugger (10 of the 12): the side's colour when active"
+    device_game(rig)
+    flashes = []
+    for _ in range(50):
+        rig.run(40)
+        leds = rig.frame.leds
+        if len(set(leds)) == 1 and leds[0] != (0, 0, 0) and (not flashes or flashes[-1][1]):
+            flashes.append((leds[0], False))  # a new whole-ring flash
+        elif leds[0] == (0, 0, 0) and flashes:
+            flashes[-1] = (flashes[-1][0], True)  # and its dark half
+    assert [c for c, _ in flashes] == [lit(rig, c) for c in (WHITE, WHITE, WHITE, GREEN, BLUE)]
+    dark = (0, 0, 0)
+    assert rig.frame.leds == [lit(rig, GREEN)] * 5 + [dark] + [lit(rig, BLUE)] * 5 + [dark]
+    rig.keys("a")
+    assert rig.lines[6] == "3, 2, 1, Jugger!"
+
+
+def test_on_the_device_the_leds_show_who_acts_crouch_counts_running_down_and_pins(rig):
+    # Issue 5: "the side's colour when active, red dimming as the crouch count runs down,
+    # violet while pinned"; the juggers whose turn it is are lit, the rest dimmed
+    screen = device_game(rig)
+    rig.keys("a")
+    game = screen.game
+
+    def act(text):
+        assert screen.act(rig.app, text, rig.board.elapsed), screen.notice
+        rig.run(1200)  # past the dice spinning
+        return rig.frame.leds
+
+    act("hit P2.j2 crouch=5")  # Gus
+    while not (game.phase()["name"] == "activation" and game.active_player() == "P1" and
+               game.state["game"]["voa"] == 4):
+        leds = act("next")
+    dim = lit(rig, GREEN, 25)
+    assert leds[:5] == [dim, lit(rig, GREEN), dim, dim, dim]  # Bo acts at Reflexes 4
+    assert leds[6:11] == [lit(rig, BLUE, 25), lit(rig, RED), *[lit(rig, BLUE, 25)] * 3]
+    assert act("pin P2.j2 by=P1.j2")[7] == lit(rig, VIOLET)
+    while game.phase()["name"] != "initiative":  # the next stone's maintenance: count 4
+        act("next")
+    assert act("unpin P2.j2")[7] == lit(rig, RED, 80)
+
+
+def test_on_the_device_a_swapped_in_reserve_takes_its_place_on_the_leds(rig):
+    screen = device_game(rig, "right")  # Game length: long
+    rig.keys("a")
+    assert screen.game.options == {"length": "long"}
+    screen.act(rig.app, "hit P2.j5 crouch=2", rig.board.elapsed)
+    rig.run(2000)  # past "3, 2, 1, Jugger!"
+    assert rig.frame.leds[6:12] == [lit(rig, BLUE)] * 4 + [lit(rig, RED, 40), (0, 0, 0)]
+    screen.act(rig.app, "swap P2.j5 P2.j8", rig.board.elapsed)  # Wen out, Zed in
+    rig.run(100)
+    assert rig.frame.leds[6:12] == [lit(rig, BLUE)] * 5 + [(0, 0, 0)]
+
+
+def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
+    from test_device_games import open_menu_item
+
+    device_game(rig)
+    rig.keys("a")
+    rig.keys("b")
+    start = [label for label, _ in rig.app.screen.items]
+    rig.keys("b", "a", "a")  # to the first activation turn
+    open_menu_item(rig, "Attack (2 focus)")
+    assert rig.lines[1:3] == ["k <P1.j1>", "t <P1.j1>"]
+    rig.keys("b", "b")
+    rig.keys("b")
+    acting = [label for label, _ in rig.app.screen.items]
+    anytime = ["Dispute roll", "Hit: crouch", "Out of bounds", "Spend points", "Unpin"]
+    assert start[2:start.index("Roll dice")] == sorted(anytime + ["Roster", "Swap reserve"])
+    assert acting[2:acting.index("Roll dice")] == sorted(anytime + [
+        "Attack (2 focus)", "Delay (1 focus)", "Pin (1 focus)", "Ready chain (1)",
+        "Score a point"])  # and no helper: pay, take, act, check, release...
+
+
+# On arbiter sim (seed 7: P1 has the initiative): Play, Jugger, start, past the dice seal;
+# next to the initiative and to P1's turn at Reflexes 5; Ana attacks Fen from the menu; next
+# twice; at 4 Bo duels Gus; next twice; at 3 P1's Qwik scores from the menu.
+SIM_GAME = ("a down a a a  a a  b down down a down right right right right right a  a a  "
+            "b down down a right down right right right right right right down down down "
+            "right a  a a  b down down down down down down down down down a a wait=3000")
+
+
+def test_a_full_short_game_runs_to_its_end_on_arbiter_sim(tmp_path):
+    from PIL import Image
+
+    from host_tools.cli import main as arbiter
+
+    shot = tmp_path / "end.png"
+    assert arbiter(["sim", "--seed", "7", "--flash", str(tmp_path), "--keys", SIM_GAME,
+                    "--screenshot", str(shot)]) == 0
+    journal = (tmp_path / "game.jnl").read_text().splitlines()
+    header = json.loads(journal[0])
+    assert (header["ruleset"], header["options"]) == ("jugger", {"length": "short"})
+    events = [line.split("|")[0] for line in journal[1:]]
+    assert [e.split()[0] for e in events] == ["next", "next", "attack", "next", "next",
+                                              "attack", "next", "next", "score"]
+    assert "defense=duel" in events[5] and events[-1] == "score p=P1"
+    g = Game(load(), seed=header["seed"], options=header["options"])
+    g.replay(journal[1:])
+    assert g.state["winner"] == "P1" and screen_lines(g)[6] == "P1 wins!"
+    image = Image.open(shot).convert("RGB")
+    assert (0, 255, 0) in set(image.get_flattened_data())  # the ring in P1's green

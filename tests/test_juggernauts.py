@@ -77,6 +77,12 @@ def find_seed(test, tries=300):
     raise AssertionError("no seed found")
 
 
+def test_the_full_ruleset_passes_arbiter_validate_schema_and_all():
+    from host_tools.validate import check_text
+
+    assert check_text(FULL.read_text()) is None
+
+
 # -- secret Commanders -------------------------------------------------------------------
 
 
@@ -231,6 +237,66 @@ def test_paying_for_some_tokens_only_leaves_no_active_card():
     g.apply("add P1.power 2")
     g.apply("unneutralize P1 pay=1")  # 3 Power, one token of two
     assert piece(g, "P1.%d" % pos)["tokens"] == 1 and player(g, "P1")["power"] == 0
+    g.apply("next")
+    assert player(g, "P1")["alerts"] == 3
+
+
+def test_discards_reduce_the_cost_of_unneutralizing_too():
+    # Rules: "If you have to meet a Power requirement at any time during the game ... you
+    # may discard cards from your hand. Every card you discard reduces that Power
+    # requirement by one point."
+    g = command_with_every_position("neutralized")  # 1 Power, 2 tokens on every position
+    pos = player(g, "P1")["rolled"]
+    refused(g, "unneutralize P1 pay=2 discard=4",
+            "removing 2 tokens costs 2 Power: P1 has 1, 1 missing")
+    g.apply("unneutralize P1 pay=2 discard=5")
+    assert player(g, "P1")["power"] == 0 and player(g, "P1")["active"] == pos
+
+
+def test_a_cards_reroll_rolls_the_commander_again_and_the_new_roll_counts():
+    # Rules: "Take care of any cards or effects that occur during the Command phase (like
+    # re-rolling your Commander or rolling additional Command dice) now."
+    g = find_seed(rerolled_onto_the_card)
+    again = rolls(g, "command")[-1]
+    assert (again["player"], again["die"], again["rolls"]) == ("P1", "d4", [1])
+    assert player(g, "P1")["active"] == 1
+    g.apply("next")
+    assert player(g, "P1")["alerts"] == 0  # the re-rolled card activated
+    refused(started(1), "reroll P1", "reroll is for the command phase, not energize")
+
+
+def rerolled_onto_the_card(seed):
+    """P1's d4 with one card left (1), the rest damaged: Command misses it, and the
+    re-roll (a card's effect) lands on it."""
+    g = started(seed, ("d4", "d6"))
+    for pos in (2, 3, 4):
+        g.apply("damage P1 pos=%d" % pos)
+    g.apply("next")
+    if player(g, "P1")["active"]:
+        return None
+    g.apply("reroll P1")
+    return g if player(g, "P1")["rolled"] == 1 else None
+
+
+@pytest.mark.parametrize("state", ["damaged", "token", "neutralized"])
+def test_alternate_shutdown_takes_hand_size_for_every_position_without_an_active_card(state):
+    # Issue 4: "a damaged, neutralized or token position gives an alert token (with
+    # Alternate Shutdown: -1 hand size instead)"
+    g = command_with_every_position(state, alternate_shutdown=True)
+    if state == "neutralized":
+        g.apply("unneutralize P1 free")  # "does not count as activating a card"
+    g.apply("next")
+    assert (player(g, "P1")["alerts"], player(g, "P1")["hand"]) == (2, 4)
+
+
+def test_double_command_choosing_a_neutralized_roll_asks_to_unneutralize():
+    g = command_with_every_position("neutralized", double_command=True)
+    assert player(g, "P1")["todo"] == "choose"
+    g.apply("choose P1 roll=2")
+    assert player(g, "P1")["todo"] == "unneutralize" and player(g, "P1")["active"] == 0
+    refused(g, "next", "P1 must unneutralize first")
+    g.apply("unneutralize P1 free")
+    g.apply("choose P2 roll=1")
     g.apply("next")
     assert player(g, "P1")["alerts"] == 3
 
@@ -518,6 +584,79 @@ def test_battle_royale_takes_3_to_6_players_names_targets_and_limits_decks():
         new(1, players=7)
 
 
+def test_async_turns_pass_only_once_the_players_business_is_done():
+    # Rules: "Asynchronous Play: The player with the Commander with the fewest faces goes
+    # first ... Just take turns; everything else is unchanged." A turn ends with its
+    # Commander settled, its attack aimed and every target defended.
+    g = started(2, ("d4", "d8"), **{"async": True})
+    for pos in range(1, 5):
+        g.apply("neutralize P1 pos=%d" % pos)
+    g.apply("power P1 5")
+    g.apply("next")  # Command: P1's turn (4 faces) first
+    assert g.active_player() == "P1" and player(g, "P1")["todo"] == "unneutralize"
+    refused(g, "next", "P1 must unneutralize first")
+    assert [r["player"] for r in rolls(g, "command")] == ["P1"]  # P2 has not rolled yet
+    g.apply("unneutralize P1 free")
+    g.apply("next")
+    assert g.active_player() == "P2" and [r["player"] for r in rolls(g, "command")] == [
+        "P1", "P2"]
+    to_phase(g, "resolve")
+    assert g.active_player() == "P1"
+    g.apply("attack P1 level=2")
+    refused(g, "next", "P1 must target first")
+    g.apply("target P1 pos=%d" % player(g, "P1")["aim"][0])
+    pos = list(targeted(g, "P2"))[0]
+    refused(g, "next", "P2.%d is targeted: defend it" % pos)
+    g.apply("defend P2 pos=%d level=1" % pos)  # the defender rolls in the attacker's turn
+    g.apply("next")
+    assert g.active_player() == "P2"
+    refused(g, "attack P1 level=1", "it is P2's turn")
+    g.apply("attack P2 level=1")
+
+
+def test_async_with_three_players_goes_fewest_faces_first_and_breaks_a_tie_once():
+    orders = set()
+    for seed in range(12):
+        g = started(seed, ("d8", "d4", "d8"), battle_royale=True, **{"async": True})
+        assert g.state["order"][0] == "P2"  # fewest faces
+        orders.add(tuple(g.state["order"]))
+        for _ in range(13):  # two rounds: the tie stays broken the same way
+            g.apply("next")
+        assert tuple(g.state["order"]) in orders and len(
+            [e for e in g.log if e["event"] == "tiebreak"]) == 1
+    assert orders == {("P2", "P1", "P3"), ("P2", "P3", "P1")}
+
+
+def test_battle_royale_goes_on_without_a_player_who_lost():
+    # Rules: "Battle Royale: You can try playing with more than two players." A player who
+    # loses is out; the last one left wins.
+    g = started(1, ("d6", "d8", "d4"), battle_royale=True)
+    for pos in range(1, 5):
+        g.apply("damage P3 pos=%d" % pos)
+    to_phase(g, "recover")
+    g.apply("next")
+    assert g.state["lost"] == ["P3"] and g.state["result"] is None
+    assert screen_lines(g)[4].startswith("P3x ")
+    to_phase(g, "resolve")
+    refused(g, "attack P1 level=1 on=P3", "attack another player still in")
+    g.apply("attack P1 level=1")  # one opponent left: no need to name them
+    assert rolls(g, "attack")[-1]["player"] == "P2"
+    g.apply("defend P2 pos=%d level=0" % rolls(g, "attack")[-1]["rolls"][0])
+    to_phase(g, "recover")
+    g.apply("set P2.alerts 3")
+    g.apply("next")
+    assert (g.state["result"], g.state["winner"]) == ("win", "P1")
+
+
+def test_three_players_are_a_battle_royale_even_without_the_option():
+    # Rules: "Battle Royale: You can try playing with more than two players. You may not
+    # have more cards in your deck ... than 20 cards, plus 10 cards per player"
+    g = at_resolve(1, ("d6", "d8", "d4"))
+    assert "Deck limit 50" in [e["text"] for e in g.log if e["event"] == "note"]
+    refused(g, "attack P2 level=1", "name the target player: on=P1 or on=P3")
+    assert "Deck limit 40" in [e["text"] for e in started(1).log if e["event"] == "note"]
+
+
 # -- undo and replay ----------------------------------------------------------------------
 
 EVERY_ACTION = [
@@ -565,6 +704,10 @@ def test_command_phase_actions_are_undone_exactly():
     undone_exactly(g, "target P1 pos=%d" % player(g, "P1")["aim"][0])
     g = new(5)
     undone_exactly(g, "commander P1 d8")
+    g = command_with_every_position("damaged")
+    undone_exactly(g, "reroll P1")
+    g = at_resolve(5, ("d6", "d8", "d4"), battle_royale=True)
+    undone_exactly(g, "attack P1 level=1 on=P3")
 
 
 # -- a whole game ---------------------------------------------------------------------------
@@ -637,7 +780,7 @@ def test_on_the_device_an_attack_and_its_defense_come_from_the_game_menu(rig):
     open_menu_item(rig, "Attack")
     rig.keys("a")  # level 1, accurate, no discard, the other player
     game = game_of(rig)
-    assert game.events[-1].startswith("attack discard=0 level=1 mode=accurate p=P1|")
+    assert game.events[-1].startswith("attack discard=0 level=1 mode=accurate on=P2 p=P1|")
     pos = rolls(game, "attack")[-1]["rolls"][0]
     assert targeted(game, "P2") == {pos: 1}
     rig.keys("b", "b")
@@ -650,9 +793,21 @@ def test_on_the_device_an_attack_and_its_defense_come_from_the_game_menu(rig):
     assert targeted(game, "P2") == {}
 
 
-def test_on_the_device_alert_tokens_turn_a_players_leds_amber_then_red_at_2(rig):
+def led_colours(rig, ms=1500, step=50):
+    """What each LED showed over ``ms`` (past any animation): a set of colours per LED."""
+    rig.run(1000)
+    seen = [set() for _ in rig.frame.leds]
+    for _ in range(ms // step):
+        rig.run(step)
+        for i, colour in enumerate(rig.frame.leds):
+            seen[i].add(colour)
+    return seen
+
+
+def test_on_the_device_alert_tokens_blink_amber_then_red_at_2_never_like_a_colour(rig):
     # Issue 4: "alert tokens shown (amber, then red at 2)"; a roll spins; a win shows the
-    # winner's colour.
+    # winner's colour. P1's own colour is red: a warning blinks (lit, dark), a colour
+    # stays lit, so P1 at 2 alerts never looks like P1 at none.
     from test_device_games import pick, start_game
 
     from arbiter.play import AMBER, RED, PlayScreen
@@ -663,24 +818,177 @@ def test_on_the_device_alert_tokens_turn_a_players_leds_amber_then_red_at_2(rig)
     pick(rig, 0)
     rig.keys("a")  # past the reveal: Energize, everyone at once
     screen = [s for s in rig.app.stack if isinstance(s, PlayScreen)][0]
-    ring = len(rig.frame.leds)
+    scaled, dark = rig.app.leds._scaled, (0, 0, 0)
+    first, last = 0, len(rig.frame.leds) - 1  # an LED of P1's arc, one of P2's
 
-    def arcs():
-        rig.run(1500)  # past any animation
-        leds = rig.frame.leds
-        return leds[0], leds[ring - 1]  # P1's arc, P2's arc
-
-    p1, p2 = arcs()
-    assert p1[0] > 0 and p1[2] == 0 and p2[2] > 0  # red-ish P1, blue P2
+    seen = led_colours(rig)
+    assert seen[first] == {scaled(RED)} and seen[last] == {scaled((0, 64, 255))}  # steady
     for alerts, colour in ((1, AMBER), (2, RED)):
         screen.act(rig.app, "set P2.alerts %d" % alerts, rig.board.elapsed)
-        p1, p2 = arcs()
-        assert p2 == rig.app.leds._scaled(colour)
-    assert p1 == rig.app.leds._scaled((255, 0, 0))  # P1 keeps its colour (red, as the warning)
+        seen = led_colours(rig)
+        assert seen[last] == {scaled(colour), dark}  # blinking
+        assert seen[first] == {scaled(RED)}  # P1 steady in its own red
+    screen.act(rig.app, "set P1.alerts 2", rig.board.elapsed)
+    assert led_colours(rig)[first] == {scaled(RED), dark}  # now P1's arc blinks
     for _ in range(5):  # to Recover
         screen.act(rig.app, "next", rig.board.elapsed)
     screen.act(rig.app, "set P2.alerts 3", rig.board.elapsed)
+    screen.act(rig.app, "set P1.alerts 0", rig.board.elapsed)
     screen.act(rig.app, "next", rig.board.elapsed)
     assert screen.game.state["winner"] == "P1"
     rig.run(3000)
-    assert set(rig.frame.leds) == {rig.app.leds._scaled((255, 0, 0))}  # P1's colour
+    seen = led_colours(rig)
+    assert all(colours == {scaled(RED)} for colours in seen)  # P1's colour, steady
+
+
+def test_on_the_device_a_pick_leaves_no_trace_until_all_have_picked(tmp_path):
+    # Rules: "Conceal a die in your hand ... reveal your Commanders simultaneously."
+    # Issue 4: "Nothing on screen, LEDs or serial output hints at a pick until all have
+    # picked" (the full ruleset on the device; rulesets/juggernauts.json in test_device_games)
+    from conftest import Rig
+    from test_device_games import pick, start_game
+
+    seen = []
+    for steps in (0, 5):  # P1 picks d4 on one device, d20 on another
+        folder = tmp_path / str(steps)
+        folder.mkdir()
+        rig = Rig(folder, seed=3)
+        on_flash(rig)
+        start_game(rig, "juggernauts")
+        pick(rig, steps)
+        rig.run(2000)
+        assert rig.lines[3:5] == ["Pass to P2", "others look away"]
+        seen.append((rig.frame.ram, rig.frame.leds, list(rig.app.log.lines)))
+    assert seen[0] == seen[1]
+    pick(rig, 0)  # P2: d4; now both are shown at once
+    assert rig.lines[1:3] == ["P1: d20", "P2: d4"]
+
+
+def matrix_page(rig):
+    """The matrix page on the screen as (player, {position: square}). The cursor's square
+    is inverted, so it is read again with the cursor moved one square on."""
+    squares = {}
+    for move in ("", "right", "left"):
+        rig.keys(*[move] if move else [])
+        player, cursor = rig.lines[0].split()[0].split(".")
+        for line in rig.lines[1:7]:
+            words = line.split()
+            if not words or not words[0].isdigit():
+                continue
+            first, cells = int(words[0]), words[1:]
+            if first <= int(cursor) < first + 4:
+                cells.insert(int(cursor) - first, None)
+            for i, cell in enumerate(cells):
+                if cell is not None:
+                    squares[first + i] = cell
+    return player, squares
+
+
+def test_on_the_device_each_players_matrix_is_a_grid_of_positions(rig):
+    # Rules: "count occupied spaces (spaces occupied by cards, damage tokens, or card
+    # tokens) in your matrix, starting with the upper right and reading across, down to the
+    # lower left"; issue 4: "The matrix of each player, positions 1..N, each card, damaged,
+    # neutralized (with a token count) or token, shown as a compact grid."
+    from test_device_games import game_of, open_menu_item, pick, start_game
+
+    from arbiter.play import PlayScreen
+
+    on_flash(rig)
+    start_game(rig, "juggernauts")
+    pick(rig, 5)  # P1: d20
+    pick(rig, 1)  # P2: d6
+    rig.keys("a", "a", "a", "a")  # the reveal, then to Resolve
+    assert rig.lines[1] == "Resolve"
+    screen = [s for s in rig.app.stack if isinstance(s, PlayScreen)][0]
+    for action in ("damage P1 pos=3", "neutralize P1 pos=4", "neutralize P1 pos=4",
+                   "token P1 pos=9", "damage P1 pos=20", "mark P1 pos=10", "mark P1 pos=4"):
+        assert screen.act(rig.app, action, rig.board.elapsed)
+    rig.keys("down")  # from the play screen, a key away
+    assert rig.lines[0] == "P1.1 card"
+    assert [line.split()[0] for line in rig.lines[1:6]] == ["1", "5", "9", "13", "17"]
+    player, squares = matrix_page(rig)
+    assert player == "P1" and len(squares) == 20
+    assert {pos: sq for pos, sq in squares.items() if sq != "C"} == {
+        3: "X", 4: "N2*", 9: "T", 10: "C*", 20: "X"}
+    assert rig.lines[6:8] == ["A:P2 B:back", "d20 Pw1 Al0 H5"]
+    rig.keys("right", "right", "right")
+    assert rig.lines[0] == "P1.4 neutralized"
+    rig.keys("a")  # the next player's matrix
+    player, squares = matrix_page(rig)
+    assert player == "P2" and squares == {pos: "C" for pos in range(1, 7)}
+    assert rig.lines[7] == "d6 Pw1 Al0 H5"
+    rig.keys("b")
+    assert rig.lines[1] == "Resolve"
+    open_menu_item(rig, "Matrix")  # and from the game menu
+    assert rig.lines[0] == "P1.1 card"
+    rig.keys("b", "b")
+    assert game_of(rig).events[-1] == "mark p=P1 pos=4"  # looking changed nothing
+
+
+def test_on_the_device_a_battle_royale_attack_offers_the_other_players(rig):
+    # Issue 4: "battle_royale (3-6 players; attacks name their target player)"
+    from test_device_games import game_of, open_menu_item, pick, start_game
+
+    on_flash(rig)
+    start_game(rig, "juggernauts", "right", "down", "down", "down", "right")  # 3, royale
+    game = game_of(rig)
+    assert game.players == 3 and game.options["battle_royale"] is True
+    for steps in (1, 2, 0):
+        pick(rig, steps)
+    rig.keys("a", "a", "a", "a")
+    assert rig.lines[1] == "Resolve"
+    open_menu_item(rig, "Attack")
+    assert rig.lines[1] == "p <P1>" and rig.lines[5] == "on <P2>"
+    assert rig.app.screen.fields[4][1] == ["P2", "P3"]
+    rig.keys("right")  # P2 attacks: the others are P1 and P3
+    assert rig.lines[1] == "p <P2>" and rig.app.screen.fields[4][1] == ["P1", "P3"]
+    rig.keys("down", "down", "down", "down", "right", "a")  # on P3
+    assert game.events[-1].startswith("attack discard=0 level=1 mode=accurate on=P3 p=P2|")
+    assert rolls(game, "attack")[-1]["player"] == "P3"
+
+
+def test_a_whole_two_player_game_on_the_device_needs_no_pen_and_paper(rig):
+    # Issue 4: "A complete two-player game runs to its end on `arbiter sim` with no step
+    # that needs pen and paper." Every choice below is made from what the screen shows:
+    # the phase, the refusal that says who must act, the targets on the matrix pages.
+    from test_device_games import game_of, open_menu_item, pick, start_game
+    from test_impactics import fill_form
+
+    on_flash(rig)
+    start_game(rig, "juggernauts")
+    pick(rig, 0)  # P1: d4
+    pick(rig, 1)  # P2: d6
+    rig.keys("a")
+    game = game_of(rig)
+    phases = set()
+    for _ in range(400):
+        if rig.lines[6].endswith("wins!") or rig.lines[6] == "A tie!":
+            break
+        phases.add(rig.lines[1])
+        if rig.lines[1] == "Resolve":
+            open_menu_item(rig, "Attack")
+            fill_form(rig, ["P1", 1, "accurate", 0, "P2", "neutralizing"])
+            open_menu_item(rig, "Attack")
+            fill_form(rig, ["P2"])  # level 1 on P1
+            for owner in ("P1", "P2"):
+                for _ in range(5):  # a position targeted twice is defended twice
+                    rig.keys("down")
+                    if owner == "P2":
+                        rig.keys("a")
+                    player, squares = matrix_page(rig)
+                    rig.keys("b")
+                    aimed = [pos for pos, square in squares.items() if "*" in square]
+                    if not aimed:
+                        break
+                    open_menu_item(rig, "Defend")
+                    fill_form(rig, [owner, aimed[0], 1])
+        rig.keys("a")
+        refused = rig.lines[6]
+        if refused[2:] == " must unneutra":  # the notice, cut at 16 characters
+            open_menu_item(rig, "Unneutralize")
+            fill_form(rig, [refused.split()[0], 0, 0, "free"])
+    state = game.state
+    assert state["result"] and phases >= {"Energize", "Command", "Resolve", "Recover"}
+    assert rig.lines[6] == ("%s wins!" % state["winner"] if state["winner"] else "A tie!")
+    assert any(e.startswith("unneutralize") for e in game.events)  # it came to that
+    assert any(e.startswith("defend") for e in game.events)

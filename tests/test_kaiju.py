@@ -8,7 +8,7 @@ import pytest
 from arbiter.game import rules
 from arbiter.game.effects import Illegal
 from arbiter.game.engine import Game
-from arbiter.game.view import preview, public_state
+from arbiter.game.view import preview, public_state, screen_lines
 from host_tools.play import bundled, play
 
 DATA = rules.parse(bundled()["kaiju"].read_text())
@@ -322,3 +322,315 @@ def test_the_same_game_in_micropython():
     assert cp.state["pieces"]["P2.k2"]["damage"] == 3
     refused = play("kaiju", 2, 5, {}, actions, "micropython").refused
     assert refused == (10, "P1 has 0 of 10 Fury")
+
+
+# "When your team has accumulated 10 Fury (or whatever is specified on your Team Card) -
+# you may activate your Rage Attack": rage_ready says so, and stops saying so when Fury
+# (or the threshold) is corrected back below it.
+def test_rage_ready_follows_fury_both_ways_after_corrections():
+    g = new(players=2, actions=["add P2.fury 7", "damage P2.k1 1 by=P1"])  # Abyss: 8
+    assert P(g, "P2")["rage_ready"] == 1
+    g.apply("add P2.fury -1")  # a Fury counted twice by mistake
+    assert (P(g, "P2")["fury"], P(g, "P2")["rage_ready"]) == (7, 0)
+    assert public_state(g)["players"]["P2"]["rage_ready"] == 0
+    g.apply("add P2.fury 1")
+    assert P(g, "P2")["rage_ready"] == 1 and g.state["message"] == "P2 may launch a Rage Attack"
+    g.apply("add P2.fury_max 1")  # a team card read wrong: 9 Fury, not 8
+    assert P(g, "P2")["rage_ready"] == 0
+    g.apply("add P2.fury_max -2")
+    assert P(g, "P2")["rage_ready"] == 1
+    g.apply("set P2.fury 3")
+    assert P(g, "P2")["rage_ready"] == 0
+    g.apply("undo")
+    assert P(g, "P2")["rage_ready"] == 1
+
+
+# "If a player has no active character when it is time for them to select an Action,
+# they skip this phase. (Even if they have another character!)"
+def test_a_player_without_an_active_kaiju_skips_the_action_phase():
+    g = new(players=3)
+    to_phase(g, "select")
+    g.apply("active P1 k1")
+    g.apply("active P2 k1")  # Kraken
+    g.apply("next")  # P3 selects nobody
+    assert (g.phase()["name"], g.active_player()) == ("action", "P1")
+    g.apply("damage P2.k1 7 by=P1")  # Kraken knocked out in P1's combat
+    assert K(g, "P2.k1")["active"] == 0 and K(g, "P2.k2")["ko"] == 0
+    g.apply("next")  # P2 (Leviath still conscious) and P3 have no active kaiju
+    assert g.phase()["name"] == "healing"
+    notes = [e["text"] for e in g.log if e["event"] == "note"]
+    assert "P2 has no active kaiju: skips" in notes and "P3 has no active kaiju: skips" in notes
+    g.apply("undo")
+    assert (g.phase()["name"], g.active_player()) == ("action", "P1")
+
+
+def test_a_team_with_every_kaiju_knocked_out_takes_no_more_turns():
+    g = new(players=3)
+    to_phase(g, "select")
+    g.apply("active P1 k1")
+    g.apply("active P2 k1")
+    g.apply("active P3 k1")
+    g.apply("next")
+    g.apply("next")  # P3's action
+    for k in ("k1", "k2"):  # P3 knocks out all of P2's team, who played before P3
+        g.apply("damage P2.%s 9 by=P3" % k)
+    assert g.state["lost"] == ["P2"] and g.active_player() == "P3"  # still P3's turn
+    assert "Action: P3" in screen_lines(g)
+    g.apply("next")
+    assert g.phase()["name"] == "healing"
+    to_phase(g, "planning")
+    for p in ("P1", "P3"):
+        assert g.active_player() == p
+        g.apply("pass " + p)
+    assert g.phase()["name"] == "select" and g.active_player() == "P1"
+
+
+# A whole game, 3 players, to P1's 20th Glory: planning passes, selection, combats
+# with damage, Fury, knock-outs, a correction, a Rage Attack, automatic healing, a team
+# knocked out, players with no active kaiju skipped, Glory from locations and events.
+FULL_GAME = [
+    # turn 1: Titans (60), Abyss (55), Swarm (50)
+    "next", "next", "next", "pass P2", "pass P3", "pass P1",
+    "active P1 k2", "active P2 k1", "active P3 k2",
+    "damage P2.k1 3 by=P1", "damage P1.k2 1 by=P2", "spend P1 3", "next",
+    "damage P3.k2 4 by=P2", "damage P2.k1 2 by=P3", "next",
+    "roar P3", "next", "next", "next",
+    # turn 2
+    "next", "next", "pass P1", "pass P2", "pass P3",
+    "active P1 k1", "active P2 k1", "active P3 k2",
+    "damage P2.k1 2 by=P1", "next",  # Kraken knocked out: P2 skips the action phase
+    "damage P1.k1 3 by=P3", "next", "next", "next",
+    # turn 3
+    "next", "next", "next", "pass P2", "pass P3", "pass P1",
+    "active P1 k2", "active P2 k2", "active P3 k1",
+    "damage P2.k2 3 by=P1", "damage P1.k2 2 by=P2", "damage P2.k2 2 by=P1", "next",
+    "damage P3.k1 2 by=P2", "damage P2.k2 1 by=P3", "add P2.fury 2",
+    "rage P2 targets=P3.k1", "spend P2 9", "next",
+    "damage P2.k2 1 by=P3", "next", "next", "next",  # Abyss knocked out: P2 is out
+    # turn 4
+    "next", "next", "pass P1", "pass P3",
+    "active P1 k1", "active P3 k2",
+    "damage P3.k2 3 by=P1", "glory P1 3 source=location", "next", "next", "next",
+    # turn 5
+    "next", "next", "pass P1", "pass P3",
+    "active P1 k2", "active P3 k1", "heal P1.k2 1",
+    "damage P3.k1 3 by=P1", "glory P1 2 source=event",
+]
+
+
+def check_full_game(state):
+    players, pieces = state["players"], state["pieces"]
+    assert (state["result"], state["winner"], state["lost"]) == ("win", "P1", ["P2"])
+    assert (players["P1"]["glory"], players["P3"]["glory"]) == (20, 5)  # 3 KOs + 3 + 2
+    assert [k for k in sorted(pieces) if pieces[k]["ko"]] == [
+        "P2.k1", "P2.k2", "P3.k1", "P3.k2"]
+    assert pieces["P3.k3"]["ko"] == 0 and players["P2"]["fury"] == 1  # reset by the rage
+    assert players["P2"]["energy"] == 14 + 5 - 9  # the rage's +5, spent beyond POWER 4
+    notes = [e["text"] for e in state["log"] if e["event"] == "note"]
+    assert "P2 has no active kaiju: skips" in notes
+    assert "P2 RAGES: Hive 4/6. +5 Energy, no cap, draw 3 combat cards" in notes
+    sources = [e["args"].get("source") for e in state["log"] if e["event"] == "glory"]
+    assert sources == ["location", "event"]
+    assert state["screen"][6] == "P1 wins!"
+
+
+def test_a_complete_three_player_game_the_same_in_both_runtimes():
+    cp = play("kaiju", 3, 7, {}, FULL_GAME, "cpython")
+    assert cp.refused is None
+    check_full_game(cp.state)
+    mp = play("kaiju", 3, 7, {}, FULL_GAME, "micropython")
+    assert json.dumps(cp.state, sort_keys=True) == json.dumps(mp.state, sort_keys=True)
+
+
+# -- on the device --------------------------------------------------------------------------
+
+
+def play_screen(rig):
+    from arbiter.play import PlayScreen
+
+    return next(s for s in rig.app.stack if isinstance(s, PlayScreen))
+
+
+def on_device(rig, players=3, actions=()):
+    """A new game on the emulated device (3 players: the Right key in setup), and
+    ``actions`` applied as the game menu would (each test drives its own part by keys)."""
+    from test_device_games import start_game
+
+    start_game(rig, "kaiju", *["right"] * (players - 2))
+    screen = play_screen(rig)
+    for action in actions:
+        assert screen.act(rig.app, action, rig.board.elapsed), screen.notice
+    rig.app.redraw()
+    rig.run(100)
+    return screen.game
+
+
+def field_text(label, value):
+    return ("%s <%s>" % (label, value))[:16]
+
+
+def set_field(rig, row, label, value):
+    """Right until the form's row ``row`` shows ``value``: the form must offer it."""
+    for _ in range(45):
+        if rig.lines[row] == field_text(label, value):
+            return
+        now = rig.lines[row].split("<", 1)[1].rstrip(">")
+        numbers = now.lstrip("-").isdigit() and value.lstrip("-").isdigit()
+        rig.keys("left" if numbers and int(value) < int(now) else "right")
+    raise AssertionError("the form never offered %s=%s: %s" % (label, value, rig.lines))
+
+
+def offered(rig, row):
+    """Every value a form's row offers, in order, from the one it shows first (the
+    cursor goes to that row, and is left there)."""
+    while rig.app.screen.cursor != row - 1:
+        rig.keys("down")
+    seen = []
+    for _ in range(45):
+        value = rig.lines[row].split("<", 1)[1].rstrip(">")
+        if value in seen:
+            return seen
+        seen.append(value)
+        rig.keys("right")
+    raise AssertionError(seen)
+
+
+def device_do(rig, action):
+    """One action by keys, as players enter it: A for next, else the game menu item and
+    its form, field by field. Returns the form's screen just before A."""
+    from test_device_games import open_menu_item
+
+    if action == "next":
+        rig.keys("a")
+        return None
+    name, *words = action.split()
+    if name == "add":  # a correction
+        path, amount = words
+        holder, _, counter = path.rpartition(".")
+        open_menu_item(rig, "Correct")
+        fields = [("who", holder), ("what", counter), ("by", amount)]
+    else:
+        spec = DATA["actions"][name]
+        open_menu_item(rig, spec.get("label", name))
+        given = dict(zip(spec["params"], [w for w in words if "=" not in w], strict=True))
+        given.update(w.split("=", 1) for w in words if "=" in w)
+        named = sorted(k for k in spec.get("choices", {}) if k not in spec["params"])
+        fields = [(f, given[f]) for f in spec["params"] + named]
+    for row, (label, value) in enumerate(fields):
+        if row:
+            rig.keys("down")
+        set_field(rig, row + 1, label, value)
+    shown = rig.lines
+    rig.keys("a")
+    assert rig.lines[-1] in ("A:next B:menu", "B:menu"), (action, rig.lines)  # done
+    return shown
+
+
+# "Before confirming, the screen previews the result ("Rex 4/6 -> 7/6 KO, P1 +5 glory")."
+def test_on_the_device_a_damage_shows_its_result_before_it_is_confirmed(rig):
+    from test_device_games import open_menu_item
+
+    game = on_device(rig, 3, ["next", "next", "pass P1", "pass P2", "pass P3",
+                              "active P1 k1", "active P2 k1", "active P3 k1",
+                              "add P1.k1.damage 4"])
+    open_menu_item(rig, "Damage")
+    assert rig.lines[1:4] == ["k <P1.k1>", "n <1>", "by <P2>"]
+    assert rig.lines[4] == "Rex 4/6 -> 5/6"
+    rig.keys("down", "right", "right")  # 3 damage
+    assert rig.lines[4:6] == ["Rex 4/6 -> 7/6", "KO, P2 +5 glory"]
+    rig.keys("down", "right")  # dealt by P3
+    assert rig.lines[4:6] == ["Rex 4/6 -> 7/6", "KO, P3 +5 glory"]
+    assert K(game, "P1.k1")["damage"] == 4 and game.events[-1] == "add P1.k1.damage 4"
+    rig.keys("a")
+    assert K(game, "P1.k1")["ko"] == 1 and P(game, "P3")["glory"] == 5
+    assert game.events[-1] == "damage by=P3 k=P1.k1 n=3"
+    assert "Rex 4/6 -> 7/6 K" in rig.lines  # the play screen says what happened
+
+
+def test_on_the_device_forms_offer_the_kaiju_and_players_that_make_sense(rig):
+    from test_device_games import open_menu_item
+
+    game = on_device(rig, 3, ["next", "next", "pass P1", "pass P2", "pass P3",
+                              "set P1.k2.ko 1"])
+    # Select: P1 chooses among its own conscious kaiju (Gorath is knocked out)
+    open_menu_item(rig, "Active kaiju")
+    assert rig.lines[1] == "p <P1>" and offered(rig, 2) == ["k1", "k3"]
+    rig.keys("a")
+    assert K(game, "P1.k1")["active"] == 1 and game.active_player() == "P2"
+    device_do(rig, "active P2 k2")
+    device_do(rig, "active P3 k1")
+    # Action, P1's turn: the kaiju in the city first; the damage was dealt by another
+    # player than the kaiju's owner, the one whose turn it is first
+    open_menu_item(rig, "Damage")
+    assert offered(rig, 1) == ["P1.k1", "P2.k2", "P3.k1", "P1.k3", "P2.k1", "P3.k2",
+                               "P3.k3"]
+    assert rig.lines[1] == "k <P1.k1>" and offered(rig, 3) == ["P2", "P3"]
+    rig.keys("up", "up", "right")  # Leviath (P2's): P1 first, then P3
+    assert rig.lines[1] == "k <P2.k2>" and offered(rig, 3) == ["P1", "P3"]
+    rig.keys("b", "b")
+    # a Rage Attack hits opponents: those in the city first; none (a location) last
+    open_menu_item(rig, "Rage Attack")
+    assert offered(rig, 2) == ["P2.k2", "P3.k1", "P2.k1", "P3.k2", "P3.k3", "none"]
+    rig.keys("up", "right")  # P2 rages
+    assert rig.lines[1] == "p <P2>"
+    assert offered(rig, 2) == ["P1.k1", "P3.k1", "P1.k3", "P3.k2", "P3.k3", "none"]
+    assert "P2 has 0 of 8" in " ".join(rig.lines[3:7])  # the preview says why not yet
+    rig.keys("b", "b")
+    open_menu_item(rig, "Glory")
+    assert offered(rig, 3) == ["location", "opponent", "event", "face-dow", "other"]
+
+
+def led_colours(rig, ms=1500, step=50):
+    """What each LED showed over ``ms`` (past any animation): a set of colours per LED."""
+    rig.run(1000)
+    seen = [set() for _ in rig.frame.leds]
+    for _ in range(ms // step):
+        rig.run(step)
+        for i, colour in enumerate(rig.frame.leds):
+            seen[i].add(colour)
+    return seen
+
+
+# "When your team has accumulated 10 Fury (or whatever is specified on your Team Card)
+# - you may activate your Rage Attack": the device says so, and that player's LEDs
+# pulse (blink in their colour), on another player's turn too, until the Rage Attack.
+def test_on_the_device_a_team_that_may_rage_pulses_until_its_rage_attack(rig):
+    from arbiter.play import player_colour
+
+    game = on_device(rig, 3, ["next", "next", "pass P1", "pass P2", "pass P3",
+                              "active P1 k1", "active P2 k1", "active P3 k1", "add P2.fury 7"])
+    scaled, dark = rig.app.leds._scaled, (0, 0, 0)
+    p1, p2 = (scaled(player_colour(DATA, p)) for p in ("P1", "P2"))
+    assert led_colours(rig) == [{p1}] * 12  # P1's turn: the ring in P1's colour
+    device_do(rig, "damage P2.k1 1 by=P1")
+    assert "P2 may launch a" in rig.lines and P(game, "P2")["rage_ready"] == 1
+    seen = led_colours(rig)
+    assert seen[:6] == [{p1}] * 6 and seen[6:] == [{p2, dark}] * 6  # P2's arc pulses
+    shown = device_do(rig, "rage P2 targets=P1.k1")
+    assert "P2 RAGES: Rex 2/6" in " ".join(shown[3:7])  # previewed before A
+    assert led_colours(rig) == [{p1}] * 12  # raged: no more pulse
+    rig.keys("b:long")  # undo the rage: P2 may rage again
+    assert led_colours(rig)[6:] == [{p2, dark}] * 6
+    device_do(rig, "add P2.fury -1")  # a Fury too many: P2 may not rage after all
+    assert P(game, "P2")["rage_ready"] == 0 and led_colours(rig) == [{p1}] * 12
+
+
+# "A full three-player game runs to its end on `arbiter sim`": the whole game above,
+# entered with the device's keys, ends as it does headless.
+def test_a_complete_three_player_game_on_the_device(rig):
+    from arbiter.game.view import public_state as shown_state
+
+    game = on_device(rig, 3)
+    previews = []
+    for action in FULL_GAME:
+        lines = device_do(rig, action)
+        if action.startswith("damage"):
+            previews.append(" ".join(lines[4:7]).strip())
+    headless = play("kaiju", 3, 7, {}, FULL_GAME).state
+    state = shown_state(game)
+    for key in ("players", "pieces", "lost", "result", "winner", "round", "phase"):
+        assert state[key] == headless[key], key
+    check_full_game(dict(state, screen=rig.lines))
+    assert previews[:2] == ["Kraken 0/7 -> 3/7", "Gorath 0/7 -> 1/7"]
+    assert "Kraken 5/7 -> 7/7 KO, P1 +5 glory" in previews
+    assert len(game.events) == len(FULL_GAME)

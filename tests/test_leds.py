@@ -70,3 +70,21 @@ def test_disabled_ring_is_dark_whatever_the_picture():
     leds.set_enabled(True)
     leds.tick(1)
     assert lit(np)[0] == (63, 0, 0)
+
+
+def test_a_blinking_arc_goes_lit_and_dark_twice_a_second_and_the_rest_stay_lit():
+    # a warning (Juggernauts' alert tokens) blinks, so it is never read as a player's colour
+    leds, np = make()
+    leds.set_arcs([(255, 0, 0), (0, 64, 255)])
+    leds.blink_arcs([True, False])
+    shown = []
+    writes = np.writes
+    for now in range(0, 2000, 10):
+        leds.tick(now)
+        shown.append((lit(np)[0], lit(np)[11]))
+    assert {first for first, _ in shown} == {(63, 0, 0), (0, 0, 0)}
+    assert {last for _, last in shown} == {(0, 16, 63)}
+    assert np.writes - writes == 4  # written only when the blink turns: every 500 ms
+    leds.set_arcs([(255, 0, 0), (0, 64, 255)])  # a new picture blinks only if told
+    leds.tick(2750)
+    assert lit(np)[0] == (63, 0, 0)

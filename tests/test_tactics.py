@@ -44,9 +44,12 @@ def test_layout_has_kings_at_the_corners_and_49_cards_of_the_54(seed):
     board = new(seed).state["game"]["board"]
     assert len(board) == 49
     assert sorted(board[i] for i in (0, 6, 42, 48)) == ["KC", "KD", "KH", "KS"]
-    deck = Counter(DECK + ["JK", "JK"])
-    left = Counter(new(seed).state["game"]["leftover"])
-    assert Counter(board) + left == deck  # 49 on the table, 5 left over, none twice
+    left = new(seed).state["game"]["leftover"]
+    assert len(set(board) - {"JK"}) == 49 - board.count("JK")  # no card twice
+    # the 5 cards not dealt are the leftover stack, but for a joker (never a replacement)
+    assert "JK" not in left and len(left) == 5 - (2 - board.count("JK"))
+    assert Counter(board) + Counter(left) + Counter({"JK": 2 - board.count("JK")}) == \
+        Counter(DECK + ["JK", "JK"])
 
 
 def test_castles_wait_for_the_battlefield_and_it_is_dealt_once():
@@ -82,17 +85,62 @@ def test_the_corner_kings_are_in_uniform_order_chi_square_at_1_percent():
     assert sum((n - 200) ** 2 / 200 for n in counts.values()) < 41.638
 
 
-def test_a_joker_is_replaced_by_a_leftover_card():
+def square_of(i):
+    return "%d,%d" % (i // 7 + 1, i % 7 + 1)
+
+
+def jokers(g):
+    from arbiter.game.expr import evaluate
+
+    return evaluate(g, {"val": "jokers"})
+
+
+def seed_with_jokers(count):
+    return next(s for s in range(200) if new(s).state["game"]["board"].count("JK") == count)
+
+
+def test_a_joker_is_replaced_by_the_players_choice_of_leftover_card():
     # 4 Movement: "choose a card from the leftover stack of cards, and replace the joker"
-    seed = next(s for s in range(100) if "JK" in new(s).state["game"]["board"])
-    g = new(seed)
-    i = g.state["game"]["board"].index("JK")
-    square = "%d,%d" % (i // 7 + 1, i % 7 + 1)
-    card = next(c for c in g.state["game"]["leftover"] if c != "JK")
-    with pytest.raises(Illegal, match="no joker"):
-        g.apply("joker 1,1 %s" % card)
-    g.apply("joker %s %s" % (square, card))
-    assert g.state["game"]["board"][i] == card and card not in g.state["game"]["leftover"]
+    g = new(seed_with_jokers(2))
+    board = g.state["game"]["board"]
+    squares = [square_of(i) for i, c in enumerate(board) if c == "JK"]
+    assert jokers(g) == squares  # what the device's form offers
+    left = list(g.state["game"]["leftover"])
+    assert len(left) == 5 and "JK" not in left
+    for action, reason in [("joker 1,1 %s" % left[0], "no joker at 1,1"),
+                           ("joker %s JK" % squares[0], "JK is not in the leftover"),
+                           ("joker %s %s" % (squares[0], board[0]), "not in the leftover")]:
+        with pytest.raises(Illegal, match=reason):
+            g.apply(action)
+    for square, card in zip(squares, left[3:], strict=True):  # the players choose
+        g.apply("joker %s %s" % (square, card))
+        i = (int(square[0]) - 1) * 7 + int(square[2]) - 1
+        assert g.state["game"]["board"][i] == card and g.state["message"] == \
+            "%s is now %s" % (square, card)
+    assert "JK" not in g.state["game"]["board"] and jokers(g) == []
+    assert g.state["game"]["leftover"] == left[:3]  # each card used once
+    with pytest.raises(Illegal, match="no joker at"):
+        g.apply("joker %s %s" % (squares[0], left[0]))
+
+
+def test_a_deal_without_jokers_leaves_no_joker_to_replace():
+    g = new(seed_with_jokers(0))
+    assert jokers(g) == [] and len(g.state["game"]["leftover"]) == 3
+    assert jokers(Game(RULES, seed=1)) == []  # nothing dealt yet
+    g = new(seed_with_jokers(1))
+    assert jokers(g) == [square_of(g.state["game"]["board"].index("JK"))]
+
+
+def test_the_joker_squares_offered_are_right_for_every_joker_place():
+    # the ruleset finds them from the board's text: two jokers side by side, apart, at
+    # the first and last squares a joker can have
+    g = new(1)
+    for places in ([1], [47], [1, 2], [1, 47], [20, 21], [5, 7]):
+        board = ["2H"] * 49
+        for i in places:
+            board[i] = "JK"
+        g.state["game"]["board"] = board
+        assert jokers(g) == [square_of(i) for i in places]
 
 
 # -- castles and turns -----------------------------------------------------------------------
@@ -137,6 +185,45 @@ def test_hold_cannot_exceed_four_castles():
         g.apply("hold P1 3")
 
 
+def test_castle_choice_records_who_holds_each_corner():
+    g = started()
+    assert g.state["game"]["holders"] == ["P1", "P2", "P1", "P2"]  # 1,1 1,7 7,1 7,7
+
+
+def test_castle_control_sets_every_holder_and_each_players_count():
+    # 2: "Control is defined by occupying that castle with at least one unit"
+    g = started()
+    g.apply("control P1 P1 - P2")
+    assert g.state["game"]["holders"] == ["P1", "P1", "-", "P2"]
+    assert [g.state["players"][p]["castles"] for p in ("P1", "P2")] == [2, 1]
+    assert g.state["message"] == "held: P1 P1 - P2"
+    for action, reason in [("control P1 P3 - P2", "held by P1, P2, -, not P3"),
+                           ("control P1 P1 P2", "missing 7,7=")]:
+        with pytest.raises(Illegal, match=reason):
+            g.apply(action)
+
+
+def test_the_win_check_uses_the_castles_confirmed_as_the_turn_passes():
+    # P1 takes a third castle in its turn: no win then, nor at P2's turn start; P1
+    # wins when its own next turn begins still holding 3 (rule 2)
+    g = started()
+    g.apply("control P1 P1 P2 P1")
+    g.apply("next")
+    assert g.state["result"] is None and g.active_player() == "P2"
+    g.apply("control P1 P1 P2 P1")  # confirmed as P2's turn ends: P1 still holds 3
+    g.apply("next")
+    assert g.state["winner"] == "P1"
+
+
+def test_a_castle_retaken_before_the_turn_starts_is_no_win():
+    g = started()
+    g.apply("control P1 P1 P2 P1")
+    g.apply("next")
+    g.apply("control P1 P2 P2 P1")  # P2 retook 1,7 in its turn
+    g.apply("next")
+    assert g.state["result"] is None and g.state["players"]["P1"]["castles"] == 2
+
+
 def test_three_moves_then_a_fourth_is_refused():
     # 4 Movement: "A player gets three moves a turn"
     g = started()
@@ -147,6 +234,8 @@ def test_three_moves_then_a_fourth_is_refused():
         g.apply("move P1")
     with pytest.raises(Illegal, match="it is P1's turn"):
         g.apply("move P2")
+    with pytest.raises(Illegal, match="an army is at most 6 units"):
+        g.apply("move P1 units=7")  # 1: "An army can never be bigger than 6 units"
     g.apply("next")
     assert g.state["players"]["P2"]["moves_left"] == 3
 
@@ -343,62 +432,220 @@ def test_recruit_adds_a_unit_once_per_face_card():
         g.apply("recruit P1 at=1,1")
 
 
+# -- fog of war (7.2) -------------------------------------------------------------------
+
+
+def fogged(seed=1):
+    g = Game(RULES, seed=seed, options={"fog": "on"})
+    g.apply("layout")
+    return g
+
+
+def test_fog_of_war_deals_every_card_face_down_but_the_corner_castles():
+    # 7.2: "All cards are face down"; the corners are the kings, known to all
+    assert fogged().state["game"]["face_up"] == [0, 6, 42, 48]  # places, from 0
+    assert started().state["game"]["face_up"] == []  # fog off: every card is face up
+
+
+def test_a_card_turned_up_says_what_it_is_and_stays_up():
+    # 7.2: "When a card becomes occupied, flip it over"
+    g = fogged(5)
+    card = g.state["game"]["board"][24]
+    g.apply("flip 4,4")
+    assert 24 in g.state["game"]["face_up"] and g.state["message"] == "4,4 is " + card
+    with pytest.raises(Illegal, match="4,4 is face up"):
+        g.apply("flip 4,4")
+    with pytest.raises(Illegal, match="fog of war is off"):
+        started().apply("flip 4,4")
+
+
+def test_under_fog_a_recruit_or_joker_landed_on_is_turned_up_and_rows_are_not_shown():
+    seed = next(s for s in range(200) if "JK" in fogged(s).state["game"]["board"])
+    g = fogged(seed)
+    board = g.state["game"]["board"]
+    for action, reason in [("layout row=3", "fog of war")]:
+        with pytest.raises(Illegal, match=reason):
+            g.apply(action)
+    for action in CASTLES:
+        g.apply(action)
+    joker = board.index("JK")
+    g.apply("joker %s %s" % (square_of(joker), g.state["game"]["leftover"][0]))
+    recruit = next(i for i, c in enumerate(board) if c[0] in "JQ" and c != "JK")
+    g.apply("recruit P1 at=%s" % square_of(recruit))
+    assert g.state["game"]["face_up"] == [0, 6, 42, 48, joker, recruit]
+
+
 # -- undo and a whole game --------------------------------------------------------------
 
-ACTIONS = ["layout"] + CASTLES + ["reinforce P1", "move P1", "enter P1 units=3 terrain=forest",
-                     "combat att=P1 def=P2 att_units=3 def_units=2 att_value=5 def_value=4",
-                     "recruit P1", "layout row=2", "hold P2 1", "hold P1 3", "next", "next"]
+# a game to its end: seed 21 deals jokers at 2,2 and 7,6 and leaves 8C 2H 7D 7S 3C;
+# P1 is Undead (2 moves), P2 Kobolds
+OPTIONS = {"race.P1": "undead", "race.P2": "kobolds"}
+ACTIONS = ["layout"] + CASTLES + [
+    "reinforce P1", "move P1", "enter P1 units=3 terrain=forest", "joker 2,2 7D",
+    "layout row=2", "next",
+    "control P1 P2 P1 P2", "next",  # round 2: P1's turn
+    "reinforce P1", "combat att=P1 def=P2 att_units=3 def_units=2 att_value=5 def_value=4",
+    "recruit P1", "control P1 P1 P1 P2", "next",  # P1 took 1,7: P2's turn, no win for P1
+    "reinforce P2", "move P2 units=2", "spend P2",
+    "combat att=P2 def=P1 att_units=4 def_units=2 att_value=7 def_value=13 "
+    "att_from=mountain def_on=plain att_support=1", "hold P2 1", "hold P1 3",
+    "control P1 P1 P1 P2", "next"]  # P1 begins its turn holding 3 castles and wins
 
 
-def test_every_action_undoes_exactly():
-    g = Game(RULES, seed=21, options={"race.P1": "undead"})
+def test_every_action_undoes_exactly_and_redoes_the_same():
+    g = Game(RULES, seed=21, options=OPTIONS)
     states = [json.dumps(g.state, sort_keys=True)]
     for action in ACTIONS:
         g.apply(action)
         states.append(json.dumps(g.state, sort_keys=True))
-    assert g.state["winner"] == "P1"
+    assert g.state["winner"] == "P1" and g.state["round"] == 3
+    for expected in reversed(states[:-1]):
+        g.apply("undo")
+        assert json.dumps(g.state, sort_keys=True) == expected
+    for expected in states[1:]:
+        g.apply("redo")  # the same dice and cards again: undo is no way to re-roll
+        assert json.dumps(g.state, sort_keys=True) == expected
+
+
+def test_the_fog_of_war_actions_undo_exactly():
+    g = Game(RULES, seed=21, options={"fog": "on"})
+    states = [json.dumps(g.state, sort_keys=True)]
+    for action in ["layout"] + CASTLES + ["flip 4,4", "joker 7,6 3C", "recruit P1 at=%s" % (
+            square_of(next(i for i, c in enumerate(new(21).state["game"]["board"])
+                           if c[0] in "JQ" and c != "JK")))]:
+        g.apply(action)
+        states.append(json.dumps(g.state, sort_keys=True))
     for expected in reversed(states[:-1]):
         g.apply("undo")
         assert json.dumps(g.state, sort_keys=True) == expected
 
 
 def test_a_whole_game_on_arbiter_run_in_both_runtimes():
-    outs = [play("tactics", None, 21, {"race.P1": "undead"}, ACTIONS, runtime=r)
+    outs = [play("tactics", None, 21, OPTIONS, ACTIONS, runtime=r)
             for r in ("cpython", "micropython")]
     assert outs[0].refused is None and outs[0].state["winner"] == "P1"
+    assert outs[0].state["screen"][6] == "P1 wins!"
     assert json.dumps(outs[0].state, sort_keys=True) == json.dumps(outs[1].state, sort_keys=True)
 
 
 # -- on the device (the emulated Pico that `arbiter sim` runs) ------------------------------
 
 
-def test_a_whole_game_on_the_device_with_the_board_view(rig):
+def deal_on_the_device(rig, *setup_keys):
     from test_device_games import game_of, open_menu_item, start_game
     from test_impactics import fill_form
 
-    start_game(rig, "tactics")
+    start_game(rig, "tactics", *setup_keys)
     g = game_of(rig)
     open_menu_item(rig, "Deal / show the board")
     fill_form(rig, [1])
+    assert len(g.state["game"]["board"]) == 49
+    return g
+
+
+def test_the_board_on_the_oled_shows_suit_and_rank_per_square_and_zooms(rig):
+    from test_device_games import open_menu_item
+
+    from arbiter.grid import short
+
+    g = deal_on_the_device(rig)
     board = g.state["game"]["board"]
-    assert len(board) == 49
     open_menu_item(rig, "Board")
-    assert rig.lines[0] == "Board 1,1 " + board[0]
+    assert rig.lines[0] == "1,1 %s castle" % board[0]  # the cursor's square, named
+    for row in range(1, 7):  # all 49 at once, 2 characters a square (10S as TS)
+        assert rig.lines[row + 1] == "".join(short(c) for c in board[row * 7:row * 7 + 7])
+    gaps = []  # each square stands apart: blank columns between squares on every row
+    ram = rig.frame.ram
+    for page in range(2, 8):
+        cells = ram[page * 128:(page + 1) * 128]
+        gaps.append(all(cells[x] == 0 for x in range(16, 128, 18)))
+    assert all(gaps)
     rig.keys("right", "down")
-    assert rig.lines[0] == "Board 2,2 " + board[8]
+    terrain = {"S": "mountain", "C": "forest", "H": "plain", "D": "plain"}[board[8][-1]]
+    terrain = "recruit" if board[8][0] in "JQ" and board[8] != "JK" else terrain
+    assert rig.lines[0] == "2,2 %s %s" % (board[8], "joker" if board[8] == "JK" else terrain)
     rig.keys("a")  # zoom in: whole names, 4 squares a row (the cursor's square inverted)
     assert rig.lines[2].split() == [board[7], board[9], board[10]]
-    rig.keys("b", "b")
+    assert rig.lines[7].split() == board[42:46]
+    rig.keys("a")  # and out again
+    assert rig.lines[7] == "".join(short(c) for c in board[42:49])
+
+
+def test_a_whole_game_on_the_device_with_the_castle_screen(rig):
+    from test_device_games import open_menu_item
+    from test_impactics import fill_form
+
+    g = deal_on_the_device(rig)
     for player, square in [("P1", "1,1"), ("P2", "7,7"), ("P2", "1,7"), ("P1", "7,1")]:
         open_menu_item(rig, "Choose a castle")
         fill_form(rig, [player, square])
     assert g.state["game"]["chosen"] == ["1,1", "7,7", "1,7", "7,1"]
     rig.keys("a")
     assert rig.lines[1] == "Turn: P1"
-    for player, held in [("P2", 1), ("P1", 3)]:
-        open_menu_item(rig, "Castles held")
-        fill_form(rig, [player, held])
+    assert "JK" in g.state["game"]["board"]  # seed 1 deals two
+    # a joker landed on: the player picks its card from the leftover stack
+    open_menu_item(rig, "Replace a joker")
+    form = rig.app.screen
+    assert form.fields[0][1] == jokers(g) and form.fields[1][1] == g.state["game"][
+        "leftover"]
+    card = g.state["game"]["leftover"][1]
+    fill_form(rig, [jokers(g)[0], card])
+    assert card in g.state["game"]["board"]
+    open_menu_item(rig, "Reinforcements")
     rig.keys("a")
-    assert g.state["result"] is None  # P2's turn: P1 is not checked
+    open_menu_item(rig, "Move an army")
+    fill_form(rig, ["P1", 2])
+    assert g.state["players"]["P1"]["moves_left"] == 2
+    rig.keys("a")  # the turn passes: first the castle screen, as the device last knew it
+    assert rig.lines[0] == "Castle control"
+    assert rig.lines[1:5] == ["1,1 <P1>", "1,7 <P2>", "7,1 <P1>", "7,7 <P2>"]
+    assert rig.lines[6] == "then P2's turn"
+    rig.keys("down", "left")  # P1 took 1,7 in its turn
+    assert rig.lines[2] == "1,7 <P1>"
     rig.keys("a")
+    assert rig.lines[1] == "Turn: P2" and g.state["result"] is None  # P2 is checked, not P1
+    assert g.state["players"]["P1"]["castles"] == 3
+    rig.keys("a", "b")  # the castle screen; B: back, the turn does not pass
+    assert rig.lines[1] == "Turn: P2"
+    rig.keys("a")
+    assert rig.lines[1:5] == ["1,1 <P1>", "1,7 <P1>", "7,1 <P1>", "7,7 <P2>"]
+    rig.keys("a")  # P1 begins its turn holding 3 of the 4 castles
     assert g.state["winner"] == "P1" and "P1 wins!" in rig.lines
+    assert g.events[-2:] == ["control 1,1=P1 1,7=P1 7,1=P1 7,7=P2", "next"]
+
+
+def test_fog_of_war_on_the_device_hides_the_cards_until_turned_up_and_peeks(rig):
+    from test_device_games import open_menu_item
+    from test_impactics import fill_form
+
+    g = deal_on_the_device(rig, "down", "right")  # Fog of war <on>
+    board = g.state["game"]["board"]
+    open_menu_item(rig, "Board")
+    assert rig.lines[0] == "1,1 %s castle" % board[0]  # the corners are face up
+    assert rig.lines[1] == "?" * 10 + short_of(board[6])  # (1,1 is under the cursor)
+    assert rig.lines[2:7] == ["?" * 14] * 5
+    assert rig.lines[7] == short_of(board[42]) + "?" * 10 + short_of(board[48])
+    rig.keys("right")
+    assert rig.lines[0] == "1,2 ??"
+    events = list(g.events)
+    rig.keys("a:long")  # a peek: for one player's eyes, and not recorded
+    assert rig.lines[0] == "Peek 1,2" and "others look away" in rig.lines
+    rig.keys("a")
+    assert rig.lines[1].startswith(board[1])
+    rig.keys("b", "b", "b")  # the card, the board, the menu
+    assert g.events == events
+    open_menu_item(rig, "Table")
+    assert not any(line.startswith("board") for line in rig.app.screen.lines)
+    rig.keys("b", "b")
+    open_menu_item(rig, "Turn a card up")
+    fill_form(rig, ["2,2"])
+    assert g.state["message"] == "2,2 is " + board[8]
+    open_menu_item(rig, "Board")
+    rig.keys("right", "down")
+    assert rig.lines[0].startswith("2,2 " + board[8])
+
+
+def short_of(card):
+    from arbiter.grid import short
+
+    return short(card)

@@ -2,6 +2,7 @@
 
 from arbiter import ui
 from arbiter.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
+from arbiter.game.expr import evaluate
 
 
 class Form:
@@ -18,7 +19,8 @@ class Form:
         self.fields = fields
         self.build = build
         self.cursor = 0
-        self.notice = ""
+        self.notice = ""  # why the action was refused, until the next key
+        self.said = ""  # a preview: what the action would say
 
     def values(self):
         return [choices[i] if choices else "" for _, choices, i in self.fields]
@@ -29,9 +31,10 @@ class Form:
         for row, (label, choices, i) in enumerate(self.fields[top:top + 5]):
             text = "%s <%s>" % (label, choices[i]) if choices else label + " -"
             ui.line(fb, row + 1, text, row + top == self.cursor)
-        if self.notice:
+        notice = self.notice or self.said
+        if notice:
             first = min(len(self.fields), 5) + 1
-            for row, text in enumerate(ui.wrap(self.notice)[: 7 - first]):
+            for row, text in enumerate(ui.wrap(notice)[: 7 - first]):
                 ui.line(fb, first + row, text)
         ui.hint(fb, "<> A:do B:back")
 
@@ -72,15 +75,59 @@ CHANGES = _numbers(-20, 20)
 COUNTS = _numbers(1, 20)
 
 
-def action_form(play, name):
+class ActionForm(Form):
+    """The ruleset's ``choices`` for a param are worked out with ``$p``, ``$k`` and
+    ``$t`` bound to the player and pieces chosen in the form, and again when one of
+    those changes (an attack offers the others; a damage, the players who can have
+    dealt it). A ``choices`` entry that is not a param is a named argument, offered
+    after the params and passed as ``NAME=VALUE`` (Kaiju's ``by=``). With
+    ``"preview": true`` the form shows what the action would say, as it is set."""
+
+    def __init__(self, play, name, spec, fields):
+        super().__init__(play, spec.get("label", name)[:16], fields, self._text, AMOUNTS)
+        self.name = name
+        self.named = len(spec.get("params", []))  # fields from here on are NAME=VALUE
+        self.offered = spec.get("choices", {})
+        self.preview = spec.get("preview", False)
+        self.on_change(-1)
+        if "defaults" in spec:  # where the form starts, such as who holds each castle now
+            from arbiter.confirm import start_at
+
+            start_at(self, spec["defaults"])
+
+    def _text(self, values):
+        words = [self.name]
+        for i, value in enumerate(values):
+            words.append(value if i < self.named else "%s=%s" % (self.fields[i][0], value))
+        return " ".join(words)
+
+    def on_change(self, row):
+        fields = self.fields
+        if row < 0 or fields[row][0] in ("p", "k", "t"):
+            binding = {}
+            for again in (0, 1):  # the second pass: each field with those above it as now
+                for i, field in enumerate(fields):
+                    if again and i != row and field[0] in self.offered:
+                        was = field[1][field[2]] if field[1] else None
+                        field[1] = param_choices(self.play.game, self.offered[field[0]],
+                                                 binding)
+                        # opening: the first choice; later, the same while it is offered
+                        field[2] = field[1].index(was) if row >= 0 and was in field[1] else 0
+                    if field[0] in ("p", "k", "t") and field[1]:
+                        binding[field[0]] = field[1][field[2]]
+        if self.preview:
+            from arbiter.game.view import preview
+
+            self.said = preview(self.play.game, self.build(self.values()))
+
+
+def action_form(play, name, form=ActionForm):
     game = play.game
     spec = game.rules["actions"][name]
     fields = []
-    offered = spec.get("choices", {})
-    for param in spec.get("params", []):
-        if param in offered:  # the ruleset's choices for this param (an expression)
-            choices, start = param_choices(game, offered[param]), 0
-        elif param == "p":
+    params = spec.get("params", [])
+    for param in params + sorted(k for k in spec.get("choices", {}) if k not in params):
+        if param == "p":
             choices = game.players_in_order()
             active = game.active_player()
             start = choices.index(active) if active in choices else 0
@@ -89,17 +136,18 @@ def action_form(play, name):
         else:
             choices, start = AMOUNTS, 1
         fields.append([param, choices, start])
-    return Form(play, spec.get("label", name)[:16], fields,
-                lambda values: " ".join([name] + values), AMOUNTS)
+    return form(play, name, spec, fields)
 
 
-def param_choices(game, form):
-    from arbiter.game.expr import evaluate
-
+def param_choices(game, form, binding=None):
+    saved = game.binding
+    game.binding = dict(binding) if binding else {}
     try:
         values = evaluate(game, form)
     except Exception:  # a ruleset mistake: offer numbers rather than fail
         return AMOUNTS
+    finally:
+        game.binding = saved
     return [str(v) for v in values] if isinstance(values, list) and values else AMOUNTS
 
 

@@ -1,7 +1,6 @@
 """The game menu (B on the play screen): actions, dice, corrections, log, end."""
 
 from arbiter.forms import action_form, correct_form, roll_form
-from arbiter.game.effects import Illegal
 from arbiter.play import describe
 from arbiter.screens import Confirm, Menu, TextPage
 
@@ -17,7 +16,7 @@ class GameMenu(Menu):
         if game.state["round"]:
             phase = game.phase()["name"]
             for name, spec in sorted(game.rules.get("actions", {}).items()):
-                if phase in spec.get("phases", (phase,)):
+                if phase in spec.get("phases", (phase,)) and not spec.get("private"):
                     items.append((spec.get("label", name),
                                   lambda app, now, n=name: app.push(action_form(play, n))))
             items.append(("Roll dice", lambda app, now: app.push(roll_form(play))))
@@ -25,6 +24,8 @@ class GameMenu(Menu):
         grid = game.rules.get("grid")
         if grid and game.state["round"]:
             items.append((grid.get("label", "Board"), lambda app, now: open_grid(app, game)))
+        for page in game.rules.get("pages", ()):  # the ruleset's own (the hands)
+            items.append((page["label"], lambda app, now, p=page: open_page(app, game, p)))
         if game.state["game"]:
             items.append(("Table", lambda app, now: app.push(TextPage(
                 "Table", table_lines(game)))))
@@ -44,7 +45,10 @@ class GameMenu(Menu):
 def table_lines(game):
     """The game-wide values (hands, a queue, the board) as text."""
     out = []
+    grid = game.rules.get("grid", {}).get("value")
     for name in sorted(game.state["game"]):
+        if "game." + name == grid:  # on its own page, where squares may be face down
+            continue
         value = game.state["game"][name]
         if isinstance(value, list):
             value = " ".join(str(v) for v in value) or "-"
@@ -52,16 +56,16 @@ def table_lines(game):
     return out
 
 
-def open_grid(app, game):
-    from arbiter.grid import GridPage
+def open_page(app, game, page):
+    from arbiter.pages import open_page
 
-    grid = game.rules["grid"]
-    try:
-        items = game.get(grid["value"])
-    except Illegal:
-        items = []
-    app.push(GridPage(items if isinstance(items, list) else [], grid.get("columns", 7),
-                      grid.get("label", "Board")))
+    open_page(app, game, page)
+
+
+def open_grid(app, game):
+    from arbiter.grid import open_grid
+
+    open_grid(app, game)
 
 
 def leave(app):

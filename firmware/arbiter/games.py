@@ -1,16 +1,14 @@
 """Choosing a ruleset on flash, setting a game up, starting it, resuming it.
 
 Imported only when a game is chosen or found on flash, so the engine takes
-no heap while the device just rolls dice.
+no heap while the device just rolls dice; the engine and the play screen load
+only once a game starts, so a big ruleset is parsed with them still on flash.
 """
 
 from arbiter import ui
 from arbiter.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.game import rules as _rules
-from arbiter.game.effects import Illegal
-from arbiter.game.engine import Game, commitment
-from arbiter.game.journal import Journal, resume
-from arbiter.play import PlayScreen, public_text
+from arbiter.game.journal import Journal
 from arbiter.screens import Confirm, Menu, TextPage
 
 FOLDER = "rulesets/"
@@ -18,11 +16,14 @@ FOLDER = "rulesets/"
 
 def load_rules(flash, name):
     """The checked ruleset ``name`` from flash; raises RulesetError with the reason."""
+    path = flash.path(FOLDER + name + ".json")
     _rules.check_size(flash.size(FOLDER + name + ".json"))
-    text = flash.read(FOLDER + name + ".json")
-    if text is None:
-        raise _rules.RulesetError("", "no ruleset %s on the device" % name)
-    return _rules.parse(text)
+    try:
+        stream = open(path)
+    except OSError:
+        raise _rules.RulesetError("", "no ruleset %s on the device" % name) from None
+    with stream:
+        return _rules.read(stream)
 
 
 def choose(app, now):
@@ -123,6 +124,9 @@ class Setup:
 
 
 def start(app, setup, now):
+    from arbiter.game.effects import Illegal
+    from arbiter.game.engine import Game, commitment
+
     seed = (app.rng.next32() << 32) | app.rng.next32()
     try:
         game = Game(setup.rules, setup.players, setup.options, seed)
@@ -138,6 +142,8 @@ def start(app, setup, now):
 
 
 def _play(app, game, journal, now, lines, title):
+    from arbiter.play import PlayScreen
+
     play = PlayScreen(game, journal)
     del app.stack[1:]
     app.push(play)
@@ -147,6 +153,10 @@ def _play(app, game, journal, now, lines, title):
 
 def resume_saved(app, now):
     """At boot: the game on flash, back where it was, and a page saying so."""
+    from arbiter.game.effects import Illegal
+    from arbiter.game.journal import resume
+    from arbiter.play import public_text
+
     journal = Journal(app.flash)
     if not journal.unfinished():
         return

@@ -1,9 +1,14 @@
-"""A ruleset's ``grid``: a list game value (Tactics Joker's battlefield) as a grid
-on the OLED. The whole grid fits at 2 characters a square; A zooms in to a
-window of whole names (up to 3 characters); the arrows move the cursor, whose
-square and full name are in the title; B goes back."""
+"""A ruleset's ``grid`` on the OLED: a list game value (Tactics Joker's battlefield),
+or each player's pieces (a Juggernaut's matrix, see piece_grid.py).
+
+``GridPage`` is the list: the whole grid fits at 2 characters a square; A zooms in
+to a window of whole names (up to 3 characters); the arrows move the cursor, whose
+square and full name are in the title; B goes back. A subclass changes what a
+square says (``cell``), the title (``head``), the geometry and what A does.
+"""
 
 from arbiter.buttons import DOWN, LEFT, RIGHT, UP, A, B
+from arbiter.game.effects import Illegal
 
 
 def short(text):
@@ -12,35 +17,57 @@ def short(text):
 
 
 class GridPage:
+    rows_shown = 7  # text lines under the title
+    pad = 0  # pixels the cursor's bar starts left of its square
+
     def __init__(self, items, columns, label):
-        self.items = [str(item) for item in items]
-        self.columns = max(1, columns)
-        self.rows = (len(self.items) + self.columns - 1) // self.columns
         self.label = label
+        self.columns = max(1, columns)
         self.cursor = 0
         self.zoomed = False
+        self.show(items)
+
+    def show(self, items):
+        self.items = [str(item) for item in items]
+        self.rows = (len(self.items) + self.columns - 1) // self.columns
 
     def _cell(self, row, col):
         i = row * self.columns + col
         return self.items[i] if 0 <= i < len(self.items) else ""
 
+    def head(self, row, col):
+        return "%s %d,%d %s" % (self.label[:6], row + 1, col + 1, self._cell(row, col))
+
+    def cell(self, row, col):
+        text = self._cell(row, col)
+        return text[:3] if self.zoomed else short(text)
+
+    def geometry(self):
+        """(x of the first square, pixels a square, squares shown a row)."""
+        return (0, 32, 4) if self.zoomed else (0, 18, 7)
+
     def draw(self, app, fb):
         row, col = divmod(self.cursor, self.columns)
-        head = "%s %d,%d %s" % (self.label[:6], row + 1, col + 1, self._cell(row, col))
         fb.fill_rect(0, 0, 128, 8, 1)
-        fb.text(head[:16], 0, 0, 0)
-        width, shown = (32, 4) if self.zoomed else (18, 7)
+        fb.text(self.head(row, col)[:16], 0, 0, 0)
+        x0, width, shown = self.geometry()
+        high = self.rows_shown
         left = max(0, min(col - shown + 1, self.columns - shown)) if col >= shown else 0
-        top = max(0, min(row - 6, self.rows - 7)) if row >= 7 else 0
-        for r in range(top, min(self.rows, top + 7)):
+        top = max(0, min(row - high + 1, self.rows - high)) if row >= high else 0
+        for r in range(top, min(self.rows, top + high)):
+            y = (r - top + 1) * 8
+            if x0:  # the number of the row's first square
+                fb.text("%2d" % (r * self.columns + 1), 0, y, 1)
             for c in range(left, min(self.columns, left + shown)):
-                text = self._cell(r, c)
-                text = text[:3] if self.zoomed else short(text)
-                x, y = (c - left) * width, (r - top + 1) * 8
+                x = x0 + (c - left) * width
                 on = (r, c) == (row, col)
                 if on:
-                    fb.fill_rect(x, y, width - 1, 8, 1)
-                fb.text(text, x, y, 0 if on else 1)
+                    fb.fill_rect(x - self.pad, y, width - 1, 8, 1)
+                fb.text(self.cell(r, c), x, y, 0 if on else 1)
+        self.foot(app, fb)
+
+    def foot(self, app, fb):
+        pass
 
     def key(self, app, button, kind, now):
         row, col = divmod(self.cursor, self.columns)
@@ -53,8 +80,33 @@ class GridPage:
         elif button == RIGHT:
             col = (col + 1) % self.columns
         elif button == A:
-            self.zoomed = not self.zoomed
+            self.press_a()
+            row, col = divmod(min(self.cursor, max(0, len(self.items) - 1)), self.columns)
         elif button == B:
             app.pop()
         self.cursor = min(row * self.columns + col, max(0, len(self.items) - 1))
         app.redraw()
+
+    def press_a(self):
+        self.zoomed = not self.zoomed
+
+
+def open_grid(app, game):
+    """The ruleset's grid from the game menu (or Down on the play screen)."""
+    grid = game.rules["grid"]
+    if "cell" in grid:  # each player's pieces
+        from arbiter.piece_grid import PieceGrid
+
+        app.push(PieceGrid(game, grid))
+        return
+    if "shown" in grid or "name" in grid:  # face-down squares, a name per square
+        from arbiter.board_page import BoardPage
+
+        app.push(BoardPage(game, grid))
+        return
+    try:
+        items = game.get(grid["value"])
+    except Illegal:
+        items = []
+    app.push(GridPage(items if isinstance(items, list) else [], grid.get("columns", 7),
+                      grid.get("label", "Board")))

@@ -29,6 +29,7 @@ _FLASH = const(2)
 _SPIN_MS = const(700)
 _SPIN_STEP_MS = const(40)
 _FLASH_MS = const(160)
+_BLINK_MS = const(500)
 
 
 class Leds:
@@ -46,6 +47,9 @@ class Leds:
         self._lit = 0
         self._dirty = True
         self.enabled = True
+        self._blinks = bytearray(self.count)  # 1: this LED blinks (a warning)
+        self._blinking = False
+        self._dark = 0  # 1 while blinking LEDs are in their dark half
 
     def scale(self, level):
         return level * self.cap * self.brightness // 10000
@@ -53,6 +57,7 @@ class Leds:
     def set_base(self, colour, lit=None):
         """Light ``lit`` LEDs (all by default) in ``colour``, the rest off."""
         lit = self.count if lit is None else lit
+        self._blinking = False
         base = self._base
         for i in range(self.count):
             on = i < lit
@@ -63,10 +68,22 @@ class Leds:
     def set_arcs(self, colours):
         """The ring split into equal arcs, one per colour (every player at once)."""
         base, count = self._base, self.count
+        self._blinking = False
         for i in range(count):
             colour = colours[i * len(colours) // count]
             for c in range(3):
                 base[i * 3 + c] = colour[c]
+        self._dirty = True
+
+    def blink_arcs(self, flags):
+        """Arcs (split as ``set_arcs``) whose flag is true blink lit and dark, so a
+        warning in red never looks like a player whose own colour is red."""
+        count, n = self.count, len(flags)
+        self._blinking = False
+        for i in range(count):
+            on = 1 if flags[i * n // count] else 0
+            self._blinks[i] = on
+            self._blinking = self._blinking or on == 1
         self._dirty = True
 
     def clear(self):
@@ -113,15 +130,21 @@ class Leds:
                 colours = self._colours
                 lit = colours[step // 2 % len(colours)] if step % 2 == 0 else None
                 self._show_all(lit, step)
+        if self._blinking and self._mode == _IDLE:
+            dark = now // _BLINK_MS & 1
+            if dark != self._dark:
+                self._dark = dark
+                self._dirty = True
         if self._dirty and self._mode == _IDLE:
             self._dirty = False
             self._show_base()
 
     def _show_base(self):
         np, base, on = self.np, self._base, self.enabled
+        dark = self._blinks if self._blinking and self._dark else None
         for i in range(self.count):
             j = i * 3
-            if on:
+            if on and not (dark and dark[i]):
                 np[i] = (self.scale(base[j]), self.scale(base[j + 1]), self.scale(base[j + 2]))
             else:
                 np[i] = (0, 0, 0)

@@ -28,18 +28,31 @@ AMBER = (255, 120, 0)
 RED = (255, 0, 0)
 
 
-def warned_colour(game, player):
-    """The player's colour, or amber / red once the ruleset's ``players.warn`` counter
-    reaches its ``amber`` / ``red`` level (Juggernauts: alert tokens, red at 2)."""
-    rules = game.rules
-    warn = rules.get("players", {}).get("warn")
+def warning(game, player):
+    """AMBER / RED once the ruleset's ``players.warn`` counter reaches its ``amber`` /
+    ``red`` level (Juggernauts: alert tokens, red at 2), else None."""
+    warn = game.rules.get("players", {}).get("warn")
     if warn:
         value = game.state["players"][player].get(warn["counter"], 0)
         if isinstance(value, int) and "red" in warn and value >= warn["red"]:
             return RED
         if isinstance(value, int) and "amber" in warn and value >= warn["amber"]:
             return AMBER
-    return player_colour(rules, player)
+    return None
+
+
+def pulsing(game, player):
+    """Whether the ruleset's ``players.pulse`` counter is at its ``at`` level or more
+    (Kaiju: the team may Rage): that player's arc blinks in their own colour."""
+    pulse = game.rules.get("players", {}).get("pulse")
+    if pulse:
+        value = game.state["players"][player].get(pulse["counter"], 0)
+        return isinstance(value, int) and value >= pulse.get("at", 1)
+    return False
+
+
+def warned_colour(game, player):
+    return warning(game, player) or player_colour(game.rules, player)
 
 
 def public_text(event):
@@ -112,12 +125,25 @@ class PlayScreen:
         self.notice = ""
         if self.game.state["round"] == 0:
             self._pick_key(app, button, kind, now)
+        elif button == A and kind != LONG and "confirm" in self.game.phase() and \
+                not self.game.state["result"]:  # confirmed first (Tactics: the castles)
+            from arbiter.confirm import open_confirm
+
+            open_confirm(app, self)
         elif button == A:
             self.act(app, "redo" if kind == LONG else "next", now)
         elif button == B and kind == LONG:
             self.act(app, "undo", now)
         elif button == B:
             app.push(game_menu(self))
+        elif button == DOWN and "grid" in self.game.rules:  # the board, a key away
+            from arbiter.grid import open_grid
+
+            open_grid(app, self.game)
+        elif button == DOWN and "pages" in self.game.rules:  # the phase's page (the hands)
+            from arbiter.pages import open_for_phase
+
+            open_for_phase(app, self.game)
         app.redraw()
 
     def _pick_key(self, app, button, kind, now):
@@ -187,10 +213,16 @@ class PlayScreen:
             return
         if rolled:
             leds.spin(player_colour(rules, active) if active else WHITE, now)
+        shown = state["order"]  # everyone's, or one player's turn and whoever pulses
         if active:
-            leds.set_base(warned_colour(game, active))
-        else:
-            leds.set_arcs([warned_colour(game, p) for p in state["order"]])
+            shown = [active] + [p for p in shown if p != active and pulsing(game, p)]
+        leds.set_arcs([warned_colour(game, p) for p in shown])
+        # a warning blinks (never a colour); so does a pulse, in the player's colour
+        leds.blink_arcs([warning(game, p) or pulsing(game, p) for p in shown])
+        if "leds" in rules:  # the ruleset's own picture: an LED per piece (Jugger)
+            from arbiter.game.lights import show
+
+            show(game, leds, new_entries, now, player_colour)
         picked = [e["items"][0] for e in new_entries if e["event"] == "draw" and
                   len(e["items"]) == 1 and e["items"][0] in state["pieces"]]
         if picked:  # a piece drawn at random (the Goon to move): its place in the owner's
@@ -198,6 +230,10 @@ class PlayScreen:
             colour = player_colour(rules, owner)
             leds.set_base(colour, game.piece_keys(owner).index(picked[-1]) + 1)
             leds.flash(colour, now, 2)
+        if "pages" in rules:  # a page that belongs to a phase just begun opens
+            from arbiter.pages import opened
+
+            opened(app, game, new_entries)
         if reveal is not None:
             leds.flash_each(colours, now)
             lines = ["%s: %s" % item for item in sorted(reveal["picks"].items())]

@@ -63,3 +63,19 @@ def smallest_heap(seed: int, script: str, preload: bool = True,
             high, best = mid, out
     return {"heap": high * STEP, "heap_high": best.counters["heap_high"],
             "heap_live": best.counters["heap_live"], "runs": runs}
+
+
+def code_bytes(firmware: Path = FIRMWARE) -> int:
+    """Heap the firmware's own modules take once imported (bytecode, functions,
+    constants), measured under real MicroPython. On a Pico whose firmware is frozen
+    into flash (a custom build) this part moves out of the heap; what is left of a
+    game's figure is its data and its garbage."""
+    from host_tools.emulator.session import import_order, run_driver
+
+    modules = [name for name in import_order("vsession", True) if name.startswith("arbiter")]
+    body = ("gc.collect()\nbase = gc.mem_alloc()\n"
+            + "".join(f"__import__({name!r})\n" for name in modules)
+            + "gc.collect()\nprint('code', gc.mem_alloc() - base)\n")
+    result = run_driver("drvdata", body, {}, 1024 * 1024, firmware, preload=False)
+    return next(int(line.split()[1]) for line in result.stdout.splitlines()
+                if line.startswith("code "))

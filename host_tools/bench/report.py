@@ -18,7 +18,7 @@ def device_scenarios():
 
 
 def collect(skip_heap: bool = False, skip_scale: bool = False) -> dict:
-    result = {"device": {}, "flash": {}}
+    result = {"device": {}, "flash": {}, "code_bytes": heap.code_bytes()}
     for name, seed, keys, is_game in device_scenarios():
         presses = key_presses(seed, keys, "micropython", preload=is_game)
         row = {"bus": bus.summarize(presses), "cpu": bus.cpu(presses),
@@ -53,6 +53,8 @@ def _kb(n) -> str:
 
 def table(result: dict) -> str:
     out = []
+    out.append(f"== firmware code in the heap (every module, .py): "
+               f"{_kb(result['code_bytes'])} (0 when frozen into a custom Pico build)")
     for name, row in result["device"].items():
         b, c = row["bus"], row["cpu"]
         partial = "" if row["complete_game"] or name == "menus" else ", start of a game only"
@@ -62,6 +64,10 @@ def table(result: dict) -> str:
             budget = f"  budget {_kb(h['budget'])} {_ok(h['budget_ok'])}" if h["budget"] else ""
             out.append(f"  heap       smallest {_kb(h['heap'])}{budget}; peak in use "
                        f"{_kb(h['heap_high'])}, peak live {_kb(h['heap_live'])}")
+            if h["heap"] is not None and h["budget"]:  # a game: every module loaded
+                out.append(f"             without the firmware's code: smallest "
+                           f"{_kb(h['heap'] - result['code_bytes'])}, peak live "
+                           f"{_kb(h['heap_live'] - result['code_bytes'])}")
         out.append(f"  bus/press  median {b['median_bytes']} B ({b['median_ms']} ms), p95 "
                    f"{b['p95_bytes']} B ({b['p95_ms']} ms) over {b['presses']} presses")
         out.append(f"  full-frame median {b['full_median_bytes']} B ({b['full_median_ms']} ms),"

@@ -42,14 +42,19 @@ def leds_text(frame: Frame, colour: bool) -> str:
     if not colour:
         return " ".join("%02x%02x%02x" % rgb for rgb in frame.leds)
     cells = []
-    for r, g, b in frame.leds:
+    for r, g, b in brightened(frame.leds):
         if (r, g, b) == (0, 0, 0):
             cells.append("\u25cb")
-        else:  # brighten for the terminal: the device caps LEDs at a quarter
-            peak = max(r, g, b)
-            r, g, b = (min(255, c * 255 // peak) for c in (r, g, b))
+        else:
             cells.append(f"\x1b[38;2;{r};{g};{b}m\u25cf\x1b[0m")
     return " ".join(cells)
+
+
+def brightened(leds):
+    """The ring brightened for a screen (the device caps LEDs at a quarter): the
+    brightest LED at full, the others in proportion, so a dimmed LED looks dim."""
+    peak = max([max(rgb) for rgb in leds] + [1])
+    return [tuple(min(255, c * 255 // peak) for c in rgb) for rgb in leds]
 
 
 def to_text(frame: Frame, colour: bool = False) -> str:
@@ -87,10 +92,9 @@ def to_png(frame: Frame, path, scale: int = 4) -> None:
     step = (width - 2 * margin) / max(count, 1)
     cy = margin * 3 // 2 + HEIGHT * scale + ring // 2
     radius = min(step, ring) * 0.35
-    for i, (r, g, b) in enumerate(frame.leds):
+    for i, (r, g, b) in enumerate(brightened(frame.leds)):
         cx = margin + step * (i + 0.5)
-        peak = max(r, g, b)
-        fill = (45, 45, 50) if peak == 0 else tuple(min(255, c * 255 // peak) for c in (r, g, b))
+        fill = (45, 45, 50) if max(r, g, b) == 0 else (r, g, b)
         draw.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=fill,
                      outline=(90, 90, 96))
     image.save(path)

@@ -176,18 +176,22 @@ def run_driver(entry: str, body: str, mounts: dict, heap: int,
 
 def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int,
                      firmware: Path, preload: bool) -> SessionOutput:
-    collect_below = max(16384, heap // 4)  # free bytes; one main-loop pass needs less
-    # heap_high: most heap in use (garbage included) seen between passes;
-    # heap_live: most still in use right after a collection.
+    # The WASI build cannot collect inside a pass (see mp_program), so the harness
+    # collects after every pass that allocated: the nearest it can come to a Pico,
+    # which collects whenever an allocation fails. A pass must then fit whole: its
+    # garbage on top of what is alive. heap_high: most in use (garbage included)
+    # seen between passes; heap_live: most still in use right after a collection.
     result = run_driver("vsession", (
         "board, dev = vsession.start(drvdata.SEED, drvdata.SCRIPT, '/flash/')\n"
         "gc.collect()\n"
-        "heap_high = heap_live = gc.mem_alloc()\n"
+        "heap_high = heap_live = live = gc.mem_alloc()\n"
         "while vsession.step(board, dev):\n"
-        "    heap_high = max(heap_high, gc.mem_alloc())\n"
-        f"    if gc.mem_free() < {collect_below}:\n"
+        "    used = gc.mem_alloc()\n"
+        "    if used != live:\n"
+        "        heap_high = max(heap_high, used)\n"
         "        gc.collect()\n"
-        "        heap_live = max(heap_live, gc.mem_alloc())\n"
+        "        live = gc.mem_alloc()\n"
+        "        heap_live = max(heap_live, live)\n"
         "vsession.finish(board)\n"
         "print('E heap_high=%d heap_live=%d' % (heap_high, heap_live))\n"
     ), {"/flash": (flash_dir, True)}, heap, firmware, {"SEED": seed, "SCRIPT": script},

@@ -14,10 +14,29 @@ from arbiter.game.engine import Game
 from arbiter.game.view import public_state, screen_lines
 
 
-def start(text, players, seed, options):
-    """The game, or None after printing why it cannot start."""
+def load(text):
+    """The checked ruleset, or None after printing why it is refused. Loading and
+    starting are two steps, as on the device (two key presses): the MicroPython
+    driver collects between them."""
     try:
-        return Game(_rules.parse(text), players, options, seed)
+        return _rules.parse(text)
+    except ValueError as exc:
+        print("X 0 " + str(exc))
+        return None
+
+
+def load_file(path):
+    """``load`` of a file's text, read here so the text is garbage once parsed."""
+    with open(path) as f:
+        return load(f.read())
+
+
+def start(rules, players, seed, options):
+    """The game, or None after printing why it cannot start."""
+    if rules is None:
+        return None
+    try:
+        return Game(rules, players, options, seed)
     except (ValueError, Illegal) as exc:
         print("X 0 " + str(getattr(exc, "reason", exc)))
         return None
@@ -42,7 +61,7 @@ def finish(game):
 
 
 def main(text, players, seed, options, actions):
-    game = start(text, players, seed, options)
+    game = start(load(text), players, seed, options)
     if game is None:
         return
     for number, action in enumerate(actions):

@@ -174,6 +174,8 @@ def _reveal(game, secret, picks):
 
 def _ruleset_action(game, name, args):
     spec = game.rules["actions"][name]
+    if spec.get("private"):  # a helper other actions ``call``, never done on its own
+        raise Illegal("%s is only part of other actions" % name)
     params = spec.get("params", [])
     flags = spec.get("flags", [])
     words = []

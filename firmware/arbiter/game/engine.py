@@ -93,7 +93,7 @@ class Game:
     def add_piece(self, owner, spec):
         key = owner + "." + spec["key"]
         piece = {"owner": owner, "name": spec.get("name", spec["key"]),
-                 "stats": clone(spec.get("stats", {}))}
+                 "stats": spec.get("stats", {})}  # read-only: shared, never copied
         self.state["pieces"][key] = piece
         saved, self.binding = self.binding, {"p": owner, "k": key}
         for name, counter in self.rules.get("pieces", {}).get("counters", {}).items():
@@ -133,9 +133,10 @@ class Game:
             del self._snaps[:-SNAP_KEEP]
 
     def _apply_new(self, name, args, text, expected=None, again=False):
-        # ``again``: an event replayed (undo, resume, audit) was accepted before, so no
-        # copy is kept to roll back to: a replay allocates less (a Pico's heap)
-        saved = None if again else (clone(self.state), self.rng.snapshot(), len(self.log))
+        # ``again``: an event replayed (undo, resume, audit) was accepted before and
+        # cannot fail. A new one that fails is rolled back by replaying from the last
+        # snapshot: no copy of the state per action (a Pico's heap), and a refusal,
+        # the rare case, pays instead.
         self._rolls = []
         try:
             if self.state["result"] and name != "note":
@@ -143,9 +144,9 @@ class Game:
             actions.perform(self, name, args)
             self._settle()
         except (Illegal, RuleError, KeyError, IndexError, TypeError, ValueError) as exc:
-            if saved is not None:
-                self.state, self.log = saved[0], self.log[: saved[2]]
-                self.rng.restore(saved[1])
+            self.vars, self.args, self.binding = {}, {}, {}
+            if not again:
+                self._rewind(len(self.events))
             if isinstance(exc, Illegal):
                 raise
             raise Illegal("cannot do that: %s" % exc) from None
@@ -251,7 +252,7 @@ class Game:
             value = min(high, value) if high is not None else value
         old = record.get(field)
         record[field] = value
-        if isinstance(old, int) and isinstance(value, int) and value > old:
+        if isinstance(old, int) and isinstance(value, int) and value != old:
             self._fire(kind, key, field, old, value)
 
     def counter_spec(self, kind, field):
@@ -272,17 +273,20 @@ class Game:
         return low, high
 
     def _fire(self, kind, key, field, old, new):
-        """Threshold triggers: run when a counter rises to or past ``at``."""
+        """Threshold triggers: run when a counter rises to or past ``at`` (or, with
+        ``falls``, drops from ``at`` or more to below it)."""
+        falling = new < old
         for trigger in self.rules.get("triggers", []):
             on = trigger.get("on", "player")
-            if trigger["counter"] != field or on != kind:
+            if trigger["counter"] != field or on != kind or \
+                    trigger.get("falls", False) != falling:
                 continue
             saved = self.binding
             self.binding = {"p": key.split(".")[0]}
             if on == "piece":
                 self.binding["k"] = key
             at = evaluate(self, trigger["at"])
-            if old < at <= new:
+            if new < at <= old if falling else old < at <= new:
                 self.run(trigger.get("effects", []))
             self.binding = saved
 
@@ -313,6 +317,8 @@ class Game:
 
     def next_phase(self):
         phase, state = self.phase(), self.state
+        if "leave" in phase:  # checks before a turn or the phase ends: a require refuses
+            self.with_binding("p", self.active_player(), phase["leave"])
         count = len(self.players_in_order())
         if self.per_player(phase) and count:
             until = phase.get("repeat_until")
@@ -421,8 +427,11 @@ class Game:
         if record is None:
             raise Illegal("no such player or piece: " + key)
         if field not in record:
-            if kind == "piece" and field in record["stats"]:
-                return record["stats"][field]
+            if kind == "piece":
+                stats = record["stats"]
+                shared = self.rules.get("pieces", {}).get("stats", {})
+                if field in stats or field in shared:  # its own, else every piece's
+                    return stats[field] if field in stats else shared[field]
             raise Illegal("%s has no %s" % (key, field))
         return record[field]
 
@@ -457,7 +466,10 @@ class Game:
         piece = self.state["pieces"].get(self.binding.get("k"))
         if piece is None:
             raise RuleError("no piece bound for stat " + name)
-        return piece["stats"].get(name, 0)
+        stats = piece["stats"]
+        if name in stats:
+            return stats[name]
+        return self.rules.get("pieces", {}).get("stats", {}).get(name, 0)
 
     def var(self, name):
         if name not in self.vars:

@@ -23,7 +23,8 @@ A one-key object is an operator:
   ``{"lookup": [key, keys, values]}`` (the value in the key's place).
 - ``{"at": [list, i]}`` (from 0, -1 the last; null past the end), ``{"slice":
   [list, from, to]}``, ``{"concat": [list, ...]}``, ``{"at_least": [numbers, n]}``
-  (how many are n or more: dice that reach a threshold).
+  (how many are n or more: dice that reach a threshold); ``{"others": P}``: the
+  players still in, in turn order, but P.
 """
 
 
@@ -138,6 +139,9 @@ def evaluate(ctx, form):
         return ctx.bound(arg)
     if op == "players_where":
         return ctx.count_players(arg)
+    if op == "others":  # the players still in, in turn order, but one (a target to name)
+        but = evaluate(ctx, arg)
+        return [p for p in ctx.players_in_order() if p != but]
     if op == "now":
         return ctx.now(arg)
     if op == "split":
@@ -188,4 +192,5 @@ def _lists(op, a):
 OPERATORS = ("+", "-", "*", "//", "min", "max", "abs") + _COMPARE + (
     "and", "or", "not", "if", "in", "get", "opt", "val", "arg", "stat", "var", "rolls", "sum",
     "hits", "count_pieces", "players_where", "max_pieces", "sum_pieces", "bound", "now", "split",
-    "list_pieces", "join", "len", "unique", "lookup", "at", "slice", "concat", "at_least")
+    "list_pieces", "join", "len", "unique", "lookup", "at", "slice", "concat", "at_least",
+    "others")

@@ -13,7 +13,6 @@ Leaving a game appends ``#end``: the journal stays for ``pull-log`` and
 import json
 
 from arbiter.game.effects import Illegal
-from arbiter.game.engine import Game
 from arbiter.game.state import clone
 
 JOURNAL = "game.jnl"
@@ -93,6 +92,8 @@ def resume(journal, rules, found=None):
     header, events, undone = found
     if header.get("ruleset") != rules["name"]:
         raise Illegal("the saved game is %s, not %s" % (header.get("ruleset"), rules["name"]))
+    from arbiter.game.engine import Game  # not before: choosing a game needs no engine
+
     game = Game(rules, header["players"], header["options"], header["seed"])
     start = _from_checkpoint(journal, game, events)
     game.replay_from(start, events)

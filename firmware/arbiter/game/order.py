@@ -67,12 +67,23 @@ def resolve_end(game):
     alive = [p for p in game.players_in_order() if p not in losers]
     for p in losers:
         if p not in state["lost"]:
+            _keep_turn(game, p)
             state["lost"].append(p)
             game.log.append({"event": "lose", "player": p})
     if not alive:
         _finish(game, "tie", None)  # everyone left lost at once
     elif len(alive) == 1:
         _finish(game, "win", alive[0])
+
+
+def _keep_turn(game, player):
+    """A player out before the one whose turn it is: the turn stays with that player
+    (the turn is a place in the order of those still in, which just got shorter)."""
+    active = game.active_player()
+    order = game.players_in_order()
+    if active and player != active and player in order and \
+            order.index(player) < order.index(active):
+        game.state["turn"] -= 1
 
 
 def _unique(players):

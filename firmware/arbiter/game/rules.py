@@ -13,7 +13,7 @@ MAX_BYTES = 32768  # a ruleset must parse comfortably in a Pico's heap
 MAX_PLAYERS = 8
 _TOP = ("format", "name", "title", "players", "options", "values", "dice", "counters",
         "pieces", "secrets", "phases", "turn_order", "triggers", "end", "tiebreak", "actions",
-        "setup", "round_label", "show", "notes", "game", "teams", "grid")
+        "setup", "round_label", "show", "notes", "game", "teams", "grid", "leds", "pages")
 _EFFECTS = ("add", "set", "roll", "require", "if", "each_player", "each_piece", "let", "say",
             "win", "lose", "tie", "opposed", "turn_order", "make_pieces", "for_each", "call",
             "team", "next", "repeat", "draw", "shuffle", "append", "remove")
@@ -41,8 +41,18 @@ def parse(text):
     """Text to a checked ruleset dict; raises RulesetError."""
     if len(text) > MAX_BYTES:
         raise RulesetError("", "too large: %d bytes, the limit is %d" % (len(text), MAX_BYTES))
+    return _checked(text, json.loads)
+
+
+def read(stream):
+    """``parse`` from an open file (its size checked first, ``check_size``): the
+    text is never held whole, so a big ruleset loads in a small heap."""
+    return _checked(stream, json.load)
+
+
+def _checked(source, load):
     try:
-        data = json.loads(text)
+        data = load(source)
     except ValueError as exc:
         raise RulesetError("", "not valid JSON (%s)" % exc) from None
     check(data)
@@ -123,8 +133,10 @@ def check(data):
         _obj(phase, "phases[%d]" % i)
         if not isinstance(phase.get("name"), str):
             _fail("phases[%d].name" % i, "must be a string")
-        for key in ("enter", "exit"):
+        for key in ("enter", "turn", "leave", "exit"):
             _forms(phase.get(key, []), "phases[%d].%s" % (i, key), data)
+        if "confirm" in phase and phase["confirm"] not in data.get("actions", {}):
+            _fail("phases[%d].confirm" % i, "unknown action %r" % (phase["confirm"],))
     for name, action in _obj(data.get("actions", {}), "actions").items():
         _obj(action, "actions." + name)
         _forms(action.get("effects", []), "actions.%s.effects" % name, data)
@@ -134,6 +146,13 @@ def check(data):
         if not isinstance(secret.get("choices"), list) or not secret["choices"]:
             _fail(path + ".choices", "must be a non-empty list")
     _check_teams(data, counters)
+    _exprs(_obj(data.get("grid", {}), "grid"), "grid", True)
+    for i, page in enumerate(data.get("pages", [])):
+        _exprs(_obj(page, "pages[%d]" % i).get("lines", []), "pages[%d].lines" % i)
+    if "leds" in data:
+        from arbiter.game.lights import check  # loaded only for a ruleset that has LEDs
+
+        check(_obj(data["leds"], "leds"))
     for i, end in enumerate(data.get("end", [])):
         _obj(end, "end[%d]" % i)
         if end.get("at", "always") not in ("always", "round_end", "turn_start"):
@@ -219,26 +238,45 @@ def _check_counters(counters, where):
 
 
 def _forms(effects, path, data):
-    """Effects are one-key objects from the known vocabulary; dice they roll exist."""
+    bad = _bad_forms(effects, data)
+    if bad is not None:
+        _fail(path + bad[0], bad[1])
+
+
+def _bad_forms(effects, data):
+    """None, or (the path below ``effects``, the reason): effects are one-key objects
+    from the known vocabulary and the dice they roll exist. Like ``_bad_operator``
+    the walk allocates nothing until it finds a mistake."""
     if not isinstance(effects, list):
-        _fail(path, "must be a list of effects")
-    for i, effect in enumerate(effects):
-        where = "%s[%d]" % (path, i)
-        _obj(effect, where)
-        kind = [k for k in effect if k in _EFFECTS]
-        if len(kind) != 1:
-            _fail(where, "exactly one effect key expected (%s, ...: see docs/rulesets.md)"
-                  % ", ".join(_EFFECTS[:6]))
-        kind = kind[0]
-        if kind == "roll" and isinstance(effect["roll"], str) and \
-                effect["roll"] not in data.get("dice", {}):
-            _fail(where + ".roll", "unknown die %r" % (effect["roll"],))
-        if kind == "call" and effect["call"] not in data.get("actions", {}):
-            _fail(where + ".call", "unknown action %r" % (effect["call"],))
-        for key in ("then", "else", "each_player", "each_piece", "do", "repeat"):
-            if key in effect and isinstance(effect[key], list):
-                _forms(effect[key], where + "." + key, data)
-        _exprs(effect, where)
+        return "", "must be a list of effects"
+    for i in range(len(effects)):
+        bad = _bad_effect(effects[i], data)
+        if bad is not None:
+            return "[%d]%s" % (i, bad[0]), bad[1]
+    return None
+
+
+def _bad_effect(effect, data):
+    if not isinstance(effect, dict):
+        return "", "must be an object"
+    kind, kinds = None, 0
+    for key in effect:
+        if key in _EFFECTS:
+            kind, kinds = key, kinds + 1
+    if kinds != 1:
+        return "", ("exactly one effect key expected (%s, ...: see docs/rulesets.md)"
+                    % ", ".join(_EFFECTS[:6]))
+    if kind == "roll" and isinstance(effect["roll"], str) and \
+            effect["roll"] not in data.get("dice", {}):
+        return ".roll", "unknown die %r" % (effect["roll"],)
+    if kind == "call" and effect["call"] not in data.get("actions", {}):
+        return ".call", "unknown action %r" % (effect["call"],)
+    for key in ("then", "else", "each_player", "each_piece", "do", "repeat"):
+        if key in effect and isinstance(effect[key], list):
+            bad = _bad_forms(effect[key], data)
+            if bad is not None:
+                return "." + key + bad[0], bad[1]
+    return _bad_operator(effect)
 
 
 def _exprs(form, path, params=False):

@@ -9,8 +9,8 @@ from arbiter.game.expr import RuleError
 
 def clone(value):
     """Deep copy of dicts, lists and scalars (no copy module on every port)."""
-    if isinstance(value, dict):
-        return {k: clone(v) for k, v in value.items()}
+    if isinstance(value, dict):  # a piece's stats are the ruleset's, read-only: shared
+        return {k: v if k == "stats" else clone(v) for k, v in value.items()}
     if isinstance(value, list):
         return [clone(v) for v in value]
     return value

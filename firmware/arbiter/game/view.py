@@ -17,7 +17,7 @@ def public_state(game):
         "order": list(state["order"]),
         "picking": {"secret": secret["name"], "player": picker} if secret else None,
         "players": {p: dict(v) for p, v in state["players"].items()},
-        "pieces": {k: dict(v) for k, v in state["pieces"].items()},
+        "pieces": {k: _piece(game, v) for k, v in state["pieces"].items()},
         "game": dict(state["game"]),
         "lost": list(state["lost"]),
         "winner": state["winner"],
@@ -29,6 +29,15 @@ def public_state(game):
     }
     if state["result"]:
         out["seed"] = game.seed  # revealed with the result, so the dice can be audited
+    return out
+
+
+def _piece(game, record):
+    out = dict(record)
+    shared = game.rules.get("pieces", {}).get("stats")
+    if shared:  # the stats every piece shares, under the piece's own
+        out["stats"] = dict(shared)
+        out["stats"].update(record["stats"])
     return out
 
 
@@ -81,7 +90,8 @@ def screen_lines(game):
 
 def preview(game, text):
     """What an action would say, without doing it: its last message (such as
-    "Rex 4/6 -> 7/6 KO, P1 +5 glory"), or the reason it would be refused."""
+    "Rex 4/6 -> 7/6 KO, P1 +5 glory"), or the reason it would be refused. Nothing
+    for an action that rolls dice: a preview must not show a roll before it counts."""
     from arbiter.game.actions import parse
     from arbiter.game.effects import Illegal
     from arbiter.game.state import clone
@@ -93,7 +103,7 @@ def preview(game, text):
     game.state["message"] = ""
     try:  # again=True: the one copy taken here restores the game, done or refused
         game._apply_new(name, args, text, again=True)
-        said = game.state["message"]
+        said = "" if game._rolls else game.state["message"]
     except Illegal as exc:
         said = exc.reason
     game.state, game.log = state, game.log[:length]

@@ -1,0 +1,68 @@
+"""A phase's ``confirm`` action: what the players confirm before a turn passes.
+
+In a phase with ``"confirm": ACTION``, A on the play screen opens that action's
+form instead of moving on at once (Tactics Joker: who holds each castle, so the
+next player's turn starts, and the win check is made, on what the table shows).
+A does the action, then ``next``; B goes back to the play screen, nothing done.
+An action's ``defaults`` (an expression giving a list, a value per field in
+order) say where its form starts: here, the holders the device last knew; in
+this form and from the game menu alike.
+"""
+
+from arbiter import ui
+from arbiter.buttons import LONG, A
+from arbiter.forms import ActionForm, action_form
+from arbiter.game.expr import evaluate
+
+
+def start_at(form, defaults):
+    """Each field at its value in the list ``defaults`` gives, when it is offered."""
+    game = form.play.game
+    try:
+        values = evaluate(game, defaults)
+    except Exception:  # a ruleset mistake: the form starts where it would
+        return
+    for field, value in zip(form.fields, values if isinstance(values, list) else ()):
+        if str(value) in field[1]:
+            field[2] = field[1].index(str(value))
+    if form.preview:
+        from arbiter.game.view import preview
+
+        form.said = preview(game, form.build(form.values()))
+
+
+def following(game):
+    """Whose turn the next ``next`` begins (the first player's after the last)."""
+    order = game.players_in_order()
+    return order[(game.state["turn"] + 1) % len(order)] if order else ""
+
+
+class ConfirmForm(ActionForm):
+    def __init__(self, play, name, spec, fields):
+        super().__init__(play, name, spec, fields)
+        self.then = following(play.game)
+
+    def draw(self, app, fb):
+        super().draw(app, fb)
+        if len(self.fields) < 5 and not (self.notice or self.said):
+            ui.line(fb, 6, ("then %s's turn" % self.then)[:16])
+        fb.fill_rect(0, 56, 128, 8, 0)
+        ui.hint(fb, "A:ok B:back")
+
+    def key(self, app, button, kind, now):
+        if button != A or kind == LONG:
+            super().key(app, button, kind, now)
+            return
+        play = self.play
+        if not play.act(app, self.build(self.values()), now):
+            self.notice, play.notice = play.notice, ""
+            app.redraw()
+            return
+        app.pop()  # the form: the play screen shows how the turn began (or why not)
+        play.act(app, "next", now)
+        app.redraw()
+
+
+def open_confirm(app, play):
+    """A on the play screen in a phase with ``confirm``."""
+    app.push(action_form(play, play.game.phase()["confirm"], ConfirmForm))

@@ -1,0 +1,73 @@
+"""Each player's pieces as a grid on the OLED: a Juggernaut's matrix, positions 1..N,
+each a card, damaged, neutralized with its tokens, or a card token.
+
+One page a player (A: the next player's), a row's number at its left, 4 squares a
+row. The ruleset's ``grid`` says what a square shows (``cell``, up to 3
+characters, ``$k`` bound), what the title says of the cursor's piece (``name``)
+and the line under the grid (``caption``, ``$p`` bound).
+"""
+
+from arbiter.grid import GridPage
+
+_X0 = 20  # a row's number (2 characters), then squares of 3 characters 4 pixels apart:
+_PITCH = 28  # apart enough that each square reads as a word
+
+
+def _numbered(key):
+    """Pieces in number order (``P1.2`` before ``P1.10``), then the rest by name."""
+    tail = key.split(".", 1)[1]
+    return (0, int(tail), "") if tail.isdigit() else (1, 0, tail)
+
+
+class PieceGrid(GridPage):
+    rows_shown = 6  # the last line is the caption
+    pad = 2
+
+    def __init__(self, game, spec):
+        self.game = game
+        self.spec = spec
+        self.players = sorted(game.state["players"], key=lambda p: int(p[1:]))
+        active = game.active_player()
+        self.page = self.players.index(active) if active in self.players else 0
+        super().__init__([], min(4, spec.get("columns", 4)), spec.get("label", "Board"))
+        self._load()
+
+    def _load(self):
+        player = self.players[self.page]
+        self.pieces = sorted(self.game.piece_keys(player), key=_numbered)
+        self.show([self._text("k", k, self.spec["cell"]) for k in self.pieces])
+        self.cursor = min(self.cursor, max(0, len(self.items) - 1))
+
+    def _text(self, name, value, form):
+        try:
+            out = self.game.bound_eval(name, value, form)
+        except Exception:  # a ruleset mistake shows as "?", it does not stop the device
+            return "?"
+        return "".join(str(x) for x in out) if isinstance(out, list) else str(out)
+
+    def head(self, row, col):
+        i = row * self.columns + col
+        if i >= len(self.pieces):
+            return "%s %s" % (self.players[self.page], self.label)
+        key = self.pieces[i]
+        if "name" in self.spec:
+            return key + " " + self._text("k", key, self.spec["name"])
+        return key + " " + self.items[i]
+
+    def cell(self, row, col):
+        return self._cell(row, col)[:3]
+
+    def geometry(self):
+        return (_X0, _PITCH, self.columns)
+
+    def press_a(self):
+        self.page = (self.page + 1) % len(self.players)
+        self._load()
+
+    def foot(self, app, fb):
+        if self.rows < 6 and len(self.players) > 1:
+            following = self.players[(self.page + 1) % len(self.players)]
+            fb.text("A:%s B:back" % following, 0, 48, 1)
+        if "caption" in self.spec:
+            text = self._text("p", self.players[self.page], self.spec["caption"])
+            fb.text(text[:16], 0, 56, 1)
