@@ -313,6 +313,13 @@ def test_goons_win_when_either_van_damme_dies():
         g.apply("step")
 
 
+def test_a_pages_line_is_checked_like_any_expression():
+    data = json.loads(bundled()["impactics"].read_text())
+    data["pages"][0]["lines"].append({"gte": [1, 2]})
+    with pytest.raises(rules.RulesetError, match=r"pages\[0\].lines\[6\]: unknown operator"):
+        rules.parse(json.dumps(data))
+
+
 # -- undo, replay and a whole game ---------------------------------------------------------
 
 ACTIONS = ["queue forward1 attack rotate_left discard:rotate_right sidestep_left sidestep_right",
@@ -428,3 +435,24 @@ def test_a_whole_game_on_the_device(rig):
             open_menu_item(rig, "Hit")
             fill_form(rig, [goon, 1, "roundhouse"])
     assert g.state["winner"] == "P1" and "P1 wins!" in rig.lines
+
+
+def test_a_page_opened_by_an_action_from_the_menu_is_what_shows_after_it(rig):
+    # a phase begun by a form's action (here a ruleset's own "skip", a next): the
+    # form and the menu close onto the page, not the page under them
+    from test_device_games import game_of, open_menu_item
+
+    data = json.loads(bundled()["impactics"].read_text())
+    data["name"] = "pagetest"
+    data["actions"]["skip"] = {"label": "Skip", "effects": [{"next": True}]}
+    (rig.flash_dir / "rulesets" / "pagetest.json").write_text(json.dumps(data))
+    rig.keys("a", "down", "down", "down", "down", "a", "a", "a")  # Play, pagetest, start
+    g = game_of(rig)
+    assert g.rules["name"] == "pagetest" and rig.lines[1] == "Planning"
+    open_menu_item(rig, "Queue 6 cards")
+    fill_form(rig, ALEX[:4] + CHAD[:2])
+    open_menu_item(rig, "Skip")
+    rig.keys("a")
+    assert g.phase()["name"] == "combat" and rig.lines[0] == "Queue"
+    rig.keys("a")
+    assert rig.lines[1] == "Combat"

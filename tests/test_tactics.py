@@ -432,6 +432,13 @@ def test_recruit_adds_a_unit_once_per_face_card():
         g.apply("recruit P1 at=1,1")
 
 
+def test_a_phase_confirm_must_name_an_action():
+    data = json.loads(bundled()["tactics"].read_text())
+    data["phases"][1]["confirm"] = "contrl"
+    with pytest.raises(rules.RulesetError, match=r"phases\[1\].confirm: unknown action 'contrl'"):
+        rules.parse(json.dumps(data))
+
+
 # -- fog of war (7.2) -------------------------------------------------------------------
 
 

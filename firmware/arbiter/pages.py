@@ -50,11 +50,15 @@ def open_for_phase(app, game):
     open_page(app, game, pages[0])
 
 
-def opened(app, game, entries):
-    """After an action: open the page of a phase it began, if any."""
+def opened(app, play, entries):
+    """After an action: open the page of a phase it began, if any. It goes right
+    above the play screen, so a form and menu that did the action close onto it."""
+    game = play.game
     begun = [e["name"] for e in entries if e["event"] == "phase" and not e.get("skipped")]
     for page in game.rules["pages"]:
         for name in page.get("phases", ()):
-            if name in begun and not game.state["result"]:
-                open_page(app, game, page)
+            if name in begun and not game.state["result"] and play in app.stack:
+                app.stack.insert(app.stack.index(play) + 1,
+                                 TextPage(page["label"], lines_of(game, page)))
+                app.redraw()
                 return

@@ -233,7 +233,7 @@ class PlayScreen:
         if "pages" in rules:  # a page that belongs to a phase just begun opens
             from arbiter.pages import opened
 
-            opened(app, game, new_entries)
+            opened(app, self, new_entries)
         if reveal is not None:
             leds.flash_each(colours, now)
             lines = ["%s: %s" % item for item in sorted(reveal["picks"].items())]
