@@ -71,10 +71,11 @@ class GridPage:
 
     def key(self, app, button, kind, now):
         row, col = divmod(self.cursor, self.columns)
+        rows = max(1, self.rows)  # an empty grid still takes B
         if button == UP:
-            row = (row - 1) % self.rows
+            row = (row - 1) % rows
         elif button == DOWN:
-            row = (row + 1) % self.rows
+            row = (row + 1) % rows
         elif button == LEFT:
             col = (col - 1) % self.columns
         elif button == RIGHT:
