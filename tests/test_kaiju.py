@@ -637,3 +637,25 @@ def test_a_complete_three_player_game_on_the_device(rig):
     assert previews[:2] == ["Kraken 0/7 -> 3/7", "Gorath 0/7 -> 1/7"]
     assert "Kraken 5/7 -> 7/7 KO, P1 +5 glory" in previews
     assert len(game.events) == len(FULL_GAME)
+
+
+# The forms, their choices and the preview run on real MicroPython in a Pico's heap,
+# frame for frame as in CPython.
+def test_on_the_device_the_forms_and_the_preview_are_the_same_under_micropython():
+    from host_tools.emulator.frames import Frame
+    from host_tools.emulator.screen_text import read_lines
+    from host_tools.emulator.session import run_session
+
+    game_menu = "b " + "down " * 3  # Undo, Redo, then this phase's actions by name
+    script = ("wait=800 a down down down a right a wait=600 a wait=600 a a wait=300 "
+              + (game_menu + "down down a a wait=300 ") * 3  # Pass, for P1, P2, P3
+              + (game_menu + "up a a wait=300 ") * 3  # Active kaiju: each one's first
+              + game_menu + "a right down right right wait=300 a wait=600 "  # Damage
+              + game_menu + "down down down down a down right wait=300 ")  # Rage Attack
+    cp = run_session(5, script, "cpython")
+    mp = run_session(5, script, "micropython")
+    assert mp.frames == cp.frames
+    screens = [read_lines(Frame.parse(f).ram) for f in cp.frames]
+    assert ["Damage", "k <P2.k1>", "n <3>", "by <P1>", "Kraken 0/7 ->", "3/7", "",
+            "<> A:do B:back"] in screens
+    assert screens[-1][:4] == ["Rage Attack", "p <P1>", "targets <P3.k1>", "P1 has 0 of 10"]

@@ -89,6 +89,7 @@ class ActionForm(Form):
         self.named = len(spec.get("params", []))  # fields from here on are NAME=VALUE
         self.offered = spec.get("choices", {})
         self.preview = spec.get("preview", False)
+        self.stale = 0  # 2: the preview is out of date; 1: work it out at the next draw
         self.on_change(-1)
         if "defaults" in spec:  # where the form starts, such as who holds each castle now
             from arbiter.confirm import start_at
@@ -116,9 +117,19 @@ class ActionForm(Form):
                     if field[0] in ("p", "k", "t") and field[1]:
                         binding[field[0]] = field[1][field[2]]
         if self.preview:
+            self.said, self.stale = "", 2
+
+    def draw(self, app, fb):
+        # the preview waits for a pass of its own, after the one that changed the
+        # fields: on a Pico's heap the two passes' garbage does not fit at once
+        if self.stale == 1:
             from arbiter.game.view import preview
 
-            self.said = preview(self.play.game, self.build(self.values()))
+            self.said, self.stale = preview(self.play.game, self.build(self.values())), 0
+        elif self.stale:
+            self.stale = 1
+            app.redraw()
+        super().draw(app, fb)
 
 
 def action_form(play, name, form=ActionForm):

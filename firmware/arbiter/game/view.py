@@ -91,21 +91,34 @@ def screen_lines(game):
 def preview(game, text):
     """What an action would say, without doing it: its last message (such as
     "Rex 4/6 -> 7/6 KO, P1 +5 glory"), or the reason it would be refused. Nothing
-    for an action that rolls dice: a preview must not show a roll before it counts."""
-    from arbiter.game.actions import parse
+    for an action that rolls dice: a preview must not show a roll before it counts.
+
+    Only the action's effects run (not the end checks, which say nothing), on the
+    game itself, which one copy of the state then restores: a Pico's heap."""
+    from arbiter.game.actions import parse, perform
     from arbiter.game.effects import Illegal
+    from arbiter.game.expr import RuleError
     from arbiter.game.state import clone
 
     name, args = parse(text)
     if name in ("undo", "redo"):
         return ""
+    if game.state["result"]:
+        return "the game is over"
     state, rng, length = clone(game.state), game.rng.snapshot(), len(game.log)
     game.state["message"] = ""
-    try:  # again=True: the one copy taken here restores the game, done or refused
-        game._apply_new(name, args, text, again=True)
+    game._rolls = []
+    try:
+        perform(game, name, args)
         said = "" if game._rolls else game.state["message"]
     except Illegal as exc:
         said = exc.reason
-    game.state, game.log = state, game.log[:length]
-    game.rng.restore(rng)
+    except (RuleError, KeyError, IndexError, TypeError, ValueError) as exc:
+        said = "cannot do that: %s" % exc
+    finally:
+        game.vars, game.args, game.binding, game.calls = {}, {}, {}, []
+        game.pending_win, game.pending_lose, game.pending_tie = [], [], False
+        game.state = state
+        del game.log[length:]
+        game.rng.restore(rng)
     return said
