@@ -41,6 +41,16 @@ class Rig:
         while self.board.elapsed < end:
             self.board.sleep_ms(self.device.tick())
 
+    def led_colours(self, ms=1500, step=50):
+        """What each LED showed over ``ms`` (past any animation): a set of colours per LED."""
+        self.run(1000)
+        seen = [set() for _ in self.frame.leds]
+        for _ in range(ms // step):
+            self.run(step)
+            for i, colour in enumerate(self.frame.leds):
+                seen[i].add(colour)
+        return seen
+
     def press(self, name, hold=80, gap=120):
         from vscript import NAMES
 

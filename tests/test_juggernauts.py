@@ -793,17 +793,6 @@ def test_on_the_device_an_attack_and_its_defense_come_from_the_game_menu(rig):
     assert targeted(game, "P2") == {}
 
 
-def led_colours(rig, ms=1500, step=50):
-    """What each LED showed over ``ms`` (past any animation): a set of colours per LED."""
-    rig.run(1000)
-    seen = [set() for _ in rig.frame.leds]
-    for _ in range(ms // step):
-        rig.run(step)
-        for i, colour in enumerate(rig.frame.leds):
-            seen[i].add(colour)
-    return seen
-
-
 def test_on_the_device_alert_tokens_blink_amber_then_red_at_2_never_like_a_colour(rig):
     # Issue 4: "alert tokens shown (amber, then red at 2)"; a roll spins; a win shows the
     # winner's colour. P1's own colour is red: a warning blinks (lit, dark), a colour
@@ -821,15 +810,15 @@ def test_on_the_device_alert_tokens_blink_amber_then_red_at_2_never_like_a_colou
     scaled, dark = rig.app.leds._scaled, (0, 0, 0)
     first, last = 0, len(rig.frame.leds) - 1  # an LED of P1's arc, one of P2's
 
-    seen = led_colours(rig)
+    seen = rig.led_colours()
     assert seen[first] == {scaled(RED)} and seen[last] == {scaled((0, 64, 255))}  # steady
     for alerts, colour in ((1, AMBER), (2, RED)):
         screen.act(rig.app, "set P2.alerts %d" % alerts, rig.board.elapsed)
-        seen = led_colours(rig)
+        seen = rig.led_colours()
         assert seen[last] == {scaled(colour), dark}  # blinking
         assert seen[first] == {scaled(RED)}  # P1 steady in its own red
     screen.act(rig.app, "set P1.alerts 2", rig.board.elapsed)
-    assert led_colours(rig)[first] == {scaled(RED), dark}  # now P1's arc blinks
+    assert rig.led_colours()[first] == {scaled(RED), dark}  # now P1's arc blinks
     for _ in range(5):  # to Recover
         screen.act(rig.app, "next", rig.board.elapsed)
     screen.act(rig.app, "set P2.alerts 3", rig.board.elapsed)
@@ -837,7 +826,7 @@ def test_on_the_device_alert_tokens_blink_amber_then_red_at_2_never_like_a_colou
     screen.act(rig.app, "next", rig.board.elapsed)
     assert screen.game.state["winner"] == "P1"
     rig.run(3000)
-    seen = led_colours(rig)
+    seen = rig.led_colours()
     assert all(colours == {scaled(RED)} for colours in seen)  # P1's colour, steady
 
 

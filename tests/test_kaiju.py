@@ -583,17 +583,6 @@ def test_on_the_device_forms_offer_the_kaiju_and_players_that_make_sense(rig):
     assert offered(rig, 3) == ["location", "opponent", "event", "face-dow", "other"]
 
 
-def led_colours(rig, ms=1500, step=50):
-    """What each LED showed over ``ms`` (past any animation): a set of colours per LED."""
-    rig.run(1000)
-    seen = [set() for _ in rig.frame.leds]
-    for _ in range(ms // step):
-        rig.run(step)
-        for i, colour in enumerate(rig.frame.leds):
-            seen[i].add(colour)
-    return seen
-
-
 # "When your team has accumulated 10 Fury (or whatever is specified on your Team Card)
 # - you may activate your Rage Attack": the device says so, and that player's LEDs
 # pulse (blink in their colour), on another player's turn too, until the Rage Attack.
@@ -604,18 +593,18 @@ def test_on_the_device_a_team_that_may_rage_pulses_until_its_rage_attack(rig):
                               "active P1 k1", "active P2 k1", "active P3 k1", "add P2.fury 7"])
     scaled, dark = rig.app.leds._scaled, (0, 0, 0)
     p1, p2 = (scaled(player_colour(DATA, p)) for p in ("P1", "P2"))
-    assert led_colours(rig) == [{p1}] * 12  # P1's turn: the ring in P1's colour
+    assert rig.led_colours() == [{p1}] * 12  # P1's turn: the ring in P1's colour
     device_do(rig, "damage P2.k1 1 by=P1")
     assert "P2 may launch a" in rig.lines and P(game, "P2")["rage_ready"] == 1
-    seen = led_colours(rig)
+    seen = rig.led_colours()
     assert seen[:6] == [{p1}] * 6 and seen[6:] == [{p2, dark}] * 6  # P2's arc pulses
     shown = device_do(rig, "rage P2 targets=P1.k1")
     assert "P2 RAGES: Rex 2/6" in " ".join(shown[3:7])  # previewed before A
-    assert led_colours(rig) == [{p1}] * 12  # raged: no more pulse
+    assert rig.led_colours() == [{p1}] * 12  # raged: no more pulse
     rig.keys("b:long")  # undo the rage: P2 may rage again
-    assert led_colours(rig)[6:] == [{p2, dark}] * 6
+    assert rig.led_colours()[6:] == [{p2, dark}] * 6
     device_do(rig, "add P2.fury -1")  # a Fury too many: P2 may not rage after all
-    assert P(game, "P2")["rage_ready"] == 0 and led_colours(rig) == [{p1}] * 12
+    assert P(game, "P2")["rage_ready"] == 0 and rig.led_colours() == [{p1}] * 12
 
 
 # "A full three-player game runs to its end on `arbiter sim`": the whole game above,

@@ -4,31 +4,13 @@ In a phase with ``"confirm": ACTION``, A on the play screen opens that action's
 form instead of moving on at once (Tactics Joker: who holds each castle, so the
 next player's turn starts, and the win check is made, on what the table shows).
 A does the action, then ``next``; B goes back to the play screen, nothing done.
-An action's ``defaults`` (an expression giving a list, a value per field in
-order) say where its form starts: here, the holders the device last knew; in
-this form and from the game menu alike.
+The action's ``defaults`` (forms.py) start the form at the holders the device
+last knew.
 """
 
 from arbiter import ui
 from arbiter.buttons import LONG, A
 from arbiter.forms import ActionForm, action_form
-from arbiter.game.expr import evaluate
-
-
-def start_at(form, defaults):
-    """Each field at its value in the list ``defaults`` gives, when it is offered."""
-    game = form.play.game
-    try:
-        values = evaluate(game, defaults)
-    except Exception:  # a ruleset mistake: the form starts where it would
-        return
-    for field, value in zip(form.fields, values if isinstance(values, list) else ()):
-        if str(value) in field[1]:
-            field[2] = field[1].index(str(value))
-    if form.preview:
-        from arbiter.game.view import preview
-
-        form.said = preview(game, form.build(form.values()))
 
 
 def following(game):

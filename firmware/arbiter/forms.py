@@ -92,9 +92,18 @@ class ActionForm(Form):
         self.stale = 0  # 2: the preview is out of date; 1: work it out at the next draw
         self.on_change(-1)
         if "defaults" in spec:  # where the form starts, such as who holds each castle now
-            from arbiter.confirm import start_at
+            self.start_at(spec["defaults"])
 
-            start_at(self, spec["defaults"])
+    def start_at(self, defaults):
+        """Each field at its value in the list ``defaults`` (an expression) gives, when
+        offered; the preview, already out of date, follows at the next draw."""
+        try:
+            values = evaluate(self.play.game, defaults)
+        except Exception:  # a ruleset mistake: the form starts where it would
+            return
+        for field, value in zip(self.fields, values if isinstance(values, list) else ()):
+            if str(value) in field[1]:
+                field[2] = field[1].index(str(value))
 
     def _text(self, values):
         words = [self.name]

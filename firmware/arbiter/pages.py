@@ -33,8 +33,12 @@ def lines_of(game, page):
     return out
 
 
+def page_screen(game, page):
+    return TextPage(page["label"], lines_of(game, page))
+
+
 def open_page(app, game, page):
-    app.push(TextPage(page["label"], lines_of(game, page)))
+    app.push(page_screen(game, page))
 
 
 def open_for_phase(app, game):
@@ -58,7 +62,6 @@ def opened(app, play, entries):
     for page in game.rules["pages"]:
         for name in page.get("phases", ()):
             if name in begun and not game.state["result"] and play in app.stack:
-                app.stack.insert(app.stack.index(play) + 1,
-                                 TextPage(page["label"], lines_of(game, page)))
+                app.stack.insert(app.stack.index(play) + 1, page_screen(game, page))
                 app.redraw()
                 return

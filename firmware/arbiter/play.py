@@ -28,16 +28,20 @@ AMBER = (255, 120, 0)
 RED = (255, 0, 0)
 
 
+def _reached(game, player, spec, level):
+    """Whether the player's counter named in ``spec`` is at ``level`` or more."""
+    value = game.state["players"][player].get(spec["counter"], 0)
+    return isinstance(value, int) and value >= level
+
+
 def warning(game, player):
     """AMBER / RED once the ruleset's ``players.warn`` counter reaches its ``amber`` /
     ``red`` level (Juggernauts: alert tokens, red at 2), else None."""
     warn = game.rules.get("players", {}).get("warn")
-    if warn:
-        value = game.state["players"][player].get(warn["counter"], 0)
-        if isinstance(value, int) and "red" in warn and value >= warn["red"]:
-            return RED
-        if isinstance(value, int) and "amber" in warn and value >= warn["amber"]:
-            return AMBER
+    if warn and "red" in warn and _reached(game, player, warn, warn["red"]):
+        return RED
+    if warn and "amber" in warn and _reached(game, player, warn, warn["amber"]):
+        return AMBER
     return None
 
 
@@ -45,14 +49,7 @@ def pulsing(game, player):
     """Whether the ruleset's ``players.pulse`` counter is at its ``at`` level or more
     (Kaiju: the team may Rage): that player's arc blinks in their own colour."""
     pulse = game.rules.get("players", {}).get("pulse")
-    if pulse:
-        value = game.state["players"][player].get(pulse["counter"], 0)
-        return isinstance(value, int) and value >= pulse.get("at", 1)
-    return False
-
-
-def warned_colour(game, player):
-    return warning(game, player) or player_colour(game.rules, player)
+    return bool(pulse) and _reached(game, player, pulse, pulse.get("at", 1))
 
 
 def public_text(event):
@@ -216,9 +213,10 @@ class PlayScreen:
         shown = state["order"]  # everyone's, or one player's turn and whoever pulses
         if active:
             shown = [active] + [p for p in shown if p != active and pulsing(game, p)]
-        leds.set_arcs([warned_colour(game, p) for p in shown])
+        warnings = [warning(game, p) for p in shown]
+        leds.set_arcs([w or player_colour(rules, p) for w, p in zip(warnings, shown)])
         # a warning blinks (never a colour); so does a pulse, in the player's colour
-        leds.blink_arcs([warning(game, p) or pulsing(game, p) for p in shown])
+        leds.blink_arcs([w or pulsing(game, p) for w, p in zip(warnings, shown)])
         if "leds" in rules:  # the ruleset's own picture: an LED per piece (Jugger)
             from arbiter.game.lights import show
 

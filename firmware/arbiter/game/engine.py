@@ -64,8 +64,7 @@ class Game:
         self.rng = Rng(self.seed)
         self.log = [{"event": "start", "ruleset": self.rules["name"],
                      "commitment": commitment(self.seed)}]
-        self.vars, self.args, self.binding, self.calls = {}, {}, {}, []
-        self.pending_win, self.pending_lose, self.pending_tie = [], [], False
+        self.clear_scratch()
         self._rolls = []
         self._setup_players()
         if not self.rules.get("secrets"):
@@ -144,15 +143,21 @@ class Game:
             actions.perform(self, name, args)
             self._settle()
         except (Illegal, RuleError, KeyError, IndexError, TypeError, ValueError) as exc:
-            self.vars, self.args, self.binding = {}, {}, {}
+            self.clear_scratch()  # nothing of the refused action may reach the replay
             if not again:
                 self._rewind(len(self.events))
             if isinstance(exc, Illegal):
                 raise
             raise Illegal("cannot do that: %s" % exc) from None
         finally:
-            self.vars, self.args, self.binding = {}, {}, {}
+            self.clear_scratch()
         return actions.record(actions.canonical(name, args), self._rolls)
+
+    def clear_scratch(self):
+        """What one action works with (variables, arguments, bindings, calls, a win
+        or loss still to resolve): empty between actions, whatever happened."""
+        self.vars, self.args, self.binding, self.calls = {}, {}, {}, []
+        self.pending_win, self.pending_lose, self.pending_tie = [], [], False
 
     def undo(self):
         if not self.events:
@@ -333,15 +338,16 @@ class Game:
 
     def _advance(self, skipped=0):
         state = self.state
-        state["phase"] += 1
-        state["turn"] = 0
-        if state["phase"] >= len(self.rules.get("phases", [])) or not self.rules.get("phases"):
+        if state["phase"] + 1 >= len(self.rules.get("phases", ())):
+            # the round's end is checked while the last phase still stands, so the
+            # checks see a real phase; a game that ends here stays in it
             self._check_end("round_end")
             if state["result"]:
-                state["phase"] -= 1  # a game that ends with the round stays in its last phase
                 return
-            state["phase"] = 0
+            state["phase"] = -1
             state["round"] += 1
+        state["phase"] += 1
+        state["turn"] = 0
         self._enter_phase(skipped)
 
     def _enter_phase(self, skipped=0):

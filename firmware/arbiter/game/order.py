@@ -79,8 +79,6 @@ def resolve_end(game):
 def _keep_turn(game, player):
     """A player out before the one whose turn it is: the turn stays with that player
     (the turn is a place in the order of those still in, which just got shorter)."""
-    if game.state["phase"] >= len(game.rules.get("phases", ())):
-        return  # checked at the round's end: no turn is under way
     active = game.active_player()
     order = game.players_in_order()
     if active and player != active and player in order and \

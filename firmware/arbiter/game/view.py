@@ -116,8 +116,7 @@ def preview(game, text):
     except (RuleError, KeyError, IndexError, TypeError, ValueError) as exc:
         said = "cannot do that: %s" % exc
     finally:
-        game.vars, game.args, game.binding, game.calls = {}, {}, {}, []
-        game.pending_win, game.pending_lose, game.pending_tie = [], [], False
+        game.clear_scratch()
         game.state = state
         del game.log[length:]
         game.rng.restore(rng)
