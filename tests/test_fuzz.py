@@ -103,7 +103,7 @@ def check_bounds(game):
                 if "choices" in spec:
                     assert record[name] in spec["choices"], (key, name, record[name])
                     continue
-                low, high = game._bounds(spec, kind, key)
+                low, high = game.bounds(spec, kind, key)
                 value = record[name]
                 assert (low is None or value >= low) and (high is None or value <= high), (
                     key, name, value, low, high)

@@ -313,9 +313,6 @@ def test_undo_of_every_action_including_a_knock_out_and_a_win():
         assert json.dumps(public_state(g), sort_keys=True) == expected
 
 
-@pytest.mark.xfail(raises=RuntimeError, strict=False,
-                   reason="issue 6: with the Select phase the game's headless run needs more "
-                          "than the 192 KB heap (MemoryError); heap work continues")
 def test_the_same_game_in_micropython():
     actions = ["team P2 Storm", "next", "next", "pass P1", "pass P2", "active P1 k1",
                "active P2 k2", "damage P2.k2 3 by=P1", "spend P1 2", "rage P1"]

@@ -1,6 +1,7 @@
 """The game menu (B on the play screen): actions, dice, corrections, log, end."""
 
 from arbiter.forms import action_form, correct_form, roll_form
+from arbiter.game.expr import EMPTY
 from arbiter.play import describe
 from arbiter.screens import Confirm, Menu, TextPage
 
@@ -15,7 +16,7 @@ class GameMenu(Menu):
                  ("Redo", lambda app, now: self._do(app, "redo", now))]
         if game.state["round"]:
             phase = game.phase()["name"]
-            for name, spec in sorted(game.rules.get("actions", {}).items()):
+            for name, spec in sorted(game.rules.get("actions", EMPTY).items()):
                 if phase in spec.get("phases", (phase,)) and not spec.get("private"):
                     items.append((spec.get("label", name),
                                   lambda app, now, n=name: app.push(action_form(play, n))))
@@ -45,7 +46,7 @@ class GameMenu(Menu):
 def table_lines(game):
     """The game-wide values (hands, a queue, the board) as text."""
     out = []
-    grid = game.rules.get("grid", {}).get("value")
+    grid = game.rules.get("grid", EMPTY).get("value")
     for name in sorted(game.state["game"]):
         if "game." + name == grid:  # on its own page, where squares may be face down
             continue

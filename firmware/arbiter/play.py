@@ -8,6 +8,7 @@ long B: undo; B: the game menu (actions, dice, corrections, log, end).
 from arbiter import ui
 from arbiter.buttons import DOWN, LONG, UP, A, B
 from arbiter.game.effects import Illegal
+from arbiter.game.expr import EMPTY
 from arbiter.game.rules import colour_of
 from arbiter.game.view import screen_lines
 from arbiter.leds import PLAYER_COLOURS, WHITE
@@ -17,7 +18,7 @@ _ROWS = 6
 
 
 def player_colour(rules, player):
-    colours = rules.get("players", {}).get("colours", ())
+    colours = rules.get("players", EMPTY).get("colours", ())
     index = int(player[1:]) - 1
     if index < len(colours):
         return colour_of(colours[index])
@@ -37,7 +38,7 @@ def _reached(game, player, spec, level):
 def warning(game, player):
     """AMBER / RED once the ruleset's ``players.warn`` counter reaches its ``amber`` /
     ``red`` level (Juggernauts: alert tokens, red at 2), else None."""
-    warn = game.rules.get("players", {}).get("warn")
+    warn = game.rules.get("players", EMPTY).get("warn")
     if warn and "red" in warn and _reached(game, player, warn, warn["red"]):
         return RED
     if warn and "amber" in warn and _reached(game, player, warn, warn["amber"]):
@@ -48,7 +49,7 @@ def warning(game, player):
 def pulsing(game, player):
     """Whether the ruleset's ``players.pulse`` counter is at its ``at`` level or more
     (Kaiju: the team may Rage): that player's arc blinks in their own colour."""
-    pulse = game.rules.get("players", {}).get("pulse")
+    pulse = game.rules.get("players", EMPTY).get("pulse")
     return bool(pulse) and _reached(game, player, pulse, pulse.get("at", 1))
 
 

@@ -6,6 +6,7 @@ An event is the canonical action text, plus ``|`` and the dice it rolled
 """
 
 from arbiter.game.effects import Illegal, bind_args
+from arbiter.game.expr import EMPTY
 from arbiter.game.state import split
 
 GENERIC = ("next", "add", "set", "roll", "pick", "undo", "redo")
@@ -67,7 +68,7 @@ def perform(game, name, args):
         _free_roll(game, args)
     elif name == "pick":
         _pick(game, args)
-    elif name in game.rules.get("actions", {}):
+    elif name in game.rules.get("actions", EMPTY):
         _ruleset_action(game, name, args)
     else:
         raise Illegal("unknown action %s" % name)
@@ -84,7 +85,7 @@ def _correct(game, name, args):
     path, amount = _positional(args, 2, name + " PATH N")
     path = str(path)
     kind, key, field = split(path) if path.count(".") in (1, 2) else (None, None, None)
-    if kind is None:
+    if kind is None or "$" in path:
         raise Illegal("a path is like P1.power or P2.k1.damage")
     current = game.get(path)
     spec = game.counter_spec(kind, field)
@@ -97,7 +98,7 @@ def _correct(game, name, args):
             raise Illegal("%s takes a whole number" % path)
         new = current + amount if name == "add" else amount
         if spec is not None:
-            low, high = game._bounds(spec, kind, key)
+            low, high = game.bounds(spec, kind, key)
             if low is not None and new < low:
                 raise Illegal("%s would be %d, below its minimum %d" % (path, new, low))
             if high is not None and new > high:
@@ -113,7 +114,7 @@ def _free_roll(game, args):
     die, count = str(words[0]), words[1] if len(words) == 2 else 1
     if not isinstance(count, int) or not 1 <= count <= 20:
         raise Illegal("roll 1 to 20 dice")
-    if die not in game.rules.get("dice", {}):
+    if die not in game.rules.get("dice", EMPTY):
         faces = die[1:]
         if not (die.startswith("d") and faces.isdigit() and 2 <= int(faces) <= 1000):
             raise Illegal("unknown die %s" % die)
@@ -123,8 +124,8 @@ def _free_roll(game, args):
 
 def pending_pick(game):
     """The secret being picked and whose turn it is to pick, or (None, None)."""
-    for secret in game.rules.get("secrets", []):
-        picks = game.state["picks"].get(secret["name"], {})
+    for secret in game.rules.get("secrets", ()):
+        picks = game.state["picks"].get(secret["name"], EMPTY)
         for player in game.state["order"]:
             if player not in picks:
                 return secret, player
@@ -133,7 +134,7 @@ def pending_pick(game):
 
 def _secret_named(game, name):
     """The secret whose ``action`` is ``name`` (``commander P1 d8`` picks it), or None."""
-    for secret in game.rules.get("secrets", []):
+    for secret in game.rules.get("secrets", ()):
         if secret.get("action") == name:
             return secret
     return None
@@ -167,7 +168,7 @@ def _reveal(game, secret, picks):
     game.log.append({"event": "reveal", "secret": secret["name"],
                      "picks": {p: picks[p] for p in sorted(picks)}})
     for player in game.state["order"]:
-        game.with_binding("p", player, secret.get("on_reveal", []))
+        game.with_binding("p", player, secret.get("on_reveal", ()))
     if pending_pick(game)[0] is None:
         game._begin_play()
 
@@ -176,8 +177,8 @@ def _ruleset_action(game, name, args):
     spec = game.rules["actions"][name]
     if spec.get("private"):  # a helper other actions ``call``, never done on its own
         raise Illegal("%s is only part of other actions" % name)
-    params = spec.get("params", [])
-    flags = spec.get("flags", [])
+    params = spec.get("params", ())
+    flags = spec.get("flags", ())
     words = []
     for word in args["_"]:  # a bare flag word, such as ``neutralizing``, is flag=1
         if word in flags:
@@ -197,5 +198,5 @@ def _ruleset_action(game, name, args):
     game.args = args
     bind_args(game, args)
     game.log.append({"event": name, "args": {k: args[k] for k in sorted(args)}})
-    game.run(spec.get("effects", []))
+    game.run(spec.get("effects", ()))
     args["_"] = []  # canonical() lists named args after positional ones

@@ -14,7 +14,7 @@ Each effect is an object with one of these keys:
 ``remove`` (cards and lists: see decks.py).
 """
 
-from arbiter.game.expr import RuleError, evaluate
+from arbiter.game.expr import EMPTY, RuleError, evaluate
 
 
 class Illegal(Exception):
@@ -32,11 +32,10 @@ def run(game, effects):
 
 def _one(game, effect):
     if "add" in effect:
-        path = game.path(effect["add"])
+        path = effect["add"]
         game.change(path, game.get(path) + _int(evaluate(game, effect.get("n", 1))))
     elif "set" in effect:
-        path = game.path(effect["set"])
-        game.change(path, evaluate(game, effect.get("to")))
+        game.change(effect["set"], evaluate(game, effect.get("to")))
     elif "roll" in effect:
         count = _int(evaluate(game, effect.get("count", 1)))
         who = evaluate(game, effect.get("player", "$p")) if "player" in effect else game.bound("p")
@@ -48,8 +47,8 @@ def _one(game, effect):
         if not evaluate(game, effect["require"]):
             raise Illegal(game.text(effect.get("reason", "not allowed now")))
     elif "if" in effect:
-        run(game, effect.get("then", []) if evaluate(game, effect["if"]) else
-            effect.get("else", []))
+        run(game, effect.get("then", ()) if evaluate(game, effect["if"]) else
+            effect.get("else", ()))
     elif "each_player" in effect:
         for player in game.players_in_order():
             game.with_binding("p", player, effect["each_player"])
@@ -73,13 +72,13 @@ def _one(game, effect):
         owner = game.path(spec.get("of", "$p"))
         for i in range(_int(evaluate(game, spec["count"]))):
             game.add_piece(owner, {"key": "%s%d" % (spec.get("prefix", ""), i + 1),
-                                   "stats": spec.get("stats", {})})
+                                   "stats": spec.get("stats", EMPTY)})
     elif "turn_order" in effect:
         game.order_players(effect["turn_order"])
     elif "for_each" in effect:
         items = evaluate(game, effect["for_each"])
         for item in items if isinstance(items, list) else [items]:
-            game.with_binding(effect.get("as", "t"), str(item), effect.get("do", []))
+            game.with_binding(effect.get("as", "t"), str(item), effect.get("do", ()))
     elif "call" in effect:
         _call(game, effect)
     elif "team" in effect:
@@ -107,20 +106,20 @@ def _one(game, effect):
 def _call(game, effect):
     """Runs a ruleset action's effects (not its phase check) with the arguments in
     ``with``; ``p``, ``k`` and ``t`` among them bind ``$p``, ``$k`` and ``$t``."""
-    spec = game.rules.get("actions", {}).get(effect["call"])
+    spec = game.rules.get("actions", EMPTY).get(effect["call"])
     if spec is None:
         raise RuleError("no action %s to call" % effect["call"])
     if len(game.calls) >= 8:
         raise RuleError("calls nested too deep")
     args = {}
-    for name, form in effect.get("with", {}).items():
+    for name, form in effect.get("with", EMPTY).items():
         args[name] = evaluate(game, form)
     saved = game.args, game.binding
     game.calls.append(effect["call"])
     game.args, game.binding = args, dict(game.binding)
     try:
         bind_args(game, args)
-        run(game, spec.get("effects", []))
+        run(game, spec.get("effects", ()))
     finally:
         game.args, game.binding = saved
         game.calls.pop()

@@ -11,7 +11,7 @@ import hashlib
 
 from arbiter.game import actions, effects
 from arbiter.game.effects import Illegal
-from arbiter.game.expr import RuleError, evaluate
+from arbiter.game.expr import EMPTY, RuleError, evaluate
 from arbiter.game.state import clone, holder, new_state, split
 from arbiter.rng import Rng
 
@@ -27,7 +27,7 @@ def commitment(seed):
 class Game:
     def __init__(self, rules, players=None, options=None, seed=0):
         self.rules = rules
-        spec = rules.get("players", {})
+        spec = rules.get("players", EMPTY)
         low, high = spec.get("min", 2), spec.get("max", spec.get("min", 2))
         self.players = spec.get("default", low) if players is None else players
         if not low <= self.players <= high:
@@ -37,11 +37,12 @@ class Game:
         self.events = []  # applied events: "action|rolls"
         self.undone = []  # for redo
         self._snaps = []  # (events applied, state, rng, log length): undo replays from one
+        self._keys = None  # see piece_keys
         self._restart()
 
     def _resolve_options(self, given):
         resolved = {}
-        declared = self.rules.get("options", {})
+        declared = self.rules.get("options", EMPTY)
         for name in given:
             if name not in declared:
                 raise Illegal("unknown option %s" % name)
@@ -77,25 +78,26 @@ class Game:
 
             deal(self)
             return
-        pieces = self.rules.get("pieces", {})
+        pieces = self.rules.get("pieces", EMPTY)
         for player in state["order"]:
-            specs = pieces.get("by_player", {}).get(player, pieces.get("each", []))
+            specs = pieces.get("by_player", EMPTY).get(player, pieces.get("each", ()))
             for spec in specs:
                 self.add_piece(player, spec)
         for player in state["order"]:  # after the pieces: a start may depend on them
             self.binding = {"p": player}
             record = state["players"][player]
-            for name, spec in self.rules.get("counters", {}).items():
+            for name, spec in self.rules.get("counters", EMPTY).items():
                 record[name] = self._start_value(spec)
         self.binding = {}
 
     def add_piece(self, owner, spec):
         key = owner + "." + spec["key"]
+        self._keys = None  # the pieces change: their sorted keys are worked out again
         piece = {"owner": owner, "name": spec.get("name", spec["key"]),
-                 "stats": spec.get("stats", {})}  # read-only: shared, never copied
+                 "stats": spec.get("stats", EMPTY)}  # read-only: shared, never copied
         self.state["pieces"][key] = piece
         saved, self.binding = self.binding, {"p": owner, "k": key}
-        for name, counter in self.rules.get("pieces", {}).get("counters", {}).items():
+        for name, counter in self.rules.get("pieces", EMPTY).get("counters", EMPTY).items():
             piece[name] = self._start_value(counter)
         self.binding = saved
 
@@ -107,7 +109,7 @@ class Game:
     def _begin_play(self):
         self.order_players(self.rules.get("turn_order", {"by": "fixed"}))
         self.state["round"] = 1
-        self.run(self.rules.get("setup", []))
+        self.run(self.rules.get("setup", ()))
         self._enter_phase()
 
     # -- actions --------------------------------------------------------------------
@@ -225,7 +227,7 @@ class Game:
         self.log.append({"event": "note", "text": text})
 
     def roll(self, die, count, player, reason, name=None):
-        spec = self.rules.get("dice", {}).get(die)
+        spec = self.rules.get("dice", EMPTY).get(die)
         faces = spec["faces"] if spec else int(die[1:])  # a plain dN needs no declaration
         if isinstance(faces, list):
             rolls = [faces[self.rng.below(len(faces))] for _ in range(count)]
@@ -246,53 +248,58 @@ class Game:
         return sum(rolls)  # sum of face values; with success faces, that is the hits
 
     def change(self, path, value):
-        kind, key, field = split(path)
+        """Sets a value by path (``$`` names filled in), kept in the counter's bounds;
+        a counter that crosses a trigger's threshold runs the trigger."""
+        kind, key, field = self.locate(path)
         record = holder(self.state, kind, key)
         if record is None:
             raise Illegal("no such player or piece: " + key)
         spec = self.counter_spec(kind, field)
-        if spec is not None and "choices" not in spec:
-            low, high = self._bounds(spec, kind, key)
+        if spec is not None and ("min" in spec or "max" in spec) and "choices" not in spec:
+            low, high = self.bounds(spec, kind, key, record)
             value = max(low, value) if low is not None else value
             value = min(high, value) if high is not None else value
         old = record.get(field)
         record[field] = value
         if isinstance(old, int) and isinstance(value, int) and value != old:
-            self._fire(kind, key, field, old, value)
+            self._fire(kind, key, record, field, old, value)
 
     def counter_spec(self, kind, field):
         if kind == "player":
-            return self.rules.get("counters", {}).get(field)
+            return self.rules.get("counters", EMPTY).get(field)
         if kind == "piece":
-            return self.rules.get("pieces", {}).get("counters", {}).get(field)
+            return self.rules.get("pieces", EMPTY).get("counters", EMPTY).get(field)
         return None
 
-    def _bounds(self, spec, kind, key):
+    def _bind_holder(self, kind, key, record):
+        """Binds $p (and $k for a piece) to a value's holder; returns the old binding."""
         saved = self.binding
-        self.binding = {"p": key.split(".")[0]}
-        if kind == "piece":
-            self.binding["k"] = key
+        self.binding = {"p": record["owner"], "k": key} if kind == "piece" else {"p": key}
+        return saved
+
+    def bounds(self, spec, kind, key, record=None):
+        """A counter's (min, max) for one holder, None where it has none."""
+        if record is None:
+            record = holder(self.state, kind, key)
+        saved = self._bind_holder(kind, key, record)
         low = evaluate(self, spec["min"]) if "min" in spec else None
         high = evaluate(self, spec["max"]) if "max" in spec else None
         self.binding = saved
         return low, high
 
-    def _fire(self, kind, key, field, old, new):
+    def _fire(self, kind, key, record, field, old, new):
         """Threshold triggers: run when a counter rises to or past ``at`` (or, with
         ``falls``, drops from ``at`` or more to below it)."""
         falling = new < old
-        for trigger in self.rules.get("triggers", []):
+        for trigger in self.rules.get("triggers", ()):
             on = trigger.get("on", "player")
             if trigger["counter"] != field or on != kind or \
                     trigger.get("falls", False) != falling:
                 continue
-            saved = self.binding
-            self.binding = {"p": key.split(".")[0]}
-            if on == "piece":
-                self.binding["k"] = key
+            saved = self._bind_holder(kind, key, record)
             at = evaluate(self, trigger["at"])
             if new < at <= old if falling else old < at <= new:
-                self.run(trigger.get("effects", []))
+                self.run(trigger.get("effects", ()))
             self.binding = saved
 
     def order_players(self, spec):
@@ -303,7 +310,7 @@ class Game:
     # -- phases, turns and the end ---------------------------------------------------
 
     def phase(self):
-        phases = self.rules.get("phases", [])
+        phases = self.rules.get("phases", ())
         return phases[self.state["phase"]] if phases else {"name": "play"}
 
     def active_player(self):
@@ -330,10 +337,10 @@ class Game:
             if until is None and state["turn"] < count - 1 or \
                     until is not None and not evaluate(self, until):
                 state["turn"] = (state["turn"] + 1) % count  # a repeating phase goes round
-                self.with_binding("p", self.active_player(), phase.get("turn", []))
+                self.with_binding("p", self.active_player(), phase.get("turn", ()))
                 self._check_end("turn_start")
                 return
-        self.run(phase.get("exit", []))
+        self.run(phase.get("exit", ()))
         self._advance()
 
     def _advance(self, skipped=0):
@@ -359,15 +366,15 @@ class Game:
             self._advance(skipped + 1)
             return
         self.log.append({"event": "phase", "round": self.state["round"], "name": phase["name"]})
-        self.run(phase.get("enter", []))
+        self.run(phase.get("enter", ()))
         if self.per_player(phase):
-            self.with_binding("p", self.active_player(), phase.get("turn", []))
+            self.with_binding("p", self.active_player(), phase.get("turn", ()))
             self._check_end("turn_start")
 
     def _check_end(self, moment):
         # At the start of a turn only the player whose turn it is is checked.
         players = [self.active_player()] if moment == "turn_start" else self.players_in_order()
-        for rule in self.rules.get("end", []):
+        for rule in self.rules.get("end", ()):
             if rule.get("at", "always") != moment:
                 continue
             for player in players:
@@ -390,23 +397,24 @@ class Game:
     def bound(self, name):
         return self.binding.get(name)
 
+    # A binding is set in place and given back after, not copied: these run for
+    # every piece a condition looks at, and a copy each time is heap churn.
+
     def with_binding(self, name, value, forms):
-        saved = self.binding
-        self.binding = dict(saved)
-        self.binding[name] = value
+        binding, old = self.binding, self.binding.get(name)
+        binding[name] = value
         try:
             self.run(forms)
         finally:
-            self.binding = saved
+            _give_back(binding, name, old)
 
     def bound_eval(self, name, value, form):
-        saved = self.binding
-        self.binding = dict(saved)
-        self.binding[name] = value
+        binding, old = self.binding, self.binding.get(name)
+        binding[name] = value
         try:
             return evaluate(self, form)
         finally:
-            self.binding = saved
+            _give_back(binding, name, old)
 
     def path(self, text):
         if not isinstance(text, str):
@@ -427,15 +435,27 @@ class Game:
             out.append(part)
         return ".".join(out)
 
+    def locate(self, text):
+        """A path's (kind, key, field), ``$`` names filled in."""
+        if isinstance(text, str) and len(text) > 3 and text[0] == "$" and text[2] == "." \
+                and text.find("$", 1) < 0 and text.find(".", 3) < 0:
+            key = self.binding.get(text[1])  # the common $p.NAME / $k.NAME: no string built
+            if key is None:
+                raise RuleError("nothing bound to " + text)
+            return ("piece" if "." in key else "game" if key == "game" else "player"), key, \
+                text[3:]
+        return split(self.path(text))
+
     def get(self, path):
-        kind, key, field = split(path)
+        """A value by path (``$`` names filled in)."""
+        kind, key, field = self.locate(path)
         record = holder(self.state, kind, key)
         if record is None:
             raise Illegal("no such player or piece: " + key)
         if field not in record:
             if kind == "piece":
                 stats = record["stats"]
-                shared = self.rules.get("pieces", {}).get("stats", {})
+                shared = self.rules.get("pieces", EMPTY).get("stats", EMPTY)
                 if field in stats or field in shared:  # its own, else every piece's
                     return stats[field] if field in stats else shared[field]
             raise Illegal("%s has no %s" % (key, field))
@@ -447,7 +467,7 @@ class Game:
         return self.options[name]
 
     def value(self, name):
-        values = self.rules.get("values", {})
+        values = self.rules.get("values", EMPTY)
         if name not in values:
             raise RuleError("unknown value " + name)
         return evaluate(self, values[name])
@@ -475,7 +495,7 @@ class Game:
         stats = piece["stats"]
         if name in stats:
             return stats[name]
-        return self.rules.get("pieces", {}).get("stats", {}).get(name, 0)
+        return self.rules.get("pieces", EMPTY).get("stats", EMPTY).get(name, 0)
 
     def var(self, name):
         if name not in self.vars:
@@ -483,14 +503,23 @@ class Game:
         return self.vars[name]
 
     def piece_keys(self, owner=None):
-        keys = sorted(self.state["pieces"])
-        if owner is None:
-            return keys
-        return [k for k in keys if self.state["pieces"][k]["owner"] == owner]
+        """Piece keys, sorted (dict order differs by runtime); worked out once per set of
+        pieces and owner, since conditions ask for them at every step."""
+        pieces = self.state["pieces"]
+        cache = self._keys
+        if cache is None or cache[0] is not pieces or cache[1] != len(pieces):
+            cache = self._keys = (pieces, len(pieces), {None: sorted(pieces)})
+        keys = cache[2].get(owner)
+        if keys is None:
+            keys = cache[2][owner] = [k for k in cache[2][None] if pieces[k]["owner"] == owner]
+        return keys
 
     def count_pieces(self, owner, where):
-        return sum(1 for k in self.piece_keys(owner)
-                   if where is None or self.bound_eval("k", k, where))
+        count = 0
+        for key in self.piece_keys(owner):
+            if where is None or self.bound_eval("k", key, where):
+                count += 1
+        return count
 
     def piece_values(self, owner, form, where=None):
         return [self.bound_eval("k", k, form) for k in self.piece_keys(owner)
@@ -504,3 +533,10 @@ class Game:
         if isinstance(parts, str):
             return parts
         return "".join(str(evaluate(self, p)) for p in parts)
+
+
+def _give_back(binding, name, old):
+    if old is None:
+        binding.pop(name, None)
+    else:
+        binding[name] = old

@@ -28,6 +28,9 @@ A one-key object is an operator:
 """
 
 
+EMPTY = {}  # the default of an absent section: never written (a ``{}`` default allocates)
+
+
 class RuleError(Exception):
     """An expression or effect the engine cannot evaluate (a ruleset bug)."""
 
@@ -42,29 +45,44 @@ def _all(ctx, args):
     return [evaluate(ctx, a) for a in args]
 
 
-def _arith(op, values):
-    values = [_num(v) for v in values]
-    if op == "+":
-        return sum(values)
-    if op == "-":
-        return values[0] - sum(values[1:]) if len(values) > 1 else -values[0]
-    if op == "*":
-        out = 1
-        for v in values:
+def _arith(ctx, op, forms):
+    # folded as the operands come: no list of values (this runs at every step)
+    if not isinstance(forms, list):
+        forms = (forms,)
+    out = None
+    for form in forms:
+        v = _num(evaluate(ctx, form))
+        if out is None:
+            out = v
+        elif op == "+":
+            out += v
+        elif op == "-":
+            out -= v
+        elif op == "*":
             out *= v
-        return out
-    if op == "//":
-        if values[1] == 0:
-            raise RuleError("division by zero")
-        return values[0] // values[1]
-    if op == "min":
-        return min(values)
-    if op == "max":
-        return max(values)
-    return abs(values[0])
+        elif op == "//":
+            if v == 0:
+                raise RuleError("division by zero")
+            out //= v
+        elif op == "min":
+            out = min(out, v)
+        elif op == "max":
+            out = max(out, v)
+    if out is None:
+        if op in ("+", "-"):
+            return 0
+        raise RuleError("%s of nothing" % op)
+    if op == "abs":
+        return abs(out)
+    return -out if op == "-" and len(forms) == 1 else out
 
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
+
+
+def _pair(arg):
+    if not isinstance(arg, list) or len(arg) != 2:
+        raise RuleError("two operands expected: %r" % (arg,))
 
 
 def _compare(op, a, b):
@@ -93,10 +111,10 @@ def evaluate(ctx, form):
     for op in form:
         arg = form[op]
     if op in ("+", "-", "*", "//", "min", "max", "abs"):
-        return _arith(op, _all(ctx, arg if isinstance(arg, list) else [arg]))
+        return _arith(ctx, op, arg)
     if op in _COMPARE:
-        a, b = _all(ctx, arg)
-        return _compare(op, a, b)
+        _pair(arg)
+        return _compare(op, evaluate(ctx, arg[0]), evaluate(ctx, arg[1]))
     if op == "and":
         for a in arg:
             if not evaluate(ctx, a):
@@ -112,10 +130,10 @@ def evaluate(ctx, form):
     if op == "if":
         return evaluate(ctx, arg[1] if evaluate(ctx, arg[0]) else arg[2])
     if op == "in":
-        a, b = _all(ctx, arg)
-        return a in b
+        _pair(arg)
+        return evaluate(ctx, arg[0]) in evaluate(ctx, arg[1])
     if op == "get":
-        return ctx.get(ctx.path(evaluate(ctx, arg)))
+        return ctx.get(evaluate(ctx, arg))
     if op == "opt":
         return ctx.option(arg)
     if op == "val":

@@ -8,6 +8,7 @@ a phase's name to the colours the whole ring flashes in, in turn, as it begins
 (Jugger: "3, 2, 1, Jugger!").
 """
 
+from arbiter.game.expr import EMPTY
 from arbiter.game.rules import _exprs, _obj, colour_of
 
 
@@ -15,7 +16,7 @@ def check(leds):
     """Its expressions use known operators; its flashes are colours or players."""
     for key in ("piece", "level"):
         _exprs(leds.get(key), "leds." + key)
-    for phase, colours in _obj(leds.get("flash", {}), "leds.flash").items():
+    for phase, colours in _obj(leds.get("flash", EMPTY), "leds.flash").items():
         for i, colour in enumerate(colours if isinstance(colours, list) else [None]):
             if not (isinstance(colour, str) and colour[:1] == "P"):  # or a player's colour
                 colour_of(colour, "leds.flash.%s[%d]" % (phase, i))
@@ -47,7 +48,7 @@ def picture(game, count, player_colour):
 def flashes(game, entries, player_colour):
     """The colours to flash for a phase just begun in ``entries`` (or, with no
     event yet, the phase a new game starts in), else None."""
-    flash = game.rules["leds"].get("flash", {})
+    flash = game.rules["leds"].get("flash", EMPTY)
     names = [e["name"] for e in entries if e["event"] == "phase" and not e.get("skipped")]
     if not game.events and game.state["round"]:
         names.append(game.phase()["name"])

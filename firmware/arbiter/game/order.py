@@ -95,7 +95,7 @@ def _unique(players):
 
 
 def _tiebreak(game, players):
-    for form in game.rules.get("tiebreak", []):
+    for form in game.rules.get("tiebreak", ()):
         scores = {p: game.bound_eval("p", p, form) for p in players}
         best = max(scores.values())
         players = [p for p in players if scores[p] == best]

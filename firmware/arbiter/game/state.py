@@ -37,12 +37,14 @@ def new_state(rules, players):
 
 def split(path):
     """``P1.k1.damage`` -> ("piece", "P1.k1", "damage"); ``P1.power`` -> ("player", ...)."""
-    parts = path.split(".")
-    if len(parts) == 2:
-        return ("game" if parts[0] == "game" else "player"), parts[0], parts[1]
-    if len(parts) == 3:
-        return "piece", parts[0] + "." + parts[1], parts[2]
-    raise RuleError("bad path " + path)
+    i = path.rfind(".")  # two slices, no list: this runs for every value read
+    key = path[:i]
+    dots = key.count(".")
+    if i <= 0 or dots > 1 or i == len(path) - 1:
+        raise RuleError("bad path " + path)
+    if dots:
+        return "piece", key, path[i + 1:]
+    return ("game" if key == "game" else "player"), key, path[i + 1:]
 
 
 def holder(state, kind, key):

@@ -5,10 +5,11 @@ effect gives a player another team, by name or by number (1 is the first).
 """
 
 from arbiter.game.effects import Illegal
+from arbiter.game.expr import EMPTY
 
 
 def find(game, which):
-    teams = game.rules.get("teams", [])
+    teams = game.rules.get("teams", ())
     if isinstance(which, int) and not isinstance(which, bool):
         if 1 <= which <= len(teams):
             return teams[which - 1]
@@ -26,13 +27,13 @@ def give(game, player, team):
     state = game.state
     for key in game.piece_keys(player):
         del state["pieces"][key]
-    for spec in team.get("pieces", []):
+    for spec in team.get("pieces", ()):
         game.add_piece(player, spec)
     record = state["players"][player]
     record["team"] = team["name"]
-    card = team.get("counters", {})
+    card = team.get("counters", EMPTY)
     saved, game.binding = game.binding, {"p": player}
-    for name, spec in game.rules.get("counters", {}).items():
+    for name, spec in game.rules.get("counters", EMPTY).items():
         record[name] = card[name] if name in card else game._start_value(spec)
     game.binding = saved
 

@@ -3,6 +3,7 @@ before the end) and the lines of the play screen."""
 
 from arbiter.game.actions import pending_pick
 from arbiter.game.engine import commitment
+from arbiter.game.expr import EMPTY
 
 
 def public_state(game):
@@ -34,7 +35,7 @@ def public_state(game):
 
 def _piece(game, record):
     out = dict(record)
-    shared = game.rules.get("pieces", {}).get("stats")
+    shared = game.rules.get("pieces", EMPTY).get("stats")
     if shared:  # the stats every piece shares, under the piece's own
         out["stats"] = dict(shared)
         out["stats"].update(record["stats"])
@@ -44,13 +45,13 @@ def _piece(game, record):
 def _shown_counters(game):
     shown = game.rules.get("show")
     if shown is None:
-        shown = sorted(game.rules.get("counters", {}))[:3]
+        shown = sorted(game.rules.get("counters", EMPTY))[:3]
     return shown
 
 
 def _label(game, name):
     default = name[:1].upper() + name[1:3]
-    return game.rules.get("counters", {}).get(name, {}).get("label", default)
+    return game.rules.get("counters", EMPTY).get(name, EMPTY).get("label", default)
 
 
 def screen_lines(game):
