@@ -385,6 +385,27 @@ def test_a_team_with_every_kaiju_knocked_out_takes_no_more_turns():
     assert g.phase()["name"] == "select" and g.active_player() == "P1"
 
 
+def test_a_team_knocked_out_in_its_own_turn_passes_the_turn_and_skips_nobody():
+    g = new(players=3)
+    to_phase(g, "select")
+    for p in ("P1", "P2", "P3"):
+        g.apply("active %s k1" % p)
+    assert (g.phase()["name"], g.active_player()) == ("action", "P1")
+    g.apply("spend P2 2")  # P2 spent Energy before its turn: its turn starts afresh
+    for k in g.piece_keys("P1"):  # P1's combat goes wrong: P2 knocks out P1's whole team
+        g.apply("damage %s 9 by=P2" % k)
+    assert g.state["lost"] == ["P1"]
+    assert g.active_player() == "P2" and "Action: P2" in screen_lines(g)
+    assert P(g, "P2")["spent"] == 0  # P2's turn began with its turn's effects
+    g.apply("next")
+    assert g.active_player() == "P3"  # P3 still has its turn
+    g.apply("next")
+    assert g.phase()["name"] == "healing"
+    g.apply("undo")
+    g.apply("undo")
+    assert g.active_player() == "P2" and g.state["lost"] == ["P1"]
+
+
 # A whole game, 3 players, to P1's 20th Glory: planning passes, selection, combats
 # with damage, Fury, knock-outs, a correction, a Rage Attack, automatic healing, a team
 # knocked out, players with no active kaiju skipped, Glory from locations and events.

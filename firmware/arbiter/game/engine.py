@@ -17,6 +17,8 @@ from arbiter.rng import Rng
 
 SNAP_EVERY = 16  # events between in-memory snapshots
 SNAP_KEEP = 4  # snapshots kept: undo further back replays from the start
+# The fewest actions undo reaches when a game keeps only what undo needs (keep=N).
+UNDO_REACH = SNAP_EVERY * (SNAP_KEEP - 1)
 
 
 def commitment(seed):
@@ -25,7 +27,7 @@ def commitment(seed):
 
 
 class Game:
-    def __init__(self, rules, players=None, options=None, seed=0):
+    def __init__(self, rules, players=None, options=None, seed=0, keep=None):
         self.rules = rules
         spec = rules.get("players", EMPTY)
         low, high = spec.get("min", 2), spec.get("max", spec.get("min", 2))
@@ -38,6 +40,11 @@ class Game:
         self.undone = []  # for redo
         self._snaps = []  # (events applied, state, rng, log length): undo replays from one
         self._keys = None  # see piece_keys
+        # keep=N (a device's heap): the log keeps its last N entries and the events
+        # before the oldest snapshot are dropped, so undo reaches UNDO_REACH or more
+        # back. None keeps everything (host tools: the whole log).
+        self.keep = keep
+        self.dropped = 0  # events no longer in RAM, before events[0]
         self._restart()
 
     def _resolve_options(self, given):
@@ -65,6 +72,7 @@ class Game:
         self.rng = Rng(self.seed)
         self.log = [{"event": "start", "ruleset": self.rules["name"],
                      "commitment": commitment(self.seed)}]
+        self.log_dropped = 0  # log entries no longer in RAM, before log[0]
         self.clear_scratch()
         self._rolls = []
         self._setup_players()
@@ -117,6 +125,7 @@ class Game:
     def apply(self, text):
         """Apply one action; returns the recorded event. Raises Illegal (state unchanged)."""
         name, args = actions.parse(text)
+        self._trim_log()  # before, not after: the caller reads this action's entries
         if name == "undo":
             return self.undo()
         if name == "redo":
@@ -127,11 +136,42 @@ class Game:
         self._snapshot()
         return event
 
+    def count(self):
+        """Events applied since the start, the dropped ones included."""
+        return self.dropped + len(self.events)
+
+    def logged(self):
+        """Log entries since the start, the dropped ones included."""
+        return self.log_dropped + len(self.log)
+
+    def log_since(self, logged):
+        """The log entries after the first ``logged`` (those still in RAM)."""
+        return self.log[max(0, logged - self.log_dropped):]
+
+    def oldest(self):
+        """(events, state, rng, logged) of the oldest snapshot, or None."""
+        return self._snaps[0] if self._snaps else None
+
     def _snapshot(self):
-        if len(self.events) % SNAP_EVERY == 0:
-            self._snaps.append((len(self.events), clone(self.state), self.rng.snapshot(),
-                                len(self.log)))
+        count = self.count()
+        if count % SNAP_EVERY == 0:
+            self._snaps.append((count, clone(self.state), self.rng.snapshot(),
+                                self.logged()))
             del self._snaps[:-SNAP_KEEP]
+            # With every snapshot kept, no undo goes past the oldest (UNDO_REACH back or
+            # more): the events before it go (a game resumed from a checkpoint has none
+            # before it either).
+            drop = self._snaps[0][0] - self.dropped
+            if drop > 0 and len(self._snaps) == SNAP_KEEP and \
+                    (self.keep is not None or self.dropped):
+                del self.events[:drop]
+                self.dropped += drop
+
+    def _trim_log(self):
+        extra = len(self.log) - self.keep if self.keep is not None else 0
+        if extra > 0:
+            del self.log[:extra]
+            self.log_dropped += extra
 
     def _apply_new(self, name, args, text, expected=None, again=False):
         # ``again``: an event replayed (undo, resume, audit) was accepted before and
@@ -147,7 +187,7 @@ class Game:
         except (Illegal, RuleError, KeyError, IndexError, TypeError, ValueError) as exc:
             self.clear_scratch()  # nothing of the refused action may reach the replay
             if not again:
-                self._rewind(len(self.events))
+                self._rewind(self.count())
             if isinstance(exc, Illegal):
                 raise
             raise Illegal("cannot do that: %s" % exc) from None
@@ -163,21 +203,26 @@ class Game:
 
     def undo(self):
         if not self.events:
-            raise Illegal("nothing to undo")
+            raise Illegal("no further undo: it reaches the last %d actions" % UNDO_REACH
+                          if self.dropped else "nothing to undo")
         self.undone.append(self.events.pop())
-        self._rewind(len(self.events))
+        self._rewind(self.count())
         return "undo"
 
     def _rewind(self, count):
         """The state after the first ``count`` events: from the nearest snapshot."""
         self._snaps = [snap for snap in self._snaps if snap[0] <= count]
-        if not self._snaps:
+        if not self._snaps:  # only when nothing is dropped: a snapshot stays at dropped
             self.replay(self.events[:count])
             return
-        done, state, rng, log_length = self._snaps[-1]
-        self.state, self.log = clone(state), self.log[:log_length]
+        done, state, rng, logged = self._snaps[-1]
+        self.state = clone(state)
         self.rng.restore(rng)
-        for event in self.events[done:count]:
+        kept = logged - self.log_dropped
+        if kept < 0:  # the entries up to the snapshot are trimmed: the log goes on from it
+            self.log_dropped, kept = logged, 0
+        del self.log[kept:]
+        for event in self.events[done - self.dropped:count - self.dropped]:
             text, _ = actions.unrecord(event)
             name, args = actions.parse(text)
             self._apply_new(name, args, text, again=True)
@@ -195,8 +240,23 @@ class Game:
         """Rebuild the state from the start. ``check(i, recorded, rolled)`` sees each
         event's recorded dice beside the ones the generator gives now (audit)."""
         self._restart()
-        self.events, self._snaps = [], []
+        self.events, self._snaps, self.dropped = [], [], 0
+        self._reapply(events, check)
+
+    def replay_from(self, start, events, logged=0, check=None):
+        """As ``replay``, on top of the state after the first ``start`` events (a
+        journal's checkpoint, ``logged`` log entries in): undo stops there."""
+        if start == 0:
+            self.replay(events, check)
+            return
+        self.events, self.dropped = [], start
+        self.log, self.log_dropped = [], logged
+        self._snaps = [(start, clone(self.state), self.rng.snapshot(), logged)]
+        self._reapply(events, check)
+
+    def _reapply(self, events, check):
         for i, event in enumerate(events):
+            self._trim_log()
             text, recorded = actions.unrecord(event)
             name, args = actions.parse(text)
             now = self._apply_new(name, args, text, again=True)
@@ -204,18 +264,6 @@ class Game:
             self._snapshot()
             if check:
                 check(i, recorded, actions.unrecord(now)[1])
-
-    def replay_from(self, start, events):
-        """Apply ``events[start:]`` on top of the state after the first ``start``."""
-        if start == 0:
-            self.replay(events)
-            return
-        self._snaps = [(start, clone(self.state), self.rng.snapshot(), len(self.log))]
-        for event in events[start:]:
-            text, _ = actions.unrecord(event)
-            name, args = actions.parse(text)
-            self.events.append(self._apply_new(name, args, text, again=True))
-            self._snapshot()
 
     # -- what effects call ----------------------------------------------------------
 
@@ -327,9 +375,11 @@ class Game:
     def players_in_order(self):
         return [p for p in self.state["order"] if p not in self.state["lost"]]
 
-    def next_phase(self):
+    def next_phase(self, leave=True):
+        """Moves on: the next player's turn, else the next phase. ``leave=False`` when
+        the player whose turn it is just went out (its checks no longer apply)."""
         phase, state = self.phase(), self.state
-        if "leave" in phase:  # checks before a turn or the phase ends: a require refuses
+        if leave and "leave" in phase:  # checks before a turn or the phase ends: a require refuses
             self.with_binding("p", self.active_player(), phase["leave"])
         count = len(self.players_in_order())
         if self.per_player(phase) and count:

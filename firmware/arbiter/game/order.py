@@ -65,25 +65,32 @@ def resolve_end(game):
     if not losers:
         return
     alive = [p for p in game.players_in_order() if p not in losers]
+    passing = False
     for p in losers:
         if p not in state["lost"]:
-            _keep_turn(game, p)
+            passing = _keep_turn(game, p) or passing
             state["lost"].append(p)
             game.log.append({"event": "lose", "player": p})
     if not alive:
         _finish(game, "tie", None)  # everyone left lost at once
     elif len(alive) == 1:
         _finish(game, "win", alive[0])
+    elif passing:
+        game.next_phase(leave=False)  # the next player's turn starts, with its effects
 
 
 def _keep_turn(game, player):
-    """A player out before the one whose turn it is: the turn stays with that player
-    (the turn is a place in the order of those still in, which just got shorter)."""
+    """The turn is a place in the order of those still in, which just got shorter. A
+    player out before the one whose turn it is: the turn stays with that player. The
+    player whose turn it is: the place goes back one, and True, so the turn passes on
+    as after ``next`` (nobody's turn is skipped or starts without its effects)."""
     active = game.active_player()
     order = game.players_in_order()
-    if active and player != active and player in order and \
-            order.index(player) < order.index(active):
+    if not active or player not in order:
+        return False
+    if player == active or order.index(player) < order.index(active):
         game.state["turn"] -= 1
+    return player == active
 
 
 def _unique(players):
