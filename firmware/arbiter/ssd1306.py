@@ -1,9 +1,11 @@
-"""SSD1306 128x64 OLED over I2C that sends only the pages that changed.
+"""SSD1306 128x64 OLED over I2C that sends only what changed.
 
 The frame lives in a MONO_VLSB ``framebuf`` (8 pages of 128 bytes). ``show``
-compares each page with a copy of what the panel already holds and sends
-each run of changed pages as one transaction, so one changed text line costs
-about 136 bytes on the bus instead of a 1,024-byte frame.
+compares each page with a copy of what the panel already holds. A run of pages
+changed from edge to edge is one transaction; a page changed in part is sent
+alone, from its first to its last changed column: a menu cursor that moves
+costs a few dozen bytes on the bus, one rewritten text line at most 136,
+instead of a 1,024-byte frame.
 """
 
 import framebuf
@@ -108,13 +110,39 @@ class SSD1306(framebuf.FrameBuffer):
         self._stale = False
         return sent
 
+    def _columns(self, page):
+        """The first and last column that differ in a page."""
+        if self._stale:
+            return 0, _PAGE_BYTES - 1
+        new, old = self._page_views[page], self._sent_views[page]
+        low, high = 0, _PAGE_BYTES - 1
+        while low < high and new[low] == old[low]:
+            low += 1
+        while high > low and new[high] == old[high]:
+            high -= 1
+        return low, high
+
     def _send(self, first, last):
-        cmd = self._addr_cmd
-        cmd[5] = first
-        cmd[6] = last
-        self.i2c.writeto(self.addr, cmd)
-        start, end = first * _PAGE_BYTES, (last + 1) * _PAGE_BYTES
-        self.i2c.writevto(self.addr, (self._data_prefix, self._view[start:end]))
+        # Whole pages lie end to end: a run of them is one transaction. A page that
+        # changed in part is sent alone, only its changed columns (a cursor move).
+        whole = True
+        for page in range(first, last + 1):
+            if self._columns(page) != (0, _PAGE_BYTES - 1):
+                whole = False
+                break
+        if whole:
+            self._window(0, _PAGE_BYTES - 1, first, last,
+                         self._view[first * _PAGE_BYTES:(last + 1) * _PAGE_BYTES])
+        else:
+            for page in range(first, last + 1):
+                low, high = self._columns(page)
+                self._window(low, high, page, page, self._page_views[page][low:high + 1])
         for page in range(first, last + 1):
             self._sent_views[page][:] = self._page_views[page]
         return last - first + 1
+
+    def _window(self, low, high, first, last, data):
+        cmd = self._addr_cmd
+        cmd[2], cmd[3], cmd[5], cmd[6] = low, high, first, last
+        self.i2c.writeto(self.addr, cmd)
+        self.i2c.writevto(self.addr, (self._data_prefix, data))

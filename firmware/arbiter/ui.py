@@ -19,8 +19,8 @@ def title(fb, text):
 
 
 def line(fb, row, text, inverted=False):
-    if inverted:
-        fb.fill_rect(0, row * 8, 128, 8, 1)
+    if inverted:  # as wide as the text: a cursor move then sends only those columns
+        fb.fill_rect(0, row * 8, min(128, 8 * len(text) + 2), 8, 1)
     fb.text(text[:COLS], 0, row * 8, 0 if inverted else 1)
 
 
