@@ -126,7 +126,7 @@ def journal_csv(journal: str, ruleset_text: str) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["entry", "event", "round", "phase", "player", "die", "rolls", "reason",
                      "text"])
-    for i, entry in enumerate(game.log, 1):
+    for i, entry in enumerate(game.log, game.log_dropped + 1):  # compacted: from its checkpoint
         writer.writerow([i, entry.get("event", ""), entry.get("round", ""),
                          entry.get("name", ""), entry.get("player", ""), entry.get("die", ""),
                          " ".join(map(str, entry.get("rolls", []))), entry.get("reason", ""),

@@ -253,7 +253,7 @@ def test_the_numbers_and_names_the_doc_gives_are_the_codes():
     assert f"At most {rules.MAX_BYTES} bytes" in TEXT
     assert f'`"format": {FORMAT}`' in TEXT
     assert f"1 to {rules.MAX_PLAYERS}" in TEXT
-    assert backticked(journal.JOURNAL) and backticked(journal.CHECKPOINT)
+    assert backticked(journal.JOURNAL) and backticked(journal.CHECKPOINT.strip())
     assert f"every {journal.CHECKPOINT_EVERY} events" in TEXT
     assert backticked(journal.CLOSED.strip())
     with pytest.raises(rules.RulesetError) as refused:

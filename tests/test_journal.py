@@ -1,5 +1,7 @@
-"""The journal on flash: resume after a reset, and after power cut at any write."""
+"""The journal on flash: resume after a reset and after a power cut at any write,
+compaction, and what a device game keeps in RAM (the undo window)."""
 
+import functools
 import json
 
 import pytest
@@ -14,6 +16,9 @@ from host_tools.play import bundled
 SCRIPT = ["next", "add P1.energy 3", "next", "next", "roar P1", "next", "glory P2 4",
           "add P2.k1.damage 3", "undo", "redo", "next", "next", "next", "roll d20 2",
           "add P1.k2.damage 9", "next", "next", "undo", "next"] + ["next"] * 12
+# With a checkpoint every 8 events: compacted at 8, 16, 24 and 32, and undone back
+# past the checkpoint twice (8 to 7, 33 to 30).
+CUT_SCRIPT = SCRIPT + ["next"] * 7 + ["undo"] * 3 + ["redo", "next", "next"]
 
 
 class PowerCut(Exception):
@@ -27,6 +32,7 @@ class CuttingFlash(Flash):
         super().__init__(root)
         self.budget = budget
         self.written = 0
+        self.writes = []  # (first byte, end) of each whole-file write
 
     def _allow(self, text):
         if self.budget is None or self.written + len(text) <= self.budget:
@@ -37,12 +43,14 @@ class CuttingFlash(Flash):
         return part, True
 
     def write(self, name, text):
+        self.writes.append((self.written, self.written + len(text)))
         part, cut = self._allow(text)
         if cut:
             with open(self.path(name + ".tmp"), "w") as f:
                 f.write(part)  # the rename never happens
             raise PowerCut()
         super().write(name, text)
+        self.rewritten = self.written
 
     def append(self, name, text):
         part, cut = self._allow(text)
@@ -53,13 +61,14 @@ class CuttingFlash(Flash):
         self.appended = self.written  # this event is whole on flash from here
 
 
+@functools.cache  # parsed once: a game only reads its ruleset
 def kaiju():
     return rules.parse(bundled()["kaiju"].read_text())
 
 
-def play(flash, script=SCRIPT, seed=5):
+def play(flash, script=SCRIPT, seed=5, keep=None):
     """Play ``script``, journaling each event; returns the state after each whole event."""
-    game = Game(kaiju(), players=3, seed=seed)
+    game = Game(kaiju(), players=3, seed=seed, keep=keep)
     journal = jnl.Journal(flash)
     journal.start(game)
     states = [(getattr(flash, "written", 0), json.dumps(game.state))]
@@ -68,8 +77,12 @@ def play(flash, script=SCRIPT, seed=5):
             event = game.apply(action)
         except Illegal:
             continue
+        appended = getattr(flash, "appended", 0)
         journal.record(game, event)
-        states.append((getattr(flash, "appended", 0), json.dumps(game.state)))
+        if getattr(flash, "appended", 0) == appended:  # recorded by a rewrite alone
+            states.append((getattr(flash, "rewritten", 0), json.dumps(game.state)))
+        else:  # whole once appended, whatever a rewrite after it does
+            states.append((flash.appended, json.dumps(game.state)))
     return game, states
 
 
@@ -83,15 +96,106 @@ def test_a_reset_resumes_the_game_exactly(tmp_path):
     assert again.state == game.state
 
 
-def test_checkpoint_is_used_and_agrees_with_full_replay(tmp_path, monkeypatch):
-    monkeypatch.setattr(jnl, "CHECKPOINT_EVERY", 8)
+@functools.cache
+def jugger():
+    return rules.parse(bundled()["jugger"].read_text())
+
+
+def device_game(keep=jnl.DEVICE_KEEP):
+    """A Jugger game as the device plays it: only what undo reaches kept in RAM."""
+    return Game(jugger(), players=2, seed=5, keep=keep)
+
+
+def play_on(flash, game, script):
+    journal = jnl.Journal(flash)
+    journal.start(game)
+    for action in script:
+        journal.record(game, game.apply(action))
+    return journal
+
+
+# Actions that keep a Jugger game going as long as wanted.
+LONG = ["next", "dispute", "out P1.j1", "next", "hit P2.j2 crouch=1", "next", "dispute n=2",
+        "next"]
+
+
+def test_a_device_game_compacts_its_journal_and_resumes_from_the_checkpoint(
+        tmp_path, monkeypatch):
     flash = Flash(str(tmp_path) + "/")
-    game, _ = play(flash)
-    assert (tmp_path / "game.ckpt").exists()
-    resumed = jnl.resume(jnl.Journal(flash), kaiju())
-    assert resumed.state == game.state
-    (tmp_path / "game.ckpt").write_text("{broken")
-    assert jnl.resume(jnl.Journal(flash), kaiju()).state == game.state
+    game = device_game()
+    play_on(flash, game, LONG * 25)  # 200 events: compacted at 64, 128 and 192
+    lines = (tmp_path / "game.jnl").read_text().splitlines()
+    assert lines[1].startswith(jnl.CHECKPOINT) and '"n":192' in lines[1]
+    assert len(lines) == 2 + 200 - 192  # the header, the checkpoint, the events since
+    monkeypatch.setattr(Flash, "read", None)  # a resume streams the journal, never whole
+    resumed = jnl.resume(jnl.Journal(flash), jugger(), keep=jnl.DEVICE_KEEP)
+    assert resumed.state == game.state and resumed.count() == 200
+    assert resumed.rng.snapshot() == game.rng.snapshot()
+    for _ in range(8):  # undo reaches back to the checkpoint after a reset
+        resumed.apply("undo")
+        game.apply("undo")
+        assert resumed.state == game.state
+    with pytest.raises(Illegal, match="no further undo"):
+        resumed.apply("undo")
+
+
+def test_undo_reaches_back_20_actions_then_says_why():
+    game = device_game()
+    reach = game.undo_reach()
+    script = LONG * 15  # 120 events
+    for action in script:
+        game.apply(action)
+    assert game.count() == 120 and len(game.events) < 64  # the older ones are dropped
+    assert len(game.log) <= 2 * jnl.DEVICE_KEEP and game.logged() > 300
+    undone = 0
+    while True:
+        try:
+            game.apply("undo")
+        except Illegal as exc:
+            assert exc.reason == "no further undo: it reaches the last 20 actions"
+            break
+        undone += 1
+    assert reach == 20 and reach <= undone < reach + 4
+    whole = device_game(keep=None)  # the same game kept whole agrees
+    for action in script[:120 - undone]:
+        whole.apply(action)
+    assert game.state == whole.state
+    for action in script[120 - undone:]:
+        whole.apply(action)
+    for _ in range(undone):
+        game.apply("redo")
+    assert game.count() == 120 and game.state == whole.state
+
+
+def test_an_undo_back_past_the_checkpoint_is_journaled_with_its_redo(tmp_path):
+    flash = Flash(str(tmp_path) + "/")
+    game = device_game()
+    journal = play_on(flash, game, LONG * 9)  # 72 events: a checkpoint at 64
+    for action in ["undo"] * 12 + ["redo"] * 2:  # back to 60, forward to 62
+        journal.record(game, game.apply(action))
+    resumed = jnl.resume(jnl.Journal(flash), jugger(), keep=jnl.DEVICE_KEEP)
+    assert resumed.count() == 62 and resumed.state == game.state
+    for _ in range(10):  # the rest of the undone actions are still there to redo
+        resumed.apply("redo")
+        game.apply("redo")
+    assert resumed.state == game.state and resumed.count() == 72
+    with pytest.raises(Illegal, match="nothing to redo"):
+        resumed.apply("redo")
+
+
+def test_a_long_jugger_game_keeps_heap_and_journal_bounded():
+    from host_tools.bench import journal_wear, scenarios
+
+    rows = journal_wear.scale("jugger", 2, scenarios.SCALE_CYCLE, 1_500, marks=(500, 1_500),
+                              micropython=False)
+    assert [r["events"] for r in rows] == [500, 1_500]
+    for row in rows:
+        # replayed: the events since the checkpoint, more after an undo back past it
+        assert row["journal_bytes"] < 5_000 and row["replayed"] < 2 * jnl.CHECKPOINT_EVERY
+        assert row["ram_events"] < 64 and row["ram_log"] <= 2 * jnl.DEVICE_KEEP
+        assert row["flash_per_event"] <= 64
+    assert rows[1]["whole_journal_bytes"] > 4 * rows[1]["journal_bytes"]
+    assert rows[1]["whole_ram_log"] > 100 * rows[1]["ram_log"]
 
 
 def test_journal_is_a_few_bytes_per_event(tmp_path):
@@ -110,30 +214,50 @@ def test_no_saved_game_and_another_rulesets_game(tmp_path):
         jnl.resume(jnl.Journal(flash), rules.parse(bundled()["tactics"].read_text()))
 
 
-def test_power_cut_at_every_write_resumes_at_the_last_whole_event(tmp_path, monkeypatch):
-    monkeypatch.setattr(jnl, "CHECKPOINT_EVERY", 5)
+@pytest.mark.parametrize("keep", [None, jnl.DEVICE_KEEP])
+def test_power_cut_at_every_write_resumes_at_the_last_whole_event(tmp_path, monkeypatch, keep):
+    from arbiter.game import engine
+
+    # Snapshots every 4 events, 2 kept, a checkpoint every 8: a short game compacts
+    # its journal (keep) several times, and a cut can land in any of those writes.
+    for name in ("SNAP_EVERY", "BOUNDED_SNAP_EVERY"):
+        monkeypatch.setattr(engine, name, 4)
+    for name in ("SNAP_KEEP", "BOUNDED_SNAP_KEEP"):
+        monkeypatch.setattr(engine, name, 2)
+    monkeypatch.setattr(jnl, "CHECKPOINT_EVERY", 8)
     (tmp_path / "full").mkdir()
     full = CuttingFlash(str(tmp_path / "full") + "/")
-    _, states = play(full)
+    _, states = play(full, CUT_SCRIPT, keep=keep)
+    assert len(full.writes) == (7 if keep else 1)  # the start, 4 checkpoints, 2 undone past
     ends = {written for written, _ in states}
-    # Every write boundary, a byte either side of it, and points inside writes.
+    # Every append's end and a byte either side, points inside appends, and the
+    # start, middle and end of every whole-file write (anywhere in one is alike).
+    inside = [range(start + 2, end - 1) for start, end in full.writes]
     cuts = sorted({b for e in ends for b in (e - 1, e, e + 1)} |
-                  set(range(states[0][0], full.written + 1, 7)))
+                  {b for start, end in full.writes
+                   for b in (start, start + 1, (start + end) // 2, end - 1, end)} |
+                  {b for b in range(states[0][0], full.written + 1, 7)
+                   if not any(b in span for span in inside)})
     assert len(cuts) > 60
     for budget in cuts:
         folder = tmp_path / f"cut{budget}"
         folder.mkdir()
         flash = CuttingFlash(str(folder) + "/", budget)
         try:
-            play(flash)
+            play(flash, CUT_SCRIPT, keep=keep)
         except PowerCut:
             pass
-        resumed = jnl.resume(jnl.Journal(Flash(str(folder) + "/")), kaiju())
+        journal = jnl.Journal(Flash(str(folder) + "/"))
+        resumed = jnl.resume(journal, kaiju(), keep=keep)
         if budget < states[0][0]:
             assert resumed is None  # cut while starting: no game to resume
             continue
         expected = [state for written, state in states if written <= budget][-1]
-        assert json.dumps(resumed.state) == expected, f"cut after {budget} bytes"
+        assert resumed.state == json.loads(expected), f"cut after {budget} bytes"
+        # Play on after the reset: the journal (a cut line rewritten away) holds it.
+        journal.record(resumed, resumed.apply("add P1.energy 1"))
+        again = jnl.resume(jnl.Journal(Flash(str(folder) + "/")), kaiju(), keep=keep)
+        assert again.state == resumed.state, f"played on after a cut at {budget} bytes"
 
 
 def test_audit_confirms_an_honest_log_and_flags_an_edited_roll(tmp_path, capsys):
@@ -155,3 +279,84 @@ def test_audit_confirms_an_honest_log_and_flags_an_edited_roll(tmp_path, capsys)
     edited = f"{int(first) % 20 + 1},{second}"
     assert f"(roll d20 2): recorded {edited}, the seed gives {first},{second}" in out
     assert "1 event(s) do not match the seed" in out
+
+
+def test_audit_of_a_compacted_journal_says_from_which_event_it_verifies(
+        tmp_path, capsys, monkeypatch):
+    from host_tools import audit
+    from host_tools.cli import main as arbiter
+    from host_tools.device_tools import journal_csv
+
+    flash = Flash(str(tmp_path) + "/")
+    play_on(flash, device_game(), LONG * 10).close()  # 80 events, a checkpoint at 64
+    log = tmp_path / "game.jnl"
+    assert arbiter(["audit", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "80 events" in out and "verified from event 65" in out
+    assert "dice are draw" in out and "all rolls match the seed" in out
+    rows = journal_csv(log.read_text(), bundled()["jugger"].read_text()).splitlines()
+    assert rows[0].startswith("entry,event") and int(rows[1].split(",")[0]) > 100
+
+    lines = log.read_text().splitlines()
+    rolled = next(i for i, line in enumerate(lines) if line.startswith("dispute n=2|"))
+    text, dice = lines[rolled].split("|")
+    edited = ("1" if dice[0] == "0" else "0") + dice[1:]
+    log.write_text("\n".join(lines[:rolled] + [f"{text}|{edited}"] + lines[rolled + 1:]) +
+                   "\n")
+    assert arbiter(["audit", str(log)]) == 1
+    out = capsys.readouterr().out
+    shown = edited.replace(";", "; ")
+    assert f"event {64 + rolled - 1} (dispute n=2): recorded {shown}," in out  # after 64
+
+    monkeypatch.setattr(audit, "DRAW_LIMIT", 1_000)  # a forged generator is not found
+    lines[1] = lines[1].replace('"rng":', '"rng":1')
+    log.write_text("\n".join(lines) + "\n")
+    assert arbiter(["audit", str(log)]) == 1
+    assert "checkpoint's dice are not within 1,000 draws" in capsys.readouterr().out
+
+
+def test_the_device_resumes_a_long_game_and_says_when_undo_reaches_no_further(rig):
+    from test_device_games import game_of
+
+    game = device_game()
+    play_on(Flash(str(rig.flash_dir) + "/"), game, LONG * 19)  # 152 events, checkpoint 128
+    after = rig.reboot()
+    after.run(1500)
+    assert after.lines[0] == "Game restored" and "152 events" in after.lines
+    after.keys("a")  # the restored page
+    resumed = game_of(after)
+    assert resumed.count() == 152 and resumed.state == game.state
+    after.keys(*["b:long"] * 25)  # back as far as undo reaches, then more
+    assert resumed.count() == 152 - resumed.undo_reach() == 132
+    assert after.lines[6] == "no further undo:"  # the reason, cut at 16 characters
+    after.keys("a:long")  # redo still works
+    assert resumed.count() == 133
+
+
+def test_under_micropython_a_device_game_compacts_and_resumes(tmp_path):
+    from host_tools.emulator.paths import RULESETS
+    from host_tools.emulator.session import run_driver
+
+    # 70 events of Jugger as the device plays them: compacted at 64, then resumed.
+    body = (
+        "__import__('arbiter.game.journal')\n"
+        "__import__('arbiter.flash')\n"
+        "jmod = sys.modules['arbiter.game.journal']\n"
+        "flash = sys.modules['arbiter.flash'].Flash('/flash/')\n"
+        "rules = vrun.load_file('/rulesets/jugger.json')\n"
+        "game = vrun.start(rules, 2, 5, {})\n"
+        "game.keep = jmod.DEVICE_KEEP\n"
+        "journal = jmod.Journal(flash)\n"
+        "journal.start(game)\n"
+        "i = 0\n"
+        "while i < 70:  # no iterator on the stack: the harness collects between actions\n"
+        "    journal.record(game, game.apply(drvdata.LONG[i % len(drvdata.LONG)]))\n"
+        "    i += 1\n"
+        "    gc.collect()\n"
+        "again = jmod.resume(jmod.Journal(flash), rules, None, jmod.DEVICE_KEEP)\n"
+        "print('R', again.count(), len(again.events), again.state == game.state)\n")
+    mounts = {"/flash": (tmp_path, True), "/rulesets": (RULESETS, False)}
+    result = run_driver("vrun", body, mounts, 2 * 1024 * 1024, data={"LONG": LONG})
+    assert "R 70 6 True" in result.stdout, result.stderr
+    lines = (tmp_path / "game.jnl").read_text().splitlines()
+    assert json.loads(lines[1][len(jnl.CHECKPOINT):])["n"] == 64 and len(lines) == 2 + 6

@@ -9,6 +9,8 @@ import math
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arbiter.rng import DICE, Rng
 from host_tools.emulator import mpwasm
@@ -48,33 +50,74 @@ def test_each_die_is_uniform_chi_square(faces):
     assert stat < chi_square_critical(faces - 1)
 
 
-class TinySource(Rng):
-    """A 3-bit generator that cycles through every value: lets us count exactly."""
+def reference_pcg32(seed, stream, count):
+    """pcg32_random_r of pcg-c-basic in 64-bit integers, as the firmware once was."""
+    mult, mask = 6364136223846793005, (1 << 64) - 1
+    inc = ((stream << 1) | 1) & mask
+    state, out = 0, []
+    for step in range(count + 2):
+        old = state
+        state = (old * mult + inc) & mask
+        xorshifted = (((old >> 18) ^ old) >> 27) & 0xFFFFFFFF
+        rot = old >> 59
+        value = ((xorshifted >> rot) | (xorshifted << ((32 - rot) & 31))) & 0xFFFFFFFF
+        if step == 0:
+            state = (state + (seed & mask)) & mask  # seeding: step, add the seed, step
+        elif step > 1:
+            out.append(value)
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, (1 << 64) - 1), st.integers(0, (1 << 63) - 1))
+def test_the_small_integer_generator_is_exactly_pcg32(seed, stream):
+    rng = Rng(seed, stream)
+    assert [rng.next32() for _ in range(40)] == reference_pcg32(seed, stream, 40)
+
+
+def reference_below(draws, n):
+    """Rejection sampling on whole 32-bit draws: the largest multiple of n below 2^32."""
+    limit = (1 << 32) - (1 << 32) % n
+    for used, draw in enumerate(draws, 1):
+        if draw < limit:
+            return draw % n, used
+    raise AssertionError("ran out of draws")
+
+
+class FixedDraws(Rng):
+    """A generator that gives the listed 32-bit draws: lets us count exactly."""
 
     def __init__(self, values):
         self.values = list(values)
-        self.i = 0
+        self.used = 0
 
-    def next32(self):
-        value = self.values[self.i % len(self.values)]
-        self.i += 1
-        return value
+    def _advance(self):
+        value = self.values[self.used]
+        self.used += 1
+        self._hi, self._lo = value >> 16, value & 0xFFFF
 
 
-def test_rejection_sampling_removes_modulo_bias_exactly(monkeypatch):
-    # Shrink the draw to 3 bits (8 values) so every outcome can be enumerated:
-    # modulo 6 would give faces 1 and 2 twice the chance; rejection gives each once.
-    import arbiter.rng as rng_module
+def test_rejection_sampling_throws_away_exactly_the_top_draws_that_would_bias():
+    # 2^32 = 6 * 715827882 + 4: modulo 6 would fold the top 4 draws onto faces 1 to 4,
+    # giving them one chance more than 5 and 6. Those 4 are thrown away, no others.
+    top = (1 << 32) - 1
+    source = FixedDraws([top, top - 1, top - 2, top - 3, top - 4, 0])
+    assert source.below(6) == (top - 4) % 6 and source.used == 5
+    assert source.below(6) == 0 and source.used == 6
+    for n in (1, 2, 3, 6, 20, 118, 0x4000):  # what is kept is whole multiples of n
+        wrap = 0x10000 % n
+        assert ((1 << 32) - wrap * wrap % n) % n == 0
 
-    monkeypatch.setattr(rng_module, "_SPAN", 8)
-    source = TinySource(range(8))
-    rolls = [source.roll(6) for _ in range(7)]
-    # One pass over all 8 draws gives each face exactly once; draws 6 and 7 are
-    # thrown away (not folded onto faces 1 and 2), so the 7th roll needs the 9th draw.
-    assert rolls == [1, 2, 3, 4, 5, 6, 1]
-    assert source.i == 9
-    naive = Counter(v % 6 + 1 for v in range(8))
-    assert naive[1] == 2 * naive[6]  # what plain modulo would have done
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, (1 << 32) - 1), min_size=8, max_size=8),
+       st.integers(1, 1 << 20))
+def test_below_on_halves_is_the_same_as_on_whole_draws(draws, n):
+    top = (1 << 32) - 1
+    draws = [top - d % 3 if i < 2 else d for i, d in enumerate(draws)]  # near the top too
+    source = FixedDraws(draws)
+    expected, used = reference_below(draws, n)
+    assert source.below(n) == expected and source.used == used
 
 
 def test_below_rejects_empty_range():

@@ -97,12 +97,15 @@ class App:
                 self.wake()
                 buttons.consume_held()  # the waking press does nothing else
         ev = buttons.next_event()
+        keyed = ev >= 0
         while ev >= 0:
             self.screen.key(self, button_of(ev), kind_of(ev), now)
             ev = buttons.next_event()
         self.leds.tick(now)
         if self.awake:
             if self.dirty:
+                if keyed:  # drawn in a pass of its own, at once: a key's garbage (an
+                    return 0  # action's) is collectable before the drawing's is made
                 self.render()
             if self._sleep_ms and diff(now, self.last_input) >= self._sleep_ms:
                 if not buttons.any_held():

@@ -148,7 +148,7 @@ def action_form(play, name, form=ActionForm):
     params = spec.get("params", [])
     for param in params + sorted(k for k in spec.get("choices", {}) if k not in params):
         if param == "p":
-            choices = game.players_in_order()
+            choices = list(game.players_in_order())
             active = game.active_player()
             start = choices.index(active) if active in choices else 0
         elif param in ("k", "t"):

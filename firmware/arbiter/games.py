@@ -5,25 +5,29 @@ no heap while the device just rolls dice; the engine and the play screen load
 only once a game starts, so a big ruleset is parsed with them still on flash.
 """
 
-from arbiter import ui
+from arbiter import ui, unload
 from arbiter.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
-from arbiter.game import rules as _rules
-from arbiter.game.journal import Journal
+from arbiter.game.journal import DEVICE_KEEP, Journal
 from arbiter.screens import Confirm, Menu, TextPage
 
 FOLDER = "rulesets/"
 
 
 def load_rules(flash, name):
-    """The checked ruleset ``name`` from flash; raises RulesetError with the reason."""
-    path = flash.path(FOLDER + name + ".json")
-    _rules.check_size(flash.size(FOLDER + name + ".json"))
+    """The checked ruleset ``name`` from flash; raises RulesetError with the reason.
+    The checks' code (7 KB of a Pico's heap) is loaded for this and let go after."""
+    from arbiter.game import rules
+
     try:
-        stream = open(path)
-    except OSError:
-        raise _rules.RulesetError("", "no ruleset %s on the device" % name) from None
-    with stream:
-        return _rules.read(stream)
+        rules.check_size(flash.size(FOLDER + name + ".json"))
+        try:
+            stream = open(flash.path(FOLDER + name + ".json"))
+        except OSError:
+            raise rules.RulesetError("", "no ruleset %s on the device" % name) from None
+        with stream:
+            return rules.read(stream)
+    finally:
+        unload("arbiter.game.rules")
 
 
 def choose(app, now):
@@ -129,7 +133,7 @@ def start(app, setup, now):
 
     seed = (app.rng.next32() << 32) | app.rng.next32()
     try:
-        game = Game(setup.rules, setup.players, setup.options, seed)
+        game = Game(setup.rules, setup.players, setup.options, seed, DEVICE_KEEP)
     except Illegal as exc:
         app.push(TextPage("Can't start", [exc.reason]))
         return
@@ -160,23 +164,23 @@ def resume_saved(app, now):
     journal = Journal(app.flash)
     if not journal.unfinished():
         return
-    found = journal.read()
-    if found is None:
+    header = journal.header()
+    if header is None:
         return
-    name = found[0].get("ruleset", "?")
-    try:
-        game = resume(journal, load_rules(app.flash, name), found)
-    except (ValueError, Illegal, KeyError, TypeError, MemoryError) as exc:
+    name = header.get("ruleset", "?")
+    try:  # the ruleset first, then the journal (line by line): never both texts at once
+        game = resume(journal, load_rules(app.flash, name), keep=DEVICE_KEEP)
+    except (ValueError, Illegal, KeyError, TypeError, MemoryError, OSError) as exc:
         reason = getattr(exc, "reason", None) or str(exc)
         app.log("saved game not resumed: " + reason)
         app.push(TextPage("Saved game", ["Could not resume " + name + ":", reason,
                                          "It stays on flash until a new game."]))
         return
     state = game.state
-    lines = [game.rules.get("title", name), "%d events" % len(game.events)]
+    lines = [game.rules.get("title", name), "%d events" % game.count()]
     if state["round"]:
         lines.append("round %d, %s" % (state["round"], game.phase()["name"]))
     if game.events:
         lines.append("last: " + public_text(game.events[-1]))
-    app.log("resumed %s after %d events" % (name, len(game.events)))
+    app.log("resumed %s after %d events" % (name, game.count()))
     _play(app, game, journal, now, lines, "Game restored")

@@ -22,8 +22,8 @@ def _in_play(flash):
     journal = Journal(flash)
     if not journal.unfinished():
         return None
-    found = journal.read()
-    return found[0].get("ruleset") if found else None
+    header = journal.header()
+    return header.get("ruleset") if header else None
 
 
 def push(name, force=False, flash=None):

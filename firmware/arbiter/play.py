@@ -9,19 +9,24 @@ from arbiter import ui
 from arbiter.buttons import DOWN, LONG, UP, A, B
 from arbiter.game.effects import Illegal
 from arbiter.game.expr import EMPTY
-from arbiter.game.rules import colour_of
 from arbiter.game.view import screen_lines
-from arbiter.leds import PLAYER_COLOURS, WHITE
+from arbiter.leds import PLAYER_COLOURS, WHITE, rgb
 from arbiter.screens import TextPage
 
 _ROWS = 6
+
+
+_RGB = {}  # "#rrggbb" -> (r, g, b): asked for at every LED update, parsed once
 
 
 def player_colour(rules, player):
     colours = rules.get("players", EMPTY).get("colours", ())
     index = int(player[1:]) - 1
     if index < len(colours):
-        return colour_of(colours[index])
+        text = colours[index]
+        if text not in _RGB:
+            _RGB[text] = rgb(text)  # checked with the ruleset
+        return _RGB[text]
     return PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
 
 
@@ -170,7 +175,7 @@ class PlayScreen:
     def act(self, app, text, now):
         """Apply an action and journal it; on refusal show why. True if applied."""
         game = self.game
-        before = len(game.log)
+        before = game.logged()  # counted from the start: a bounded log drops old entries
         try:
             event = game.apply(text)
         except Illegal as exc:
@@ -179,7 +184,7 @@ class PlayScreen:
             return False
         self.journal.record(game, event)
         app.log(public_text(event))
-        self.after(app, game.log[before:] if len(game.log) > before else (), now)
+        self.after(app, game.log_since(before), now)
         return True
 
     def after(self, app, new_entries, now):

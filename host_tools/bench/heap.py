@@ -4,18 +4,25 @@ A heap "runs" the session when real MicroPython shows exactly the frames
 CPython shows and nothing crashed (the firmware catches a MemoryError inside
 the app and shows it, so a failed run does not always raise). The figure
 holds for the emulator's collection policy (session.py: automatic GC off,
-collected between main-loop passes when less than a quarter is free), which
-is close to, not equal to, the Pico's. Nor is "runs in H" monotonic in H:
-when the collections fall and how the heap fragments move with H (the game
-runs in 192 KB and fails in some larger heaps). The bisection therefore starts
-from the smallest of a few known heaps that runs, and the figure is the
-smallest heap it found, an estimate to within a few KB.
+collected after every main-loop pass that allocated), which is close to, not
+equal to, the Pico's. Nor is "runs in H" monotonic in H: how the heap
+fragments moves with H. So the figure is the smallest heap the search found,
+an estimate to within a few KB.
+
+The search: first a heap that runs (the Pico's, else larger ones). No heap
+below that run's peak in use (``heap_high``: a pass's garbage on top of what
+is alive, since nothing is collected inside a pass) can run it, and the peak
+does not depend on the heap's size; so a heap a little above the peak is
+tried next, then bisection: a handful of runs a game.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 from pathlib import Path
 
+from host_tools.emulator import mpwasm
 from host_tools.emulator.mpwasm import PICO_HEAP
 from host_tools.emulator.paths import FIRMWARE
 from host_tools.emulator.session import SessionOutput, run_session
@@ -23,14 +30,34 @@ from host_tools.emulator.session import SessionOutput, run_session
 STEP = 1024
 LOWEST, HIGHEST = 8 * 1024, 512 * 1024
 BUDGET = 48 * 1024  # per game: a quarter of the ~192 KB a Pico gives MicroPython
+STARTS = (PICO_HEAP, 320 * 1024, HIGHEST)  # heaps tried first, until one runs the session
+# MicroPython's allocation tables take about 2% of the heap; fragmentation a
+# few KB more. Below PEAK_LOW times the peak a run cannot fit; PEAK_GUESSES are
+# tried before bisecting.
+PEAK_LOW, PEAK_GUESSES = 1.015, (1.03, 1.1)
+# A whole game in a large heap collects after every allocating pass: more fuel
+# than mpwasm.run's default (fuel here only stops a run that never ends).
+FUEL = 500_000_000_000
+
+
+@contextlib.contextmanager
+def fuel_budget(fuel: int = FUEL):
+    """mpwasm.run with a larger fuel budget (run_session passes none of its own)."""
+    run = mpwasm.run
+    mpwasm.run = functools.partial(run, fuel=fuel)
+    try:
+        yield
+    finally:
+        mpwasm.run = run
 
 
 def attempt(seed: int, script: str, heap: int, reference: SessionOutput,
             preload: bool = True, firmware: Path = FIRMWARE) -> SessionOutput | None:
     """The run's output when it ran whole in ``heap``, else None."""
     try:
-        out = run_session(seed, script, "micropython", heap=heap, firmware=firmware,
-                          preload=preload)
+        with fuel_budget():
+            out = run_session(seed, script, "micropython", heap=heap, firmware=firmware,
+                              preload=preload)
     except RuntimeError:
         return None
     crashed = any("crash" in line or "MemoryError" in line for line in out.serial)
@@ -41,28 +68,43 @@ def smallest_heap(seed: int, script: str, preload: bool = True,
                   firmware: Path = FIRMWARE) -> dict:
     """{"heap": smallest heap in bytes (None: not even HIGHEST), "heap_high",
     "heap_live": the most in use (garbage included) and the most alive after a
-    collection, in the run at that heap, "runs": attempts made}."""
+    collection, in the run at that heap, "fuel": that run's, "runs": attempts made}."""
     reference = run_session(seed, script, "cpython")
     runs, best, high = 1, None, None
-    for start in (PICO_HEAP, HIGHEST):
+
+    def run(kb):
+        nonlocal runs
         runs += 1
-        best = attempt(seed, script, start, reference, preload, firmware)
+        return attempt(seed, script, kb * STEP, reference, preload, firmware)
+
+    for start in STARTS:
+        best = run(start // STEP)
         if best is not None:
             high = start // STEP
             break
     if best is None:
-        return {"heap": None, "heap_high": None, "heap_live": None, "runs": runs}
-    low = LOWEST // STEP  # low fails (assumed), high runs
+        return {"heap": None, "heap_high": None, "heap_live": None, "fuel": None,
+                "runs": runs}
+    peak = max(LOWEST, best.counters["heap_high"])
+    low = min(int(peak * PEAK_LOW) // STEP, high - 1)  # fails (assumed), high runs
+    for factor in PEAK_GUESSES:
+        guess = -(-int(peak * factor) // STEP)
+        if guess >= high:
+            break
+        out = run(guess)
+        if out is not None:
+            high, best = guess, out
+            break
+        low = guess
     while high - low > 1:
         mid = (low + high) // 2
-        runs += 1
-        out = attempt(seed, script, mid * STEP, reference, preload, firmware)
+        out = run(mid)
         if out is None:
             low = mid
         else:
             high, best = mid, out
     return {"heap": high * STEP, "heap_high": best.counters["heap_high"],
-            "heap_live": best.counters["heap_live"], "runs": runs}
+            "heap_live": best.counters["heap_live"], "fuel": best.fuel, "runs": runs}
 
 
 def code_bytes(firmware: Path = FIRMWARE) -> int:

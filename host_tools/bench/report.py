@@ -8,32 +8,35 @@ from host_tools.bench import bus, heap, journal_wear, scenarios
 from host_tools.bench.boot import boot
 from host_tools.bench.device_run import key_presses
 from host_tools.bench.idle import idle
+from host_tools.emulator.mpwasm import PICO_HEAP
 
 
 def device_scenarios():
-    yield "menus", 7, scenarios.MENUS, False
+    """(name, device seed, keys, the Game or None for the menus)."""
+    yield "menus", 7, scenarios.MENUS, None
     for game in scenarios.GAMES:
         if game.keys:
-            yield game.name, game.seed, game.keys, True
+            yield game.name, game.device_seed, game.keys, game
 
 
 def collect(skip_heap: bool = False, skip_scale: bool = False) -> dict:
     result = {"device": {}, "flash": {}, "code_bytes": heap.code_bytes()}
-    for name, seed, keys, is_game in device_scenarios():
-        presses = key_presses(seed, keys, "micropython", preload=is_game)
+    for name, seed, keys, game in device_scenarios():
+        presses = key_presses(seed, keys, "micropython", preload=game is not None)
         row = {"bus": bus.summarize(presses), "cpu": bus.cpu(presses),
-               "complete_game": is_game and next(
-                   g.complete for g in scenarios.GAMES if g.name == name)}
+               "complete_game": bool(game and game.complete),
+               "winner": game.winner if game else None}
         if not skip_heap:
-            found = heap.smallest_heap(seed, keys, preload=is_game)
-            found["budget"] = heap.BUDGET if is_game else None
-            found["budget_ok"] = None if not is_game or found["heap"] is None \
+            found = heap.smallest_heap(seed, keys, preload=game is not None)
+            found["budget"] = heap.BUDGET if game else None
+            found["budget_ok"] = None if not game or found["heap"] is None \
                 else found["heap"] <= heap.BUDGET
+            found["fits_pico"] = found["heap"] is not None and found["heap"] <= PICO_HEAP
             row["heap"] = found
         result["device"][name] = row
     for game in scenarios.GAMES:
         result["flash"][game.name] = journal_wear.flash_per_event(
-            game.name, game.players, game.seed, game.actions)
+            game.name, game.players, game.seed, game.actions, game.options)
     result["boot"] = boot()
     result["idle"] = idle()
     if not skip_scale:
@@ -57,12 +60,14 @@ def table(result: dict) -> str:
                f"{_kb(result['code_bytes'])} (0 when frozen into a custom Pico build)")
     for name, row in result["device"].items():
         b, c = row["bus"], row["cpu"]
-        partial = "" if row["complete_game"] or name == "menus" else ", start of a game only"
-        out.append(f"== {name} (device, real MicroPython{partial})")
+        what = "a whole game, %s wins" % row["winner"] if row["complete_game"] else \
+            "menus and dice" if name == "menus" else "part of a game"
+        out.append(f"== {name} (device, real MicroPython: {what})")
         if "heap" in row:
             h = row["heap"]
             budget = f"  budget {_kb(h['budget'])} {_ok(h['budget_ok'])}" if h["budget"] else ""
-            out.append(f"  heap       smallest {_kb(h['heap'])}{budget}; peak in use "
+            pico = "" if h["fits_pico"] else f" (over a Pico's {_kb(PICO_HEAP)})"
+            out.append(f"  heap       smallest {_kb(h['heap'])}{pico}{budget}; peak in use "
                        f"{_kb(h['heap_high'])}, peak live {_kb(h['heap_live'])}")
             if h["heap"] is not None and h["budget"]:  # a game: every module loaded
                 out.append(f"             without the firmware's code: smallest "
@@ -77,10 +82,11 @@ def table(result: dict) -> str:
                    f"{c['worst_fuel']:,} ({c['flushed']} presses flushed a frame)")
     out.append("== flash per game event (headless journal vs whole state as JSON)")
     for name, f in result["flash"].items():
-        refused = f"  ({len(f['refused'])} actions refused)" if f["refused"] else ""
+        refused = f", {len(f['refused'])} actions refused" if f["refused"] else ""
+        end = f"{f['result']} {f['winner'] or ''}".strip() if f["result"] else "unfinished"
         out.append(f"  {name:12} {f['per_event']:6} B/event vs {f['naive_per_event']:8} "
                    f"ratio {f['ratio']}  budget 64 {_ok(f['budget_ok'])}  "
-                   f"{f['events']} events{refused}")
+                   f"({f['events']} events, {end}{refused})")
     out.append("== boot to the first menu      .py            .mpy")
     py, mpy = result["boot"]["py"], result["boot"]["mpy"]
     out.append(f"  fuel                 {py['fuel']:>14,} {mpy['fuel']:>14,}")
@@ -96,11 +102,7 @@ def table(result: dict) -> str:
                f" asleep: {i['asleep_wakeups_per_s']} wake-ups/s, "
                f"{i['allocating_passes_asleep']} allocating passes")
     if "scale" in result:
-        out.append(f"== scale ({result['scale']['ruleset']}, headless CPython)")
-        for m in result["scale"]["marks"]:
-            out.append(f"  {m['events']:>6} events: journal {_kb(m['journal_bytes'])}, "
-                       f"checkpoint {_kb(m['checkpoint_bytes'])}, resume {m['resume_ms']} ms "
-                       f"({m['replayed']} events replayed after the checkpoint)")
+        out += journal_wear.scale_lines(result["scale"])
     return "\n".join(out)
 
 

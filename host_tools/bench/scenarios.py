@@ -1,54 +1,54 @@
-"""What the bench plays: each game as a scripted complete game, in two forms.
+"""What the bench plays: a scripted complete game of each bundled ruleset, in two forms.
 
 ``keys`` is a button script for the emulated device (host_tools/vdevice/vscript.py
-syntax) and ``actions`` the same game for the headless engine (``arbiter run
---do``). A game plugs in by filling both; ``keys=None`` means no device script
-yet (its device figures are then not measured). The scripts here are
-placeholders until each game's complete script lands: only Juggernauts has a
-device script, the demo's start of a game.
+syntax) that plays the game to its end from a fresh device (factory flash,
+entropy seed ``device_seed``); ``actions`` are that game's events, for the
+headless engine (``arbiter run --do``) with the device game's own ``seed`` and
+``options``. Both live in scripts/NAME.keys and scripts/NAME.json, written by
+record.py from the test suite's whole games on the device (see drivers.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
 
-from host_tools.emulator.demo import GAME_SCRIPT, MENU_SCRIPT
+from host_tools.emulator.demo import MENU_SCRIPT
+
+SCRIPTS = Path(__file__).parent / "scripts"
+NAMES = ("juggernauts", "impactics", "jugger", "tactics", "kaiju")
 
 
 @dataclass(frozen=True)
 class Game:
     name: str  # the bundled ruleset's name
     players: int
-    seed: int
-    keys: str | None
+    seed: int  # the game's dice seed (the device derives it from device_seed)
+    keys: str | None  # None: no device script (no device figures)
     actions: tuple[str, ...]
-    complete: bool = False  # True once keys and actions play a whole game
+    complete: bool = False  # True when keys and actions play a whole game
+    device_seed: int = 1
+    options: dict = field(default_factory=dict)
+    winner: str | None = None  # how the recorded game ended
+
+
+def load(name: str) -> Game:
+    meta = json.loads((SCRIPTS / f"{name}.json").read_text())
+    return Game(name, meta["players"], meta["seed"], (SCRIPTS / f"{name}.keys").read_text(),
+                tuple(meta["actions"]), complete=bool(meta["result"]),
+                device_seed=meta["device_seed"], options=meta["options"],
+                winner=meta["winner"])
 
 
 # The device with no game: dice, settings, the log (fits a 64 KB heap today).
 MENUS = MENU_SCRIPT
 
-GAMES = (
-    Game("juggernauts", 2, 5, GAME_SCRIPT,
-         ("pick P1 d8", "pick P2 d6", *["next"] * 12, "add P1.power 2", "roll d6 2",
-          "undo", "redo", *["next"] * 18)),
-    Game("impactics", 2, 3, None,
-         ("next", "set P2.gun1.hp 0", "set P1.alex.dodge 1", "next", "next",
-          "set P2.gun2.hp 0", "roll d6 3", "next") * 3 + ("add P1.victory 1",)),
-    Game("jugger", 2, 3, None,
-         ("add P1.points 1", "set P1.j1.stamina 1", "roll d6 2", "undo", "redo",
-          *["next"] * 20)),
-    Game("tactics", 2, 3, None,
-         ("add P1.reserve -1", "add P1.moves_left -1", "next", "add P2.units_lost 1",
-          "next") * 6),
-    Game("kaiju", 3, 5, None,
-         ("next", "add P1.energy 3", "next", "next", "next", "glory P2 4",
-          "add P2.k1.damage 3", "undo", "redo", "next", "next", "next", "roll d20 2",
-          "add P1.k2.damage 9", "next", "next", "undo", "next", *["next"] * 12)),
-)
+GAMES = tuple(load(name) for name in NAMES)
 
-# The scale run: events that keep a long game going (counters edited back and
-# forth, phases advanced), applied until the game holds this many events.
-SCALE_RULESET, SCALE_PLAYERS, SCALE_EVENTS = "kaiju", 3, 10_000
-SCALE_CYCLE = ("next", "add P1.energy 1", "set P1.k1.damage 1", "add P2.glory 1",
-               "set P1.k1.damage 0", "add P1.energy -1", "add P2.glory -1")
+# The scale run (issue 8): a long Jugger game played as the device plays it, the
+# events that keep it going (stones advanced, disputes rolled, juggers crouched, an
+# undo and redo) applied until it holds this many events.
+SCALE_RULESET, SCALE_PLAYERS, SCALE_EVENTS = "jugger", 2, 10_000
+SCALE_CYCLE = ("next", "dispute", "out P1.j1", "next", "hit P2.j2 crouch=1", "undo", "redo",
+               "next", "dispute n=2", "next", "next")

@@ -16,6 +16,7 @@ import micropython
 
 from arbiter import device
 from vboard import EmulationDone, VirtualBoard
+from vscript import unpack
 
 try:
     import host
@@ -38,7 +39,8 @@ def fuel_overhead():
 
 def press_times(timeline):
     times, last = [], {}
-    for at, button, level in timeline:
+    for edge in timeline:
+        at, button, level = unpack(edge)
         if level == 0 and at - last.get(button, -DEBOUNCE_MS) >= DEBOUNCE_MS:
             times.append(at)
             last[button] = at

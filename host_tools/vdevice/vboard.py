@@ -11,7 +11,7 @@ import sys
 from arbiter import wiring as _wiring
 from arbiter.flash import Flash
 from arbiter.ticks import PERIOD
-from vscript import parse
+from vscript import packed, unpack
 from vssd1306 import VirtualSSD1306
 
 
@@ -90,7 +90,7 @@ class VirtualBoard:
         self._seed = seed
         self.now = start_ms % PERIOD
         self.elapsed = 0  # unwrapped virtual ms since boot
-        self.timeline, self.end_ms = parse(script)
+        self.timeline, self.end_ms = packed(script)
         self._next = 0
         self.on_frame = on_frame
         self._last_ram = bytearray(len(self.oled.ram))
@@ -115,8 +115,8 @@ class VirtualBoard:
             raise EmulationDone()
         target = self.elapsed + ms
         timeline = self.timeline
-        while self._next < len(timeline) and timeline[self._next][0] <= target:
-            at, button, level = timeline[self._next]
+        while self._next < len(timeline) and timeline[self._next] >> 4 <= target:
+            at, button, level = unpack(timeline[self._next])
             self._next += 1
             self.levels[button] = level
         self.elapsed = target

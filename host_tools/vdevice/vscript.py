@@ -4,7 +4,7 @@ Words: ``up down left right a b`` (a short press), ``NAME:long`` (held 900 ms),
 ``NAME:hold=MS``, ``wait=MS``, ``press=MS`` and ``gap=MS`` (timing of the
 following presses), ``chatter=MS`` (each edge bounces for MS ms, 1 ms per
 flip). Times are ms since boot; the script starts at 1,500 ms, after the
-splash. Returns ([(at_ms, button, level)], end_ms).
+splash. ``parse`` returns ([(at_ms, button, level)], end_ms).
 """
 
 NAMES = ("up", "down", "left", "right", "a", "b")
@@ -12,15 +12,15 @@ START_MS = 1500
 TAIL_MS = 1000
 
 
-def _edge(timeline, at, button, level, chatter):
+def _edge(emit, at, button, level, chatter):
     # Bounce: the contact flips every ms before settling at ``level``.
     for k in range(chatter):
-        timeline.append((at + k, button, level if k % 2 == 0 else 1 - level))
-    timeline.append((at + chatter, button, level))
+        emit(at + k, button, level if k % 2 == 0 else 1 - level)
+    emit(at + chatter, button, level)
 
 
-def parse(script):
-    timeline = []
+def walk(script, emit):
+    """Calls ``emit(at_ms, button, level)`` for each pin change; returns the end ms."""
     at = START_MS
     press_ms, gap_ms, chatter = 80, 250, 0
     for word in script.split():
@@ -47,8 +47,29 @@ def parse(script):
             hold = int(arg[5:])
         elif arg:
             raise ValueError("Invalid script word " + word)
-        _edge(timeline, at, button, 0, chatter)
+        _edge(emit, at, button, 0, chatter)
         at += hold
-        _edge(timeline, at, button, 1, chatter)
+        _edge(emit, at, button, 1, chatter)
         at += gap_ms
-    return timeline, at + TAIL_MS
+    return at + TAIL_MS
+
+
+def parse(script):
+    timeline = []
+    end = walk(script, lambda at, button, level: timeline.append((at, button, level)))
+    return timeline, end
+
+
+def packed(script):
+    """``parse`` as one int per edge (at << 4 | button << 1 | level) in an array:
+    the emulated device's heap holds the script too, and a game's worth of tuples
+    would weigh tens of KB there, which a Pico never carries."""
+    from array import array
+
+    timeline = array("i")
+    end = walk(script, lambda at, button, level: timeline.append(at << 4 | button << 1 | level))
+    return timeline, end
+
+
+def unpack(edge):
+    return edge >> 4, edge >> 1 & 7, edge & 1

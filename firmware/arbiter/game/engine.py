@@ -17,8 +17,11 @@ from arbiter.rng import Rng
 
 SNAP_EVERY = 16  # events between in-memory snapshots
 SNAP_KEEP = 4  # snapshots kept: undo further back replays from the start
-# The fewest actions undo reaches when a game keeps only what undo needs (keep=N).
-UNDO_REACH = SNAP_EVERY * (SNAP_KEEP - 1)
+# keep=N (a device): an undo or a refused action replays at most 3 events from a
+# snapshot (a button answers at once, a pass's garbage stays small), undo reaches
+# 20 actions back or more, and the snapshots take a few KB.
+BOUNDED_SNAP_EVERY = 4
+BOUNDED_SNAP_KEEP = 6
 
 
 def commitment(seed):
@@ -40,10 +43,13 @@ class Game:
         self.undone = []  # for redo
         self._snaps = []  # (events applied, state, rng, log length): undo replays from one
         self._keys = None  # see piece_keys
+        self._fields = {}  # "$k.NAME" -> "NAME" (see locate)
         # keep=N (a device's heap): the log keeps its last N entries and the events
-        # before the oldest snapshot are dropped, so undo reaches UNDO_REACH or more
+        # before the oldest snapshot are dropped, so undo reaches undo_reach() or more
         # back. None keeps everything (host tools: the whole log).
         self.keep = keep
+        self._every, self._kept = (SNAP_EVERY, SNAP_KEEP) if keep is None else \
+            (BOUNDED_SNAP_EVERY, BOUNDED_SNAP_KEEP)
         self.dropped = 0  # events no longer in RAM, before events[0]
         self._restart()
 
@@ -148,21 +154,25 @@ class Game:
         """The log entries after the first ``logged`` (those still in RAM)."""
         return self.log[max(0, logged - self.log_dropped):]
 
+    def undo_reach(self):
+        """The fewest actions undo reaches back when older events are dropped."""
+        return self._every * (self._kept - 1)
+
     def oldest(self):
         """(events, state, rng, logged) of the oldest snapshot, or None."""
         return self._snaps[0] if self._snaps else None
 
     def _snapshot(self):
         count = self.count()
-        if count % SNAP_EVERY == 0:
+        if count % self._every == 0:
             self._snaps.append((count, clone(self.state), self.rng.snapshot(),
                                 self.logged()))
-            del self._snaps[:-SNAP_KEEP]
-            # With every snapshot kept, no undo goes past the oldest (UNDO_REACH back or
+            del self._snaps[:-self._kept]
+            # With every snapshot kept, no undo goes past the oldest (undo_reach() or
             # more): the events before it go (a game resumed from a checkpoint has none
             # before it either).
             drop = self._snaps[0][0] - self.dropped
-            if drop > 0 and len(self._snaps) == SNAP_KEEP and \
+            if drop > 0 and len(self._snaps) == self._kept and \
                     (self.keep is not None or self.dropped):
                 del self.events[:drop]
                 self.dropped += drop
@@ -203,7 +213,7 @@ class Game:
 
     def undo(self):
         if not self.events:
-            raise Illegal("no further undo: it reaches the last %d actions" % UNDO_REACH
+            raise Illegal("no further undo: it reaches the last %d actions" % self.undo_reach()
                           if self.dropped else "nothing to undo")
         self.undone.append(self.events.pop())
         self._rewind(self.count())
@@ -373,7 +383,12 @@ class Game:
         return evaluate(self, flag) if isinstance(flag, dict) else flag
 
     def players_in_order(self):
-        return [p for p in self.state["order"] if p not in self.state["lost"]]
+        """The players still in, in turn order (the state's own list while nobody is
+        out, asked for at every step: read it, never change it)."""
+        lost = self.state["lost"]
+        if not lost:
+            return self.state["order"]
+        return [p for p in self.state["order"] if p not in lost]
 
     def next_phase(self, leave=True):
         """Moves on: the next player's turn, else the next phase. ``leave=False`` when
@@ -492,12 +507,22 @@ class Game:
             key = self.binding.get(text[1])  # the common $p.NAME / $k.NAME: no string built
             if key is None:
                 raise RuleError("nothing bound to " + text)
+            field = self._fields.get(text)
+            if field is None:  # kept: a ruleset has a few dozen such paths
+                field = self._fields[text] = text[3:]
             return ("piece" if "." in key else "game" if key == "game" else "player"), key, \
-                text[3:]
+                field
         return split(self.path(text))
 
     def get(self, path):
         """A value by path (``$`` names filled in)."""
+        field = self._fields.get(path) if isinstance(path, str) else None
+        if field is not None:  # $p.NAME / $k.NAME, read at every step: no tuple, no slice
+            key = self.binding.get(path[1])
+            record = None if key is None else self.state["pieces"].get(key) \
+                if "." in key else self.state["players"].get(key)
+            if record is not None and field in record:
+                return record[field]
         kind, key, field = self.locate(path)
         record = holder(self.state, kind, key)
         if record is None:

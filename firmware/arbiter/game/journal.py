@@ -2,47 +2,79 @@
 
 ``game.jnl`` holds a header line (ruleset, players, options, seed) and then
 one line per event as the engine records it (``next|2;4``), ``undo`` and
-``redo`` included: a few bytes per event, appended. Every ``CHECKPOINT_EVERY``
-events ``game.ckpt`` gets the whole state, written atomically, so resuming a
-long game replays only the events since. A line cut short by a power loss
-has no newline and is ignored: the game resumes at the last whole event.
-Leaving a game appends ``#end``: the journal stays for ``pull-log`` and
-``audit``, but the device no longer offers to resume it.
+``redo`` included: a few bytes per event, appended. For a game that keeps only
+what undo reaches (``Game(keep=N)``, as on the device) the journal is rewritten
+every ``CHECKPOINT_EVERY`` events, atomically, as the header and a checkpoint
+line (state, dice, log count), so its size stays bounded and a resume replays
+only the events since. An undo back past the checkpoint rewrites it from the
+oldest snapshot with the events after. A line cut short by a power loss has
+no newline and is ignored: the game resumes at the last whole event (and the
+journal is rewritten whole). Leaving a game appends ``#end``: the journal stays
+for ``pull-log`` and ``audit``, but the device no longer offers to resume it.
+Read line by line, never whole: the heap holds a line at a time.
 """
 
 import json
 
 from arbiter.game.effects import Illegal
-from arbiter.game.state import clone
 
 JOURNAL = "game.jnl"
-CHECKPOINT = "game.ckpt"
+CHECKPOINT = "#ckpt "  # starts the checkpoint line, after the header
 CHECKPOINT_EVERY = 64
 CLOSED = "#end\n"
+DEVICE_KEEP = 20  # log entries a game keeps in RAM on the device: its log page shows 20
 
 
 class Journal:
     def __init__(self, flash):
         self.flash = flash
+        self.base = 0  # events before the journal's checkpoint
 
     def start(self, game):
-        header = {"format": 1, "ruleset": game.rules["name"], "players": game.players,
-                  "options": game.options, "seed": game.seed}
-        self.flash.remove(CHECKPOINT)
-        self.flash.write(JOURNAL, json.dumps(header) + "\n")
+        self.flash.remove("game.ckpt")  # older firmware kept its checkpoint there
+        self.flash.write(JOURNAL, _header(game) + "\n")
+        self.base = 0
 
     def record(self, game, event):
-        """Append ``event`` (already applied to ``game``); checkpoint now and then."""
+        """Append ``event`` (already applied to ``game``); compact now and then."""
+        if event == "undo" and game.count() < self.base:
+            # Undone back past the checkpoint: an appended undo could not be replayed
+            # from it, so the journal is rewritten from where RAM's events begin.
+            self.compact(game)
+            return
         self.flash.append(JOURNAL, event + "\n")
-        count = len(game.events)
-        if event not in ("undo", "redo") and count % CHECKPOINT_EVERY == 0:
-            data = {"n": count, "last": game.events[-1], "state": game.state,
-                    "rng": game.rng.snapshot(), "log": game.log[-8:]}
-            self.flash.write(CHECKPOINT, json.dumps(data))
+        if event != "redo" and event != "undo" and game.keep is not None and \
+                game.count() % CHECKPOINT_EVERY == 0:
+            self.compact(game, True)
+
+    def compact(self, game, now=False):
+        """Rewrite the journal from ``game`` alone, atomically (a power cut leaves the
+        old one, which holds the same game): the header, then a checkpoint of the
+        state now (``now``), else one where the events in RAM begin (none when none
+        are dropped) followed by those events, the undone ones and as many ``undo``
+        (so redo still works)."""
+        parts = [_header(game)]
+        if now:
+            start, state, rng, logged = game.count(), game.state, game.rng.snapshot(), \
+                game.logged()
+        else:
+            start, state, rng, logged = game.oldest() if game.dropped else (0, 0, 0, 0)
+            if start != game.dropped:
+                return  # cannot happen: a snapshot stays where the events begin
+        if start:
+            parts.append(CHECKPOINT + json.dumps(
+                {"n": start, "state": state, "rng": rng, "logged": logged},
+                separators=(",", ":")))
+        if not now:
+            parts.extend(game.events)
+            parts.extend(reversed(game.undone))
+            parts.extend(["undo"] * len(game.undone))
+        parts.append("")
+        self.flash.write(JOURNAL, "\n".join(parts))
+        self.base = start
 
     def close(self):
         self.flash.append(JOURNAL, CLOSED)
-        self.flash.remove(CHECKPOINT)
 
     def unfinished(self):
         """True when flash holds a game that was never left (read from its tail only)."""
@@ -56,64 +88,89 @@ class Journal:
         except OSError:
             return False
 
+    def header(self):
+        """The header of the game on flash (its first line only), or None."""
+        found = self._open(False)
+        return found and found[0]
+
     def read(self):
-        """(header, events, undone) from flash, or None when there is no game."""
-        text = self.flash.read(JOURNAL)
-        if not text:
-            return None
-        lines = text.split("\n")
-        lines.pop()  # after the last newline: empty, or a line cut short
-        if not lines:
-            return None
+        """(header, checkpoint, events, undone, cut) from flash, or None when there
+        is no game; see ``parse``."""
+        return self._open(True)
+
+    def _open(self, whole):
         try:
-            header = json.loads(lines[0])
-        except ValueError:
+            stream = open(self.flash.path(JOURNAL))
+        except OSError:
             return None
-        events, undone = [], []
-        for line in lines[1:]:
-            if line == "undo":
-                if events:
-                    undone.append(events.pop())
-            elif line == "redo":
-                if undone:
-                    events.append(undone.pop())
-            elif line and line[0] != "#":
-                events.append(line)
-                undone = []
-        return header, events, undone
+        with stream:
+            return parse(stream) if whole else parse_header(stream)
 
 
-def resume(journal, rules, found=None):
-    """The game on flash rebuilt (from the checkpoint when it fits), or None.
-    ``found`` is what ``journal.read()`` gave, when the caller already read it."""
+def _header(game):
+    return json.dumps({"format": 1, "ruleset": game.rules["name"], "players": game.players,
+                       "options": game.options, "seed": game.seed})
+
+
+def parse_header(stream):
+    line = stream.readline()
+    if not line.endswith("\n"):
+        return None
+    try:
+        return (json.loads(line),)
+    except ValueError:
+        return None
+
+
+def parse(stream):
+    """(header, checkpoint, events, undone, cut) of a journal read line by line, or
+    None when it has no whole header. ``checkpoint`` is None or {"n", "state",
+    "rng", "logged"}; ``events`` are the ones after it; ``cut``: the last line was
+    cut short (the next append would join it). A bad checkpoint raises ValueError."""
+    found = parse_header(stream)
+    if found is None:
+        return None
+    checkpoint, events, undone, cut = None, [], [], False
+    for line in stream:
+        if not line.endswith("\n"):
+            cut = True
+            break
+        line = line[:-1]
+        if line == "undo":
+            if events:
+                undone.append(events.pop())
+        elif line == "redo":
+            if undone:
+                events.append(undone.pop())
+        elif line.startswith(CHECKPOINT):
+            checkpoint = json.loads(line[len(CHECKPOINT):])
+        elif line and line[0] != "#":
+            events.append(line)
+            undone = []
+    return found[0], checkpoint, events, undone, cut
+
+
+def resume(journal, rules, found=None, keep=None):
+    """The game on flash rebuilt (from its checkpoint, if any), or None. ``found`` is
+    what ``journal.read()`` gave, when the caller already read it; ``keep`` as for
+    ``Game``. A journal whose last line was cut short is rewritten whole."""
     found = found or journal.read()
     if found is None:
         return None
-    header, events, undone = found
+    header, checkpoint, events, undone, cut = found
     if header.get("ruleset") != rules["name"]:
         raise Illegal("the saved game is %s, not %s" % (header.get("ruleset"), rules["name"]))
     from arbiter.game.engine import Game  # not before: choosing a game needs no engine
 
-    game = Game(rules, header["players"], header["options"], header["seed"])
-    start = _from_checkpoint(journal, game, events)
-    game.replay_from(start, events)
+    game = Game(rules, header["players"], header["options"], header["seed"], keep)
+    start = logged = 0
+    if checkpoint:
+        game.state = checkpoint["state"]  # freshly parsed: the game's own
+        game.rng.restore(checkpoint["rng"])
+        start, logged = checkpoint["n"], checkpoint["logged"]
+    game.replay_from(start, events, logged)
+    journal.base = start
     game.undone = undone
+    if cut:
+        journal.compact(game)
     return game
-
-
-def _from_checkpoint(journal, game, events):
-    text = journal.flash.read(CHECKPOINT)
-    if not text:
-        return 0
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return 0
-    n = data.get("n", 0)
-    if not 0 < n <= len(events) or events[n - 1] != data.get("last"):
-        return 0  # undone past it, or not this game: replay from the start
-    game.state = clone(data["state"])
-    game.rng.restore(data["rng"])
-    game.log = data["log"]
-    game.events = list(events[:n])
-    return n

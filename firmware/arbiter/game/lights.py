@@ -9,17 +9,9 @@ a phase's name to the colours the whole ring flashes in, in turn, as it begins
 """
 
 from arbiter.game.expr import EMPTY
-from arbiter.game.rules import _exprs, _obj, colour_of
+from arbiter.leds import rgb
 
-
-def check(leds):
-    """Its expressions use known operators; its flashes are colours or players."""
-    for key in ("piece", "level"):
-        _exprs(leds.get(key), "leds." + key)
-    for phase, colours in _obj(leds.get("flash", EMPTY), "leds.flash").items():
-        for i, colour in enumerate(colours if isinstance(colours, list) else [None]):
-            if not (isinstance(colour, str) and colour[:1] == "P"):  # or a player's colour
-                colour_of(colour, "leds.flash.%s[%d]" % (phase, i))
+# Checked with the ruleset (rules._check_leds): here only what a game shows.
 
 
 def picture(game, count, player_colour):
@@ -50,7 +42,7 @@ def flashes(game, entries, player_colour):
     event yet, the phase a new game starts in), else None."""
     flash = game.rules["leds"].get("flash", EMPTY)
     names = [e["name"] for e in entries if e["event"] == "phase" and not e.get("skipped")]
-    if not game.events and game.state["round"]:
+    if not game.count() and game.state["round"]:
         names.append(game.phase()["name"])
     for name in names:
         if name in flash:
@@ -68,10 +60,7 @@ def show(game, leds, entries, now, player_colour):
 def _colour(game, value, player_colour):
     if value in game.state["players"]:
         return player_colour(game.rules, value)
-    try:
-        return colour_of(value, "leds")
-    except ValueError:
-        return (0, 0, 0)
+    return rgb(value) or (0, 0, 0)
 
 
 def _dimmed(rgb, level):

@@ -7,7 +7,8 @@ Schema pass and line numbers) and on the device before a ruleset is used.
 import json
 
 from arbiter.game import FORMAT  # noqa: F401  (re-exported for the host's validate)
-from arbiter.game.expr import OPERATORS
+from arbiter.game.expr import EMPTY, OPERATORS
+from arbiter.leds import rgb
 
 MAX_BYTES = 32768  # a ruleset must parse comfortably in a Pico's heap
 MAX_PLAYERS = 8
@@ -150,9 +151,7 @@ def check(data):
     for i, page in enumerate(data.get("pages", [])):
         _exprs(_obj(page, "pages[%d]" % i).get("lines", []), "pages[%d].lines" % i)
     if "leds" in data:
-        from arbiter.game.lights import check  # loaded only for a ruleset that has LEDs
-
-        check(_obj(data["leds"], "leds"))
+        _check_leds(_obj(data["leds"], "leds"))
     for i, end in enumerate(data.get("end", [])):
         _obj(end, "end[%d]" % i)
         if end.get("at", "always") not in ("always", "round_end", "turn_start"):
@@ -184,13 +183,10 @@ def _check_teams(data, counters):
 
 def colour_of(text, path="colour"):
     """``"#rrggbb"`` as an (r, g, b) tuple."""
-    digits = text[1:] if isinstance(text, str) and text[:1] == "#" else ""
-    try:
-        if len(digits) == 6:
-            return (int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16))
-    except ValueError:
-        pass
-    _fail(path, "must be a colour like #ff8800")
+    colour = rgb(text)
+    if colour is None:
+        _fail(path, "must be a colour like #ff8800")
+    return colour
 
 
 def _check_options(options):
@@ -304,3 +300,14 @@ def _bad_operator(form, params=False):
             if bad is not None:
                 return "[%d]%s" % (i, bad[0]), bad[1]
     return None
+
+
+def _check_leds(leds):
+    """The ``leds`` block (game/lights.py): its expressions use known operators; its
+    flashes are colours or players."""
+    for key in ("piece", "level"):
+        _exprs(leds.get(key), "leds." + key)
+    for phase, colours in _obj(leds.get("flash", EMPTY), "leds.flash").items():
+        for i, colour in enumerate(colours if isinstance(colours, list) else [None]):
+            if not (isinstance(colour, str) and colour[:1] == "P"):  # or a player's colour
+                colour_of(colour, "leds.flash.%s[%d]" % (phase, i))

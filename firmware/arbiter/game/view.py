@@ -25,7 +25,7 @@ def public_state(game):
         "result": state["result"],
         "message": state["message"],
         "commitment": commitment(game.seed),
-        "events": len(game.events),
+        "events": game.count(),
         "log": list(game.log),
     }
     if state["result"]:

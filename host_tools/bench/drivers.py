@@ -1,0 +1,112 @@
+"""Whole games played by keys on a Rig, for the recorder (record.py).
+
+Where the test suite has a whole game on the device for the bundled ruleset,
+that test is the driver, asserts and all: the bench replays what the tests
+hold. Juggernauts' whole-game test plays the full ruleset in docs/games (not
+the bundled one) and Jugger's (SIM_GAME in tests/test_jugger.py) is two
+attacks and a score, so those two are here, in the tests' style: choices read
+from the screen and the game, each action checked, loops bounded.
+"""
+
+from __future__ import annotations
+
+
+def game_of(rig):
+    from test_device_games import game_of
+
+    return game_of(rig)
+
+
+def kaiju(rig):
+    from test_kaiju import test_a_complete_three_player_game_on_the_device
+
+    test_a_complete_three_player_game_on_the_device(rig)
+
+
+def impactics(rig):
+    from test_impactics import test_a_whole_game_on_the_device
+
+    test_a_whole_game_on_the_device(rig)
+
+
+def tactics(rig):
+    from test_tactics import test_a_whole_game_on_the_device_with_the_castle_screen
+
+    test_a_whole_game_on_the_device_with_the_castle_screen(rig)
+
+
+def act(rig, label, values):
+    """A game-menu item's form filled in and done; it must be applied."""
+    from test_device_games import open_menu_item
+    from test_impactics import fill_form
+
+    recorded = len(rig.journal)  # the RecordingRig's: a game in RAM may drop old events
+    open_menu_item(rig, label)
+    fill_form(rig, values)
+    if len(rig.journal) != recorded + 1:
+        raise AssertionError(f"{label} {values} not applied: {rig.lines}")
+
+
+def next_until(rig, done, limit=40):
+    """A (next) until ``done(game)``: bounded, a state never reached fails."""
+    game = game_of(rig)
+    for _ in range(limit):
+        if done(game):
+            return game
+        rig.keys("a")
+    raise AssertionError(f"never reached: {rig.lines}")
+
+
+def juggernauts(rig):
+    # The bundled (smaller) ruleset: secret Commanders, three rounds of phases with
+    # the Command rolls, corrections, a die rolled, undone and redone, and P2 out on
+    # three alerts at the round's end.
+    from test_device_games import pick, start_game
+
+    start_game(rig, "juggernauts")
+    pick(rig, 1)  # P1: d6
+    pick(rig, 0)  # P2: d4
+    rig.keys("a")  # the reveal
+    game = game_of(rig)
+    for rnd in (1, 2, 3):
+        next_until(rig, lambda g, r=rnd: g.state["round"] == r and
+                   g.phase()["name"] == "activate")
+        act(rig, "Correct", ["P1", "power", -1])  # a card's cost
+        rig.keys("a")  # Resolve
+        if rnd == 1:
+            act(rig, "Roll dice", ["d6", 2])
+            rig.keys("b:long", "a:long")  # undone, redone
+        if rnd == 3:
+            act(rig, "Correct", ["P2", "alerts", 3])
+    next_until(rig, lambda g: g.state["result"])
+    assert game.state["winner"] == "P1" and "P1 wins!" in rig.lines, rig.lines
+
+
+def jugger(rig):
+    # A short game (the first point wins): the initiative, an attack, a referee's
+    # hit and a pin, a dispute, an undo and redo, then P1's qwik scores.
+    from test_device_games import open_setup
+
+    open_setup(rig, "jugger")
+    rig.keys("a", "a")  # start (a short game), the dice commitment
+    game = game_of(rig)
+
+    def turn(player, voa):
+        return lambda g: g.phase()["name"] == "activation" and \
+            g.active_player() == player and g.state["game"]["voa"] == voa
+
+    next_until(rig, turn("P1", 5))
+    act(rig, "Attack (2 focus)", ["P1.j1", "P2.j1", 0, 0, "duel"])
+    next_until(rig, turn("P2", 5))
+    act(rig, "Hit: crouch", ["P1.j2", "P2.j1"])
+    next_until(rig, turn("P2", 4))
+    act(rig, "Pin (1 focus)", ["P1.j2", "P2.j2"])  # Gus holds Bo down
+    rig.keys("b:long", "a:long")  # the pin undone, redone
+    act(rig, "Dispute roll", [])
+    next_until(rig, turn("P1", 3))
+    act(rig, "Score a point", ["P1"])
+    assert game.state["winner"] == "P1" and "P1 wins!" in rig.lines, rig.lines
+
+
+PLAYERS = {"juggernauts": juggernauts, "impactics": impactics, "jugger": jugger,
+           "tactics": tactics, "kaiju": kaiju}
