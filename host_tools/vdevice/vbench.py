@@ -16,7 +16,7 @@ import micropython
 
 from arbiter import device
 from vboard import EmulationDone, VirtualBoard
-from vscript import unpack
+from vscript import edges
 
 try:
     import host
@@ -37,10 +37,9 @@ def fuel_overhead():
     return b - a
 
 
-def press_times(timeline):
+def press_times(script):
     times, last = [], {}
-    for edge in timeline:
-        at, button, level = unpack(edge)
+    for at, button, level in edges(script):
         if level == 0 and at - last.get(button, -DEBOUNCE_MS) >= DEBOUNCE_MS:
             times.append(at)
             last[button] = at
@@ -51,7 +50,7 @@ class Probe:
     def __init__(self, seed, script, flash_root):
         # No on_frame: printing every frame would dwarf the firmware's own work.
         self.board = board = VirtualBoard(seed, script, flash_root)
-        self.presses = press_times(board.timeline)
+        self.presses = press_times(script)
         self.overhead = fuel_overhead()
         self.shows = 0
         self.show_bytes = 0
@@ -60,6 +59,7 @@ class Probe:
         # transactions, show calls, bytes and transactions of those, flush fuel
         self.rows = [[0, 0, 0, 0, 0, -1] for _ in range(len(self.presses) + 1)]
         self._segment = 0
+        self._work = 0
         self.dev = device.Device(board)
         self._count_shows(self.dev.display)
 
@@ -93,8 +93,10 @@ class Probe:
         row[2] += self.shows - shows0
         row[3] += self.show_bytes - show_bytes0
         row[4] += self.show_transactions - show_trans0
-        if row[5] < 0 and self.show_bytes > show_bytes0:
-            row[5] = spent
+        if row[5] < 0:  # the press's work until its frame is flushed: the key's pass
+            self._work += spent  # and the drawing's, which comes in a pass of its own
+            if self.show_bytes > show_bytes0:
+                row[5] = self._work
         try:
             board.sleep_ms(wait)
         except EmulationDone:
@@ -102,6 +104,7 @@ class Probe:
         while self._segment < len(self.presses) and \
                 self.presses[self._segment] <= board.elapsed:
             self._segment += 1
+            self._work = 0
         return True
 
     def report(self):

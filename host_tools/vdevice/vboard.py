@@ -11,7 +11,7 @@ import sys
 from arbiter import wiring as _wiring
 from arbiter.flash import Flash
 from arbiter.ticks import PERIOD
-from vscript import packed, unpack
+from vscript import edges
 from vssd1306 import VirtualSSD1306
 
 
@@ -90,8 +90,9 @@ class VirtualBoard:
         self._seed = seed
         self.now = start_ms % PERIOD
         self.elapsed = 0  # unwrapped virtual ms since boot
-        self.timeline, self.end_ms = packed(script)
-        self._next = 0
+        self._edges = edges(script)
+        self._edge = next(self._edges)
+        self.end_ms = -1  # when the script's last edge is reached; None: never
         self.on_frame = on_frame
         self._last_ram = bytearray(len(self.oled.ram))
         self._last_leds = bytearray(len(self.neopixel.shown))
@@ -111,14 +112,18 @@ class VirtualBoard:
     def sleep_ms(self, ms):
         self.wakeups += 1
         self.check_frame()
-        if self.end_ms is not None and self.elapsed >= self.end_ms:
+        if self.end_ms is not None and 0 <= self.end_ms <= self.elapsed:
             raise EmulationDone()
         target = self.elapsed + ms
-        timeline = self.timeline
-        while self._next < len(timeline) and timeline[self._next] >> 4 <= target:
-            at, button, level = unpack(timeline[self._next])
-            self._next += 1
+        while self._edge is not None and self._edge[0] <= target:
+            at, button, level = self._edge
+            if button < 0:
+                if self.end_ms is not None:
+                    self.end_ms = at
+                self._edge = None
+                break
             self.levels[button] = level
+            self._edge = next(self._edges)
         self.elapsed = target
         self.now = (self.now + ms) % PERIOD
 

@@ -12,18 +12,34 @@ START_MS = 1500
 TAIL_MS = 1000
 
 
-def _edge(emit, at, button, level, chatter):
+def _edge(at, button, level, chatter):
     # Bounce: the contact flips every ms before settling at ``level``.
     for k in range(chatter):
-        emit(at + k, button, level if k % 2 == 0 else 1 - level)
-    emit(at + chatter, button, level)
+        yield at + k, button, level if k % 2 == 0 else 1 - level
+    yield at + chatter, button, level
 
 
-def walk(script, emit):
-    """Calls ``emit(at_ms, button, level)`` for each pin change; returns the end ms."""
+def _words(script):
+    # one word at a time: a game's script split at once would be a list of
+    # thousands of strings in the emulated device's heap
+    i, n = 0, len(script)
+    while i < n:
+        while i < n and script[i] in " \t\r\n":
+            i += 1
+        j = i
+        while j < n and script[j] not in " \t\r\n":
+            j += 1
+        if j > i:
+            yield script[i:j]
+        i = j
+
+
+def edges(script):
+    """Each pin change as (at_ms, button, level), worked out as the clock reaches it
+    (the emulated heap holds no timeline); the last is (end_ms, -1, -1)."""
     at = START_MS
     press_ms, gap_ms, chatter = 80, 250, 0
-    for word in script.split():
+    for word in _words(script):
         name, _, arg = word.partition(":")
         key, _, value = word.partition("=")
         if key in ("wait", "press", "gap", "chatter"):
@@ -47,29 +63,16 @@ def walk(script, emit):
             hold = int(arg[5:])
         elif arg:
             raise ValueError("Invalid script word " + word)
-        _edge(emit, at, button, 0, chatter)
+        for edge in _edge(at, button, 0, chatter):
+            yield edge
         at += hold
-        _edge(emit, at, button, 1, chatter)
+        for edge in _edge(at, button, 1, chatter):
+            yield edge
         at += gap_ms
-    return at + TAIL_MS
+    yield at + TAIL_MS, -1, -1
 
 
 def parse(script):
-    timeline = []
-    end = walk(script, lambda at, button, level: timeline.append((at, button, level)))
+    timeline = list(edges(script))
+    end = timeline.pop()[0]
     return timeline, end
-
-
-def packed(script):
-    """``parse`` as one int per edge (at << 4 | button << 1 | level) in an array:
-    the emulated device's heap holds the script too, and a game's worth of tuples
-    would weigh tens of KB there, which a Pico never carries."""
-    from array import array
-
-    timeline = array("i")
-    end = walk(script, lambda at, button, level: timeline.append(at << 4 | button << 1 | level))
-    return timeline, end
-
-
-def unpack(edge):
-    return edge >> 4, edge >> 1 & 7, edge & 1

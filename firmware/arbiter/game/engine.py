@@ -12,7 +12,8 @@ import hashlib
 from arbiter.game import actions, effects
 from arbiter.game.effects import Illegal
 from arbiter.game.expr import EMPTY, RuleError, evaluate
-from arbiter.game.state import clone, holder, new_state, split
+from arbiter.game.history import History
+from arbiter.game.state import holder, new_state
 from arbiter.rng import Rng
 
 SNAP_EVERY = 16  # events between in-memory snapshots
@@ -29,7 +30,7 @@ def commitment(seed):
     return hashlib.sha256(seed.to_bytes(8, "big")).digest()[:6].hex()
 
 
-class Game:
+class Game(History):
     def __init__(self, rules, players=None, options=None, seed=0, keep=None):
         self.rules = rules
         spec = rules.get("players", EMPTY)
@@ -142,47 +143,6 @@ class Game:
         self._snapshot()
         return event
 
-    def count(self):
-        """Events applied since the start, the dropped ones included."""
-        return self.dropped + len(self.events)
-
-    def logged(self):
-        """Log entries since the start, the dropped ones included."""
-        return self.log_dropped + len(self.log)
-
-    def log_since(self, logged):
-        """The log entries after the first ``logged`` (those still in RAM)."""
-        return self.log[max(0, logged - self.log_dropped):]
-
-    def undo_reach(self):
-        """The fewest actions undo reaches back when older events are dropped."""
-        return self._every * (self._kept - 1)
-
-    def oldest(self):
-        """(events, state, rng, logged) of the oldest snapshot, or None."""
-        return self._snaps[0] if self._snaps else None
-
-    def _snapshot(self):
-        count = self.count()
-        if count % self._every == 0:
-            self._snaps.append((count, clone(self.state), self.rng.snapshot(),
-                                self.logged()))
-            del self._snaps[:-self._kept]
-            # With every snapshot kept, no undo goes past the oldest (undo_reach() or
-            # more): the events before it go (a game resumed from a checkpoint has none
-            # before it either).
-            drop = self._snaps[0][0] - self.dropped
-            if drop > 0 and len(self._snaps) == self._kept and \
-                    (self.keep is not None or self.dropped):
-                del self.events[:drop]
-                self.dropped += drop
-
-    def _trim_log(self):
-        extra = len(self.log) - self.keep if self.keep is not None else 0
-        if extra > 0:
-            del self.log[:extra]
-            self.log_dropped += extra
-
     def _apply_new(self, name, args, text, expected=None, again=False):
         # ``again``: an event replayed (undo, resume, audit) was accepted before and
         # cannot fail. A new one that fails is rolled back by replaying from the last
@@ -210,70 +170,6 @@ class Game:
         or loss still to resolve): empty between actions, whatever happened."""
         self.vars, self.args, self.binding, self.calls = {}, {}, {}, []
         self.pending_win, self.pending_lose, self.pending_tie = [], [], False
-
-    def undo(self):
-        if not self.events:
-            raise Illegal("no further undo: it reaches the last %d actions" % self.undo_reach()
-                          if self.dropped else "nothing to undo")
-        self.undone.append(self.events.pop())
-        self._rewind(self.count())
-        return "undo"
-
-    def _rewind(self, count):
-        """The state after the first ``count`` events: from the nearest snapshot."""
-        self._snaps = [snap for snap in self._snaps if snap[0] <= count]
-        if not self._snaps:  # only when nothing is dropped: a snapshot stays at dropped
-            self.replay(self.events[:count])
-            return
-        done, state, rng, logged = self._snaps[-1]
-        self.state = clone(state)
-        self.rng.restore(rng)
-        kept = logged - self.log_dropped
-        if kept < 0:  # the entries up to the snapshot are trimmed: the log goes on from it
-            self.log_dropped, kept = logged, 0
-        del self.log[kept:]
-        for event in self.events[done - self.dropped:count - self.dropped]:
-            text, _ = actions.unrecord(event)
-            name, args = actions.parse(text)
-            self._apply_new(name, args, text, again=True)
-
-    def redo(self):
-        if not self.undone:
-            raise Illegal("nothing to redo")
-        event = self.undone.pop()
-        text, _ = actions.unrecord(event)
-        self.events.append(self._apply_new(*actions.parse(text), text))
-        self._snapshot()
-        return "redo"
-
-    def replay(self, events, check=None):
-        """Rebuild the state from the start. ``check(i, recorded, rolled)`` sees each
-        event's recorded dice beside the ones the generator gives now (audit)."""
-        self._restart()
-        self.events, self._snaps, self.dropped = [], [], 0
-        self._reapply(events, check)
-
-    def replay_from(self, start, events, logged=0, check=None):
-        """As ``replay``, on top of the state after the first ``start`` events (a
-        journal's checkpoint, ``logged`` log entries in): undo stops there."""
-        if start == 0:
-            self.replay(events, check)
-            return
-        self.events, self.dropped = [], start
-        self.log, self.log_dropped = [], logged
-        self._snaps = [(start, clone(self.state), self.rng.snapshot(), logged)]
-        self._reapply(events, check)
-
-    def _reapply(self, events, check):
-        for i, event in enumerate(events):
-            self._trim_log()
-            text, recorded = actions.unrecord(event)
-            name, args = actions.parse(text)
-            now = self._apply_new(name, args, text, again=True)
-            self.events.append(now)
-            self._snapshot()
-            if check:
-                check(i, recorded, actions.unrecord(now)[1])
 
     # -- what effects call ----------------------------------------------------------
 
@@ -456,162 +352,3 @@ class Game:
         from arbiter.game.order import resolve_end
 
         resolve_end(self)
-
-    # -- the expression context (see expr.py) --------------------------------------
-
-    def bound(self, name):
-        return self.binding.get(name)
-
-    # A binding is set in place and given back after, not copied: these run for
-    # every piece a condition looks at, and a copy each time is heap churn.
-
-    def with_binding(self, name, value, forms):
-        binding, old = self.binding, self.binding.get(name)
-        binding[name] = value
-        try:
-            self.run(forms)
-        finally:
-            _give_back(binding, name, old)
-
-    def bound_eval(self, name, value, form):
-        binding, old = self.binding, self.binding.get(name)
-        binding[name] = value
-        try:
-            return evaluate(self, form)
-        finally:
-            _give_back(binding, name, old)
-
-    def path(self, text):
-        if not isinstance(text, str):
-            raise RuleError("a path must be text: %r" % (text,))
-        if "$" not in text:
-            return text
-        out = []
-        for part in text.split("."):
-            if part.startswith("$a:"):
-                part = str(self.arg(part[3:]))
-            elif part.startswith("$v:"):
-                part = str(self.var(part[3:]))
-            elif part.startswith("$"):
-                value = self.binding.get(part[1:])
-                if value is None:
-                    raise RuleError("nothing bound to " + part)
-                part = value
-            out.append(part)
-        return ".".join(out)
-
-    def locate(self, text):
-        """A path's (kind, key, field), ``$`` names filled in."""
-        if isinstance(text, str) and len(text) > 3 and text[0] == "$" and text[2] == "." \
-                and text.find("$", 1) < 0 and text.find(".", 3) < 0:
-            key = self.binding.get(text[1])  # the common $p.NAME / $k.NAME: no string built
-            if key is None:
-                raise RuleError("nothing bound to " + text)
-            field = self._fields.get(text)
-            if field is None:  # kept: a ruleset has a few dozen such paths
-                field = self._fields[text] = text[3:]
-            return ("piece" if "." in key else "game" if key == "game" else "player"), key, \
-                field
-        return split(self.path(text))
-
-    def get(self, path):
-        """A value by path (``$`` names filled in)."""
-        field = self._fields.get(path) if isinstance(path, str) else None
-        if field is not None:  # $p.NAME / $k.NAME, read at every step: no tuple, no slice
-            key = self.binding.get(path[1])
-            record = None if key is None else self.state["pieces"].get(key) \
-                if "." in key else self.state["players"].get(key)
-            if record is not None and field in record:
-                return record[field]
-        kind, key, field = self.locate(path)
-        record = holder(self.state, kind, key)
-        if record is None:
-            raise Illegal("no such player or piece: " + key)
-        if field not in record:
-            if kind == "piece":
-                stats = record["stats"]
-                shared = self.rules.get("pieces", EMPTY).get("stats", EMPTY)
-                if field in stats or field in shared:  # its own, else every piece's
-                    return stats[field] if field in stats else shared[field]
-            raise Illegal("%s has no %s" % (key, field))
-        return record[field]
-
-    def option(self, name):
-        if name not in self.options:
-            raise RuleError("unknown option " + name)
-        return self.options[name]
-
-    def value(self, name):
-        values = self.rules.get("values", EMPTY)
-        if name not in values:
-            raise RuleError("unknown value " + name)
-        return evaluate(self, values[name])
-
-    def arg(self, name):
-        if isinstance(name, list):  # [NAME, DEFAULT]: the default only when not given
-            return self.args[name[0]] if name[0] in self.args else evaluate(self, name[1])
-        if name not in self.args:
-            raise Illegal("missing %s=" % name)
-        return self.args[name]
-
-    def now(self, what):
-        if what == "player":
-            return self.active_player()
-        if what == "phase":
-            return self.phase()["name"]
-        if what == "round":
-            return self.state["round"]
-        raise RuleError("now is player, phase or round, not %r" % (what,))
-
-    def stat(self, name):
-        piece = self.state["pieces"].get(self.binding.get("k"))
-        if piece is None:
-            raise RuleError("no piece bound for stat " + name)
-        stats = piece["stats"]
-        if name in stats:
-            return stats[name]
-        return self.rules.get("pieces", EMPTY).get("stats", EMPTY).get(name, 0)
-
-    def var(self, name):
-        if name not in self.vars:
-            raise RuleError("unknown var " + name)
-        return self.vars[name]
-
-    def piece_keys(self, owner=None):
-        """Piece keys, sorted (dict order differs by runtime); worked out once per set of
-        pieces and owner, since conditions ask for them at every step."""
-        pieces = self.state["pieces"]
-        cache = self._keys
-        if cache is None or cache[0] is not pieces or cache[1] != len(pieces):
-            cache = self._keys = (pieces, len(pieces), {None: sorted(pieces)})
-        keys = cache[2].get(owner)
-        if keys is None:
-            keys = cache[2][owner] = [k for k in cache[2][None] if pieces[k]["owner"] == owner]
-        return keys
-
-    def count_pieces(self, owner, where):
-        count = 0
-        for key in self.piece_keys(owner):
-            if where is None or self.bound_eval("k", key, where):
-                count += 1
-        return count
-
-    def piece_values(self, owner, form, where=None):
-        return [self.bound_eval("k", k, form) for k in self.piece_keys(owner)
-                if where is None or self.bound_eval("k", k, where)]
-
-    def count_players(self, where):
-        return sum(1 for p in self.players_in_order() if self.bound_eval("p", p, where))
-
-    def text(self, parts):
-        """A message: a string, or a list of strings and expressions joined."""
-        if isinstance(parts, str):
-            return parts
-        return "".join(str(evaluate(self, p)) for p in parts)
-
-
-def _give_back(binding, name, old):
-    if old is None:
-        binding.pop(name, None)
-    else:
-        binding[name] = old

@@ -1,0 +1,164 @@
+"""What expressions read (see expr.py): paths, bindings, options, values, the
+pieces. The engine's Game is one; here apart so each part reads on its own."""
+
+from arbiter.game.effects import Illegal
+from arbiter.game.expr import EMPTY, RuleError, evaluate
+from arbiter.game.state import holder, split
+
+
+class Context:
+    def bound(self, name):
+        return self.binding.get(name)
+
+    # A binding is set in place and given back after, not copied: these run for
+    # every piece a condition looks at, and a copy each time is heap churn.
+
+    def with_binding(self, name, value, forms):
+        binding, old = self.binding, self.binding.get(name)
+        binding[name] = value
+        try:
+            self.run(forms)
+        finally:
+            _give_back(binding, name, old)
+
+    def bound_eval(self, name, value, form):
+        binding, old = self.binding, self.binding.get(name)
+        binding[name] = value
+        try:
+            return evaluate(self, form)
+        finally:
+            _give_back(binding, name, old)
+
+    def path(self, text):
+        if not isinstance(text, str):
+            raise RuleError("a path must be text: %r" % (text,))
+        if "$" not in text:
+            return text
+        out = []
+        for part in text.split("."):
+            if part.startswith("$a:"):
+                part = str(self.arg(part[3:]))
+            elif part.startswith("$v:"):
+                part = str(self.var(part[3:]))
+            elif part.startswith("$"):
+                value = self.binding.get(part[1:])
+                if value is None:
+                    raise RuleError("nothing bound to " + part)
+                part = value
+            out.append(part)
+        return ".".join(out)
+
+    def locate(self, text):
+        """A path's (kind, key, field), ``$`` names filled in."""
+        if isinstance(text, str) and len(text) > 3 and text[0] == "$" and text[2] == "." \
+                and text.find("$", 1) < 0 and text.find(".", 3) < 0:
+            key = self.binding.get(text[1])  # the common $p.NAME / $k.NAME: no string built
+            if key is None:
+                raise RuleError("nothing bound to " + text)
+            field = self._fields.get(text)
+            if field is None:  # kept: a ruleset has a few dozen such paths
+                field = self._fields[text] = text[3:]
+            return ("piece" if "." in key else "game" if key == "game" else "player"), key, \
+                field
+        return split(self.path(text))
+
+    def get(self, path):
+        """A value by path (``$`` names filled in)."""
+        field = self._fields.get(path) if isinstance(path, str) else None
+        if field is not None:  # $p.NAME / $k.NAME, read at every step: no tuple, no slice
+            key = self.binding.get(path[1])
+            record = None if key is None else self.state["pieces"].get(key) \
+                if "." in key else self.state["players"].get(key)
+            if record is not None and field in record:
+                return record[field]
+        kind, key, field = self.locate(path)
+        record = holder(self.state, kind, key)
+        if record is None:
+            raise Illegal("no such player or piece: " + key)
+        if field not in record:
+            if kind == "piece":
+                stats = record["stats"]
+                shared = self.rules.get("pieces", EMPTY).get("stats", EMPTY)
+                if field in stats or field in shared:  # its own, else every piece's
+                    return stats[field] if field in stats else shared[field]
+            raise Illegal("%s has no %s" % (key, field))
+        return record[field]
+
+    def option(self, name):
+        if name not in self.options:
+            raise RuleError("unknown option " + name)
+        return self.options[name]
+
+    def value(self, name):
+        values = self.rules.get("values", EMPTY)
+        if name not in values:
+            raise RuleError("unknown value " + name)
+        return evaluate(self, values[name])
+
+    def arg(self, name):
+        if isinstance(name, list):  # [NAME, DEFAULT]: the default only when not given
+            return self.args[name[0]] if name[0] in self.args else evaluate(self, name[1])
+        if name not in self.args:
+            raise Illegal("missing %s=" % name)
+        return self.args[name]
+
+    def now(self, what):
+        if what == "player":
+            return self.active_player()
+        if what == "phase":
+            return self.phase()["name"]
+        if what == "round":
+            return self.state["round"]
+        raise RuleError("now is player, phase or round, not %r" % (what,))
+
+    def stat(self, name):
+        piece = self.state["pieces"].get(self.binding.get("k"))
+        if piece is None:
+            raise RuleError("no piece bound for stat " + name)
+        stats = piece["stats"]
+        if name in stats:
+            return stats[name]
+        return self.rules.get("pieces", EMPTY).get("stats", EMPTY).get(name, 0)
+
+    def var(self, name):
+        if name not in self.vars:
+            raise RuleError("unknown var " + name)
+        return self.vars[name]
+
+    def piece_keys(self, owner=None):
+        """Piece keys, sorted (dict order differs by runtime); worked out once per set of
+        pieces and owner, since conditions ask for them at every step."""
+        pieces = self.state["pieces"]
+        cache = self._keys
+        if cache is None or cache[0] is not pieces or cache[1] != len(pieces):
+            cache = self._keys = (pieces, len(pieces), {None: sorted(pieces)})
+        keys = cache[2].get(owner)
+        if keys is None:
+            keys = cache[2][owner] = [k for k in cache[2][None] if pieces[k]["owner"] == owner]
+        return keys
+
+    def count_pieces(self, owner, where):
+        count = 0
+        for key in self.piece_keys(owner):
+            if where is None or self.bound_eval("k", key, where):
+                count += 1
+        return count
+
+    def piece_values(self, owner, form, where=None):
+        return [self.bound_eval("k", k, form) for k in self.piece_keys(owner)
+                if where is None or self.bound_eval("k", k, where)]
+
+    def count_players(self, where):
+        return sum(1 for p in self.players_in_order() if self.bound_eval("p", p, where))
+
+    def text(self, parts):
+        """A message: a string, or a list of strings and expressions joined."""
+        if isinstance(parts, str):
+            return parts
+        return "".join(str(evaluate(self, p)) for p in parts)
+
+def _give_back(binding, name, old):
+    if old is None:
+        binding.pop(name, None)
+    else:
+        binding[name] = old
