@@ -73,7 +73,10 @@ def share(value, seen):
         for key in value:
             value[key] = share(value[key], seen)
             if len(value) == 1 and isinstance(value[key], str):
-                return seen[1].setdefault(key, {}).setdefault(value[key], value)
+                forms = seen[1].get(key)  # not setdefault(key, {}): a dict made each time
+                if forms is None:
+                    forms = seen[1][key] = {}
+                return forms.setdefault(value[key], value)
     return value
 
 
