@@ -205,6 +205,29 @@ def test_a_pin_costs_one_focus_and_holds_a_jugger_down_past_zero():
     assert piece(g, "P2.j2")["pinned"] == "" and g.state["message"] == "Gus stands up"
 
 
+def test_a_jugger_freed_after_its_value_acts_in_its_sides_turn_one_freed_before_waits():
+    # "Si los Reflejos del jugador son mayores que la Orden de Activación actual, los
+    # jugadores se pueden activar normalmente durante el turno del Jugador."
+    g = pin_ready()
+    g.apply("pin P2.j2 by=P1.j2")
+    end_stone(g)  # Gus's count runs out; the pin holds him down
+    g.apply("next")  # initiative
+    g.apply("next")  # activation
+    to_turn(g, "P2", 2)  # past Gus's Reflexes of 3: the pin ends now
+    g.apply("unpin P2.j2")
+    assert piece(g, "P2.j2")["delayed"] == 1 and "Gus may act this stone" in notes(g)
+    assert g.bound_eval("k", "P2.j2", {"val": "acts"})  # he acts now, in his side's turn
+    with pytest.raises(Illegal, match="Gus is delayed already"):
+        g.apply("delay P2.j2")  # no focus to pay: his turn is owed, not bought
+    h = pin_ready()
+    h.apply("pin P2.j2 by=P1.j2")
+    end_stone(h)
+    h.apply("next")
+    h.apply("next")
+    h.apply("unpin P2.j2")  # before his value (5 > 3): he acts when it comes, no more
+    assert piece(h, "P2.j2")["delayed"] == 0 and "Gus may act this stone" not in notes(h)
+
+
 @pytest.mark.parametrize("how", ["hit P1.j2 crouch=3", "out P1.j2"])
 def test_a_pin_ends_when_the_pinner_is_hit_or_leaves(how):
     g = pin_ready()
