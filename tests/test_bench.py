@@ -18,7 +18,7 @@ GAMES = {game.name: game for game in scenarios.GAMES}
 JUGGERNAUTS = GAMES["juggernauts"]
 # Whole games over a Pico's 192 KB heap under MicroPython today (arbiter bench
 # prints how much they need): strict xfails, to be un-marked when they fit.
-OVER_PICO_HEAP = {"jugger", "tactics"}
+OVER_PICO_HEAP = {"jugger"}
 
 
 def test_the_fuel_host_call_meters_the_guest_and_exit_still_stops_it():
@@ -125,7 +125,8 @@ def test_a_recorded_script_presses_each_key_when_the_test_did():
 def test_each_whole_game_runs_in_a_picos_heap_under_micropython(name):
     game = GAMES[name]
     reference = run_session(game.device_seed, game.keys, "cpython")
-    assert heap.attempt(game.device_seed, game.keys, mpwasm.PICO_HEAP, reference) is not None
+    assert heap.attempt(game.device_seed, game.keys, mpwasm.PICO_HEAP, reference,
+                        preload=False, firmware=heap.device_firmware()) is not None
 
 
 def test_under_micropython_each_key_press_is_metered_and_sends_what_cpython_sends():

@@ -43,13 +43,59 @@ def choose(app, now):
 
 
 def _open(app, name):
-    try:
-        rules = load_rules(app.flash, name)
-    except (ValueError, MemoryError) as exc:
-        app.log("ruleset %s refused: %s" % (name, exc))
-        app.push(TextPage("Can't load", [name, str(exc)]))
-        return
-    app.push(Setup(name, rules))
+    app.push(Loading(name))
+
+
+def _refused(app, name, exc):
+    app.log("ruleset %s refused: %s" % (name, exc))
+    app.push(TextPage("Can't load", [name, str(exc)]))
+
+
+class Loading:
+    """Reads a ruleset a step a main-loop pass (rules.steps: parse, share, check)
+    so a Pico's heap lets go of each step's leftovers before the next, then gives
+    its place to the game's setup. Keys wait: it takes a few passes."""
+
+    def __init__(self, name):
+        self.name = name
+        self.steps = None
+
+    def draw(self, app, fb):
+        ui.title(fb, "Loading")
+        ui.line(fb, 2, self.name)
+        app.redraw()  # the next step in the next pass
+        try:
+            if self.steps is None:  # this frame says "Loading" before the work
+                self.steps = self._start(app)
+                return
+            rules = next(self.steps)
+        except (ValueError, MemoryError, OSError) as exc:
+            self._done(app)
+            _refused(app, self.name, exc)
+            return
+        if rules is not None:
+            self._done(app)
+            app.push(Setup(self.name, rules))
+
+    def _start(self, app):
+        from arbiter.game import rules
+
+        rules.check_size(app.flash.size(FOLDER + self.name + ".json"))
+        try:
+            self.stream = open(app.flash.path(FOLDER + self.name + ".json"))
+        except OSError:
+            raise rules.RulesetError("", "no ruleset %s on the device" % self.name) from None
+        return rules.steps(self.stream)
+
+    def _done(self, app):
+        if self.steps is not None:
+            self.stream.close()
+        self.steps = self.stream = None
+        unload("arbiter.game.rules")
+        app.pop()
+
+    def key(self, app, button, kind, now):
+        pass
 
 
 def _shown(value):

@@ -28,6 +28,22 @@ from host_tools.emulator.paths import FIRMWARE
 from host_tools.emulator.session import SessionOutput, run_session
 
 STEP = 1024
+
+
+@functools.lru_cache(maxsize=None)
+def device_firmware() -> Path:
+    """The firmware as the device runs it: every module as .mpy (``arbiter install``
+    puts them there), imported when first needed. Compiled once per process."""
+    import atexit
+    import shutil
+    import tempfile
+
+    from host_tools.emulator.mpy import compile_tree
+
+    folder = Path(tempfile.mkdtemp(prefix="arbiter-mpy-"))
+    atexit.register(shutil.rmtree, folder, True)
+    compile_tree(folder)
+    return folder
 LOWEST, HIGHEST = 8 * 1024, 512 * 1024
 BUDGET = 48 * 1024  # per game: a quarter of the ~192 KB a Pico gives MicroPython
 STARTS = (PICO_HEAP, 320 * 1024, HIGHEST)  # heaps tried first, until one runs the session

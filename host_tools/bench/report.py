@@ -20,14 +20,15 @@ def device_scenarios():
 
 
 def collect(skip_heap: bool = False, skip_scale: bool = False) -> dict:
-    result = {"device": {}, "flash": {}, "code_bytes": heap.code_bytes()}
+    device = heap.device_firmware()  # the heap as installed: .mpy, loaded when needed
+    result = {"device": {}, "flash": {}, "code_bytes": heap.code_bytes(device)}
     for name, seed, keys, game in device_scenarios():
         presses = key_presses(seed, keys, "micropython", preload=game is not None)
         row = {"bus": bus.summarize(presses), "cpu": bus.cpu(presses),
                "complete_game": bool(game and game.complete),
                "winner": game.winner if game else None}
         if not skip_heap:
-            found = heap.smallest_heap(seed, keys, preload=game is not None)
+            found = heap.smallest_heap(seed, keys, preload=False, firmware=device)
             found["budget"] = heap.BUDGET if game else None
             found["budget_ok"] = None if not game or found["heap"] is None \
                 else found["heap"] <= heap.BUDGET
@@ -56,7 +57,7 @@ def _kb(n) -> str:
 
 def table(result: dict) -> str:
     out = []
-    out.append(f"== firmware code in the heap (every module, .py): "
+    out.append(f"== firmware code in the heap (every module, .mpy): "
                f"{_kb(result['code_bytes'])} (0 when frozen into a custom Pico build)")
     for name, row in result["device"].items():
         b, c = row["bus"], row["cpu"]

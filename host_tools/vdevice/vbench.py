@@ -59,7 +59,7 @@ class Probe:
         # transactions, show calls, bytes and transactions of those, flush fuel
         self.rows = [[0, 0, 0, 0, 0, -1] for _ in range(len(self.presses) + 1)]
         self._segment = 0
-        self._work = 0
+        self._work, self._flushed, self._done = 0, False, True  # boot: not a press
         self.dev = device.Device(board)
         self._count_shows(self.dev.display)
 
@@ -93,10 +93,15 @@ class Probe:
         row[2] += self.shows - shows0
         row[3] += self.show_bytes - show_bytes0
         row[4] += self.show_transactions - show_trans0
-        if row[5] < 0:  # the press's work until its frame is flushed: the key's pass
-            self._work += spent  # and the drawing's, which comes in a pass of its own
-            if self.show_bytes > show_bytes0:
-                row[5] = self._work
+        # The press's work: the key's pass, the drawing's (a pass of its own) and any
+        # that follow at once (a ruleset loads a step a pass), until a frame is
+        # flushed and no redraw is pending.
+        if not self._done:
+            self._work += spent
+            self._flushed = self._flushed or self.show_bytes > show_bytes0
+            app = self.dev.app
+            if self._flushed and not (app is not None and app.dirty):
+                row[5], self._done = self._work, True
         try:
             board.sleep_ms(wait)
         except EmulationDone:
@@ -104,7 +109,7 @@ class Probe:
         while self._segment < len(self.presses) and \
                 self.presses[self._segment] <= board.elapsed:
             self._segment += 1
-            self._work = 0
+            self._work, self._flushed, self._done = 0, False, False
         return True
 
     def report(self):

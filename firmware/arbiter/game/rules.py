@@ -52,31 +52,48 @@ def read(stream):
 
 
 def _checked(source, load):
+    data = None
+    for step in steps(source, load):
+        data = step
+    return data
+
+
+def steps(source, load=json.load):
+    """``read`` a step at a time: parse, share equal strings, share equal forms,
+    check. Each ``next`` does one; the last gives the ruleset. Between the steps
+    a Pico's heap can let go of what the step before left (the device loads in
+    as many main-loop passes)."""
     try:
         data = load(source)
     except ValueError as exc:
         raise RulesetError("", "not valid JSON (%s)" % exc) from None
-    check(data)
-    return share(data, ({}, {}))
+    yield None
+    data = share(data, {}, False)
+    yield None
+    data = share(data, {}, True)
+    yield None
+    check(data)  # only reads: sharing first changes nothing it sees
+    yield data
 
 
-def share(value, seen):
-    """Equal strings, and equal one-key forms such as ``{"get": "$k.name"}``, become
-    one object: a ruleset repeats them dozens of times and a Pico's heap is small.
-    The engine never changes a ruleset, so sharing is safe."""
+def share(value, seen, forms):
+    """Equal strings (``forms`` False), or equal one-key forms such as
+    ``{"get": "$k.name"}`` (True), become one object: a ruleset repeats them
+    dozens of times and a Pico's heap is small. The engine never changes a
+    ruleset, so sharing is safe."""
     if isinstance(value, str):
-        return seen[0].setdefault(value, value)
+        return value if forms else seen.setdefault(value, value)
     if isinstance(value, list):
         for i in range(len(value)):
-            value[i] = share(value[i], seen)
+            value[i] = share(value[i], seen, forms)
     elif isinstance(value, dict):
         for key in value:
-            value[key] = share(value[key], seen)
-            if len(value) == 1 and isinstance(value[key], str):
-                forms = seen[1].get(key)  # not setdefault(key, {}): a dict made each time
-                if forms is None:
-                    forms = seen[1][key] = {}
-                return forms.setdefault(value[key], value)
+            value[key] = share(value[key], seen, forms)
+            if forms and len(value) == 1 and isinstance(value[key], str):
+                same = seen.get(key)  # not setdefault(key, {}): a dict made each time
+                if same is None:
+                    same = seen[key] = {}
+                return same.setdefault(value[key], value)
     return value
 
 
