@@ -210,10 +210,11 @@ def test_illegal_action_in_run_reports_and_exits_2(runtime):
 
 
 def test_run_gives_identical_json_in_both_runtimes():
-    actions = ["pick P1 d8", "pick P2 d6", "next", "next", "add P1.power 2", "undo", "redo",
-               "roll d20 2", "next", "next", "next", "next", "next"]
-    cp = play("juggernauts", None, 11, {"double_command": "true"}, actions, "cpython")
-    mp = play("juggernauts", None, 11, {"double_command": "true"}, actions, "micropython")
+    actions = ["commander P1 d8", "commander P2 d6", "next", "next", "add P1.power 2", "undo",
+               "redo", "roll d20 2", "next", "next", "next", "next", "next"]
+    cp = play("juggernauts", None, 11, {"async": "true"}, actions, "cpython")
+    mp = play("juggernauts", None, 11, {"async": "true"}, actions, "micropython")
+    assert cp.refused is None
     assert json.dumps(cp.state, sort_keys=True) == json.dumps(mp.state, sort_keys=True)
     assert cp.state["screen"][0].startswith("Juggernauts")
 

@@ -3,8 +3,8 @@ the rules text (../shared/seeds/000_9ea33f691a630ccb.txt, quoted as "Rules: ..."
 
 Dice are never mocked: where a test needs a particular roll it searches seeds for one.
 
-The full ruleset is docs/games/juggernauts.json until it fits the device's heap (see
-docs/games/juggernauts.md); rulesets/juggernauts.json is still the smaller first one.
+The bundled ruleset is the whole game (attacks, defenses, variants); it fits the
+emulated Pico's heap under real MicroPython (see docs/bench.md).
 """
 
 import json
@@ -18,7 +18,7 @@ from arbiter.game.view import screen_lines
 from host_tools.emulator.paths import REPO
 from host_tools.play import play as _play
 
-FULL = REPO / "docs" / "games" / "juggernauts.json"
+FULL = REPO / "rulesets" / "juggernauts.json"
 RULES = rules.parse(FULL.read_text())
 
 

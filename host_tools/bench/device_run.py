@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import tempfile
 from pathlib import Path
 
@@ -56,8 +57,11 @@ def _cpython_rows(seed: int, script: str, flash: Path) -> list[list[int]]:
     use_firmware_path()
     import vbench
 
-    with contextlib.redirect_stdout(None):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
         probe = vbench.Probe(seed, script, str(flash) + "/")
         while probe.step():
             pass
-    return probe.rows
+        probe.report()
+    return [[int(n) for n in line.split()[1:]] for line in out.getvalue().splitlines()
+            if line.startswith("K ")]

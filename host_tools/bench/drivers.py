@@ -2,10 +2,9 @@
 
 Where the test suite has a whole game on the device for the bundled ruleset,
 that test is the driver, asserts and all: the bench replays what the tests
-hold. Juggernauts' whole-game test plays the full ruleset in docs/games (not
-the bundled one) and Jugger's (SIM_GAME in tests/test_jugger.py) is two
-attacks and a score, so those two are here, in the tests' style: choices read
-from the screen and the game, each action checked, loops bounded.
+hold. Jugger's (SIM_GAME in tests/test_jugger.py) is two attacks and a score,
+so its game is here, in the tests' style: choices read from the screen and
+the game, each action checked, loops bounded.
 """
 
 from __future__ import annotations
@@ -58,28 +57,11 @@ def next_until(rig, done, limit=40):
 
 
 def juggernauts(rig):
-    # The bundled (smaller) ruleset: secret Commanders, three rounds of phases with
-    # the Command rolls, corrections, a die rolled, undone and redone, and P2 out on
-    # three alerts at the round's end.
-    from test_device_games import pick, start_game
+    from test_juggernauts import (
+        test_a_whole_two_player_game_on_the_device_needs_no_pen_and_paper as whole_game,
+    )
 
-    start_game(rig, "juggernauts")
-    pick(rig, 1)  # P1: d6
-    pick(rig, 0)  # P2: d4
-    rig.keys("a")  # the reveal
-    game = game_of(rig)
-    for rnd in (1, 2, 3):
-        next_until(rig, lambda g, r=rnd: g.state["round"] == r and
-                   g.phase()["name"] == "activate")
-        act(rig, "Correct", ["P1", "power", -1])  # a card's cost
-        rig.keys("a")  # Resolve
-        if rnd == 1:
-            act(rig, "Roll dice", ["d6", 2])
-            rig.keys("b:long", "a:long")  # undone, redone
-        if rnd == 3:
-            act(rig, "Correct", ["P2", "alerts", 3])
-    next_until(rig, lambda g: g.state["result"])
-    assert game.state["winner"] == "P1" and "P1 wins!" in rig.lines, rig.lines
+    whole_game(rig)
 
 
 def jugger(rig):

@@ -18,11 +18,9 @@ tried next, then bisection: a handful of runs a game.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 from pathlib import Path
 
-from host_tools.emulator import mpwasm
 from host_tools.emulator.mpwasm import PICO_HEAP
 from host_tools.emulator.paths import FIRMWARE
 from host_tools.emulator.session import SessionOutput, run_session
@@ -51,29 +49,12 @@ STARTS = (PICO_HEAP, 320 * 1024, HIGHEST)  # heaps tried first, until one runs t
 # few KB more. Below PEAK_LOW times the peak a run cannot fit; PEAK_GUESSES are
 # tried before bisecting.
 PEAK_LOW, PEAK_GUESSES = 1.015, (1.03, 1.1)
-# A whole game in a large heap collects after every allocating pass: more fuel
-# than mpwasm.run's default (fuel here only stops a run that never ends).
-FUEL = 500_000_000_000
-
-
-@contextlib.contextmanager
-def fuel_budget(fuel: int = FUEL):
-    """mpwasm.run with a larger fuel budget (run_session passes none of its own)."""
-    run = mpwasm.run
-    mpwasm.run = functools.partial(run, fuel=fuel)
-    try:
-        yield
-    finally:
-        mpwasm.run = run
-
-
 def attempt(seed: int, script: str, heap: int, reference: SessionOutput,
             preload: bool = True, firmware: Path = FIRMWARE) -> SessionOutput | None:
     """The run's output when it ran whole in ``heap``, else None."""
     try:
-        with fuel_budget():
-            out = run_session(seed, script, "micropython", heap=heap, firmware=firmware,
-                              preload=preload)
+        out = run_session(seed, script, "micropython", heap=heap, firmware=firmware,
+                          preload=preload)
     except RuntimeError:
         return None
     crashed = any("crash" in line or "MemoryError" in line for line in out.serial)

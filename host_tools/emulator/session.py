@@ -157,9 +157,14 @@ def mp_program(entry: str, body: str, lazy: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
+# Fuel only stops a run that never ends: a whole game in a large heap, collected
+# after every allocating pass, takes a few hundred billion.
+FUEL = 500_000_000_000
+
+
 def run_driver(entry: str, body: str, mounts: dict, heap: int,
                firmware: Path = FIRMWARE, data: dict | None = None,
-               preload: bool = True) -> mpwasm.Result:
+               preload: bool = True, fuel: int = FUEL) -> mpwasm.Result:
     """Run ``body`` (see mp_program) in real MicroPython beside the firmware.
     ``data`` becomes module ``drvdata`` (constants built at import, not in main);
     ``preload`` loads the lazily imported modules up front (see import_order)."""
@@ -171,7 +176,7 @@ def run_driver(entry: str, body: str, mounts: dict, heap: int,
                       "/drv": (Path(folder), False)}
         all_mounts.update(mounts)
         code = "import sys\nsys.path[:0] = ['/fw', '/emu', '/drv']\nimport drvdata\nimport drv\n"
-        return mpwasm.run(code, all_mounts, heap=heap)
+        return mpwasm.run(code, all_mounts, heap=heap, fuel=fuel)
 
 
 def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int,

@@ -38,27 +38,29 @@ def fuel_overhead():
 
 
 def press_times(script):
-    times, last = [], {}
+    """When each press lands, as the script is read (a game's worth of presses kept
+    at once would weigh on the emulated heap)."""
+    last = {}
     for at, button, level in edges(script):
         if level == 0 and at - last.get(button, -DEBOUNCE_MS) >= DEBOUNCE_MS:
-            times.append(at)
             last[button] = at
-    return times
+            yield at
 
 
 class Probe:
     def __init__(self, seed, script, flash_root):
         # No on_frame: printing every frame would dwarf the firmware's own work.
         self.board = board = VirtualBoard(seed, script, flash_root)
-        self.presses = press_times(script)
+        self._presses = press_times(script)
+        self._next_press = next(self._presses, None)
         self.overhead = fuel_overhead()
         self.shows = 0
         self.show_bytes = 0
         self.show_transactions = 0
-        # one row per segment (index 0: boot, before the first press): bus bytes,
-        # transactions, show calls, bytes and transactions of those, flush fuel
-        self.rows = [[0, 0, 0, 0, 0, -1] for _ in range(len(self.presses) + 1)]
-        self._segment = 0
+        # a row per segment (the first: boot, before the first press), printed as the
+        # next begins: bus bytes, transactions, show calls, bytes and transactions of
+        # those, the press's fuel
+        self.row = [0, 0, 0, 0, 0, -1]
         self._work, self._flushed, self._done = 0, False, True  # boot: not a press
         self.dev = device.Device(board)
         self._count_shows(self.dev.display)
@@ -87,7 +89,7 @@ class Probe:
         fuel0 = fuel()
         wait = self.dev.tick()
         spent = fuel() - fuel0 - self.overhead
-        row = self.rows[self._segment]
+        row = self.row
         row[0] += i2c.bytes_sent - bytes0
         row[1] += i2c.transactions - trans0
         row[2] += self.shows - shows0
@@ -106,15 +108,15 @@ class Probe:
             board.sleep_ms(wait)
         except EmulationDone:
             return False
-        while self._segment < len(self.presses) and \
-                self.presses[self._segment] <= board.elapsed:
-            self._segment += 1
+        while self._next_press is not None and self._next_press <= board.elapsed:
+            self.report()
+            self.row = [0, 0, 0, 0, 0, -1]
+            self._next_press = next(self._presses, None)
             self._work, self._flushed, self._done = 0, False, False
         return True
 
     def report(self):
-        for row in self.rows:
-            print("K %d %d %d %d %d %d" % tuple(row))
+        print("K %d %d %d %d %d %d" % tuple(self.row))
 
 
 class IdleProbe(Probe):
