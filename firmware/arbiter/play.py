@@ -97,9 +97,14 @@ class PlayScreen:
         self.notice = ""  # why the last action was refused, until the next key
         self.choosing = None  # cursor in the secret's choices while a player picks
         self.notes = []  # what the last action said (``say`` effects)
+        self.pending = None  # (log entries, ms) of actions whose LEDs and pages wait
 
     def draw(self, app, fb):
         game = self.game
+        if self.pending is not None:  # in the drawing's pass, not the action's: their
+            entries, now = self.pending  # garbage is collected apart on a small heap
+            self.pending = None
+            self.after(app, entries, now)
         if self.choosing is not None:
             self._draw_choices(fb)
             return
@@ -184,7 +189,11 @@ class PlayScreen:
             return False
         self.journal.record(game, event)
         app.log(public_text(event))
-        self.after(app, game.log_since(before), now)
+        entries = game.log_since(before)
+        if self.pending is not None:  # two actions before a drawing: both count
+            entries = self.pending[0] + entries
+        self.pending = (entries, now)
+        app.redraw()
         return True
 
     def after(self, app, new_entries, now):

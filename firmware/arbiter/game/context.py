@@ -50,25 +50,38 @@ class Context:
 
     def locate(self, text):
         """A path's (kind, key, field), ``$`` names filled in."""
-        if isinstance(text, str) and len(text) > 3 and text[0] == "$" and text[2] == "." \
-                and text.find("$", 1) < 0 and text.find(".", 3) < 0:
-            key = self.binding.get(text[1])  # the common $p.NAME / $k.NAME: no string built
-            if key is None:
-                raise RuleError("nothing bound to " + text)
-            field = self._fields.get(text)
-            if field is None:  # kept: a ruleset has a few dozen such paths
-                field = self._fields[text] = text[3:]
-            return ("piece" if "." in key else "game" if key == "game" else "player"), key, \
-                field
-        return split(self.path(text))
+        template = self._paths.get(text) if isinstance(text, str) else None
+        if template is None:
+            if not isinstance(text, str) or "$" not in text or text.count(".") != 1:
+                return split(self.path(text))
+            dot = text.find(".")  # kept: a ruleset has a few dozen such paths, read often
+            template = self._paths[text] = (_part(text[:dot]), _part(text[dot + 1:]))
+        key, field = self._filled(template[0]), self._filled(template[1])
+        if not key or not field:
+            raise RuleError("bad path " + text)
+        return ("piece" if "." in key else "game" if key == "game" else "player"), key, field
+
+    def _filled(self, part):
+        # a part of a path: as written, or ("b"|"a"|"v", NAME) for $NAME, $a:NAME, $v:NAME
+        if part.__class__ is str:
+            return part
+        how, name = part
+        if how == "a":
+            return str(self.arg(name))
+        if how == "v":
+            return str(self.var(name))
+        value = self.binding.get(name)
+        if value is None:
+            raise RuleError("nothing bound to $" + name)
+        return value
 
     def get(self, path):
         """A value by path (``$`` names filled in)."""
-        field = self._fields.get(path) if isinstance(path, str) else None
-        if field is not None:  # $p.NAME / $k.NAME, read at every step: no tuple, no slice
-            key = self.binding.get(path[1])
-            record = None if key is None else self.state["pieces"].get(key) \
-                if "." in key else self.state["players"].get(key)
+        template = self._paths.get(path) if isinstance(path, str) else None
+        if template is not None:  # read at every step: no tuple, no string built
+            key, field = self._filled(template[0]), self._filled(template[1])
+            record = self.state["pieces"].get(key) if "." in key else \
+                self.state["game"] if key == "game" else self.state["players"].get(key)
             if record is not None and field in record:
                 return record[field]
         kind, key, field = self.locate(path)
@@ -162,3 +175,11 @@ def _give_back(binding, name, old):
         binding.pop(name, None)
     else:
         binding[name] = old
+
+
+def _part(text):
+    if text.startswith("$a:") or text.startswith("$v:"):
+        return text[1], text[3:]
+    if text.startswith("$"):
+        return "b", text[1:]
+    return text

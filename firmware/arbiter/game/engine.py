@@ -44,7 +44,7 @@ class Game(History):
         self.undone = []  # for redo
         self._snaps = []  # (events applied, state, rng, log length): undo replays from one
         self._keys = None  # see piece_keys
-        self._fields = {}  # "$k.NAME" -> "NAME" (see locate)
+        self._paths = {}  # "$v:h.$a:q" -> its two parts, worked out once (see locate)
         # keep=N (a device's heap): the log keeps its last N entries and the events
         # before the oldest snapshot are dropped, so undo reaches undo_reach() or more
         # back. None keeps everything (host tools: the whole log).
