@@ -4,6 +4,7 @@ against the rules text (../shared/seeds/004_09292776f3f3e267.txt)."""
 import json
 
 import pytest
+from undo_check import undoes_and_redoes_exactly
 
 from arbiter.game import rules
 from arbiter.game.effects import Illegal
@@ -299,18 +300,9 @@ def test_undo_of_every_action_including_a_knock_out_and_a_win():
               "roar P1", "spend P1 3", "damage P1.k1 2 by=P2",
               "heal P1.k1 1", "glory P1 2 source=event", "add P2.fury 7",
               "damage P2.k1 1 by=P1", "rage P2 targets=P1.k1", "damage P1.k1 3 by=P2"]
-    states = [json.dumps(public_state(g), sort_keys=True)]
-    for action in script:
-        g.apply(action)
-        states.append(json.dumps(public_state(g), sort_keys=True))
+    undoes_and_redoes_exactly(g, script, lambda g: json.dumps(public_state(g), sort_keys=True))
     assert K(g, "P1.k1")["ko"] == 1 and (g.state["result"], g.state["winner"]) == (
         "win", "P2")  # Volt knocked out: 15 + 5 glory
-    for expected in reversed(states[:-1]):
-        g.apply("undo")
-        assert json.dumps(public_state(g), sort_keys=True) == expected
-    for expected in states[1:]:
-        g.apply("redo")
-        assert json.dumps(public_state(g), sort_keys=True) == expected
 
 
 def test_the_same_game_in_micropython():

@@ -19,15 +19,19 @@ def load_rules(flash, name):
     from arbiter.game import rules
 
     try:
-        rules.check_size(flash.size(FOLDER + name + ".json"))
-        try:
-            stream = open(flash.path(FOLDER + name + ".json"))
-        except OSError:
-            raise rules.RulesetError("", "no ruleset %s on the device" % name) from None
-        with stream:
+        with _ruleset_file(flash, name, rules) as stream:
             return rules.read(stream)
     finally:
         unload("arbiter.game.rules")
+
+
+def _ruleset_file(flash, name, rules):
+    """The ruleset's file, open, its size checked first; RulesetError if it is not there."""
+    rules.check_size(flash.size(FOLDER + name + ".json"))
+    try:
+        return open(flash.path(FOLDER + name + ".json"))
+    except OSError:
+        raise rules.RulesetError("", "no ruleset %s on the device" % name) from None
 
 
 def choose(app, now):
@@ -80,11 +84,7 @@ class Loading:
     def _start(self, app):
         from arbiter.game import rules
 
-        rules.check_size(app.flash.size(FOLDER + self.name + ".json"))
-        try:
-            self.stream = open(app.flash.path(FOLDER + self.name + ".json"))
-        except OSError:
-            raise rules.RulesetError("", "no ruleset %s on the device" % self.name) from None
+        self.stream = _ruleset_file(app.flash, self.name, rules)
         return rules.steps(self.stream)
 
     def _done(self, app):

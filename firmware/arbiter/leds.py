@@ -9,15 +9,20 @@ from micropython import const
 
 from arbiter.ticks import diff
 
+_RGB = {}  # "#rrggbb" -> (r, g, b): asked for at every LED update, parsed once
+
 
 def rgb(text):
     """``"#rrggbb"`` as an (r, g, b) tuple, None when it is not one."""
-    if isinstance(text, str) and len(text) == 7 and text[0] == "#":
+    colour = _RGB.get(text) if isinstance(text, str) else None
+    if colour is None and isinstance(text, str) and len(text) == 7 and text[0] == "#":
         try:
-            return (int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16))
+            colour = _RGB[text] = (int(text[1:3], 16), int(text[3:5], 16),
+                                   int(text[5:7], 16))
         except ValueError:
             pass
-    return None
+    return colour
+
 
 # Player colours P1..P8, full scale; the cap and the brightness setting scale them.
 PLAYER_COLOURS = (

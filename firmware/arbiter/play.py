@@ -16,17 +16,11 @@ from arbiter.screens import TextPage
 _ROWS = 6
 
 
-_RGB = {}  # "#rrggbb" -> (r, g, b): asked for at every LED update, parsed once
-
-
 def player_colour(rules, player):
     colours = rules.get("players", EMPTY).get("colours", ())
     index = int(player[1:]) - 1
     if index < len(colours):
-        text = colours[index]
-        if text not in _RGB:
-            _RGB[text] = rgb(text)  # checked with the ruleset
-        return _RGB[text]
+        return rgb(colours[index])  # checked with the ruleset
     return PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
 
 

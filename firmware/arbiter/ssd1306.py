@@ -95,25 +95,33 @@ class SSD1306(framebuf.FrameBuffer):
         self._stale = True
 
     def show(self):
-        """Send the changed pages; return how many were sent."""
-        sent = 0
-        first = -1
+        """Send what changed; return how many pages were sent. Pages changed from edge
+        to edge lie end to end in the buffer: a run of them is one transaction. A page
+        changed in part is sent alone, only its changed columns (a cursor move)."""
+        sent, run = 0, -1  # run: the first of the whole pages waiting to go together
         for page in range(self.pages):
-            changed = self._stale or self._page_views[page] != self._sent_views[page]
-            if changed and first < 0:
-                first = page
-            elif not changed and first >= 0:
-                sent += self._send(first, page - 1)
-                first = -1
-        if first >= 0:
-            sent += self._send(first, self.pages - 1)
+            if self._stale:
+                low, high = 0, _PAGE_BYTES - 1
+            elif self._page_views[page] == self._sent_views[page]:
+                low = high = -1
+            else:
+                low, high = self._columns(page)
+            if low == 0 and high == _PAGE_BYTES - 1:
+                if run < 0:
+                    run = page
+                continue
+            if run >= 0:
+                sent += self._send(0, _PAGE_BYTES - 1, run, page - 1)
+                run = -1
+            if low >= 0:
+                sent += self._send(low, high, page, page)
+        if run >= 0:
+            sent += self._send(0, _PAGE_BYTES - 1, run, self.pages - 1)
         self._stale = False
         return sent
 
     def _columns(self, page):
-        """The first and last column that differ in a page."""
-        if self._stale:
-            return 0, _PAGE_BYTES - 1
+        """The first and last column that differ in a page that changed."""
         new, old = self._page_views[page], self._sent_views[page]
         low, high = 0, _PAGE_BYTES - 1
         while low < high and new[low] == old[low]:
@@ -122,27 +130,18 @@ class SSD1306(framebuf.FrameBuffer):
             high -= 1
         return low, high
 
-    def _send(self, first, last):
-        # Whole pages lie end to end: a run of them is one transaction. A page that
-        # changed in part is sent alone, only its changed columns (a cursor move).
-        whole = True
-        for page in range(first, last + 1):
-            if self._columns(page) != (0, _PAGE_BYTES - 1):
-                whole = False
-                break
-        if whole:
-            self._window(0, _PAGE_BYTES - 1, first, last,
-                         self._view[first * _PAGE_BYTES:(last + 1) * _PAGE_BYTES])
-        else:
-            for page in range(first, last + 1):
-                low, high = self._columns(page)
-                self._window(low, high, page, page, self._page_views[page][low:high + 1])
+    def _send(self, low, high, first, last):
+        cmd = self._addr_cmd
+        cmd[2] = low
+        cmd[3] = high
+        cmd[5] = first
+        cmd[6] = last
+        self.i2c.writeto(self.addr, cmd)
+        if first == last:
+            data = self._page_views[first][low:high + 1]
+        else:  # whole pages, end to end
+            data = self._view[first * _PAGE_BYTES:(last + 1) * _PAGE_BYTES]
+        self.i2c.writevto(self.addr, (self._data_prefix, data))
         for page in range(first, last + 1):
             self._sent_views[page][:] = self._page_views[page]
         return last - first + 1
-
-    def _window(self, low, high, first, last, data):
-        cmd = self._addr_cmd
-        cmd[2], cmd[3], cmd[5], cmd[6] = low, high, first, last
-        self.i2c.writeto(self.addr, cmd)
-        self.i2c.writevto(self.addr, (self._data_prefix, data))

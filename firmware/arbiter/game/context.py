@@ -3,7 +3,7 @@ pieces. The engine's Game is one; here apart so each part reads on its own."""
 
 from arbiter.game.effects import Illegal
 from arbiter.game.expr import EMPTY, RuleError, evaluate
-from arbiter.game.state import holder, split
+from arbiter.game.state import holder, kind_of, split
 
 
 class Context:
@@ -34,19 +34,7 @@ class Context:
             raise RuleError("a path must be text: %r" % (text,))
         if "$" not in text:
             return text
-        out = []
-        for part in text.split("."):
-            if part.startswith("$a:"):
-                part = str(self.arg(part[3:]))
-            elif part.startswith("$v:"):
-                part = str(self.var(part[3:]))
-            elif part.startswith("$"):
-                value = self.binding.get(part[1:])
-                if value is None:
-                    raise RuleError("nothing bound to " + part)
-                part = value
-            out.append(part)
-        return ".".join(out)
+        return ".".join([self._filled(_part(part)) for part in text.split(".")])
 
     def locate(self, text):
         """A path's (kind, key, field), ``$`` names filled in."""
@@ -59,7 +47,7 @@ class Context:
         key, field = self._filled(template[0]), self._filled(template[1])
         if not key or not field:
             raise RuleError("bad path " + text)
-        return ("piece" if "." in key else "game" if key == "game" else "player"), key, field
+        return kind_of(key), key, field
 
     def _filled(self, part):
         # a part of a path: as written, or ("b"|"a"|"v", NAME) for $NAME, $a:NAME, $v:NAME
@@ -80,8 +68,7 @@ class Context:
         template = self._paths.get(path) if isinstance(path, str) else None
         if template is not None:  # read at every step: no tuple, no string built
             key, field = self._filled(template[0]), self._filled(template[1])
-            record = self.state["pieces"].get(key) if "." in key else \
-                self.state["game"] if key == "game" else self.state["players"].get(key)
+            record = holder(self.state, kind_of(key), key)
             if record is not None and field in record:
                 return record[field]
         kind, key, field = self.locate(path)
@@ -169,6 +156,7 @@ class Context:
         if isinstance(parts, str):
             return parts
         return "".join(str(evaluate(self, p)) for p in parts)
+
 
 def _give_back(binding, name, old):
     if old is None:

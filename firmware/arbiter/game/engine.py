@@ -143,7 +143,7 @@ class Game(History):
         self._snapshot()
         return event
 
-    def _apply_new(self, name, args, text, expected=None, again=False):
+    def _apply_new(self, name, args, text, again=False):
         # ``again``: an event replayed (undo, resume, audit) was accepted before and
         # cannot fail. A new one that fails is rolled back by replaying from the last
         # snapshot: no copy of the state per action (a Pico's heap), and a refusal,

@@ -75,16 +75,12 @@ class History(Context):
             self.log_dropped, kept = logged, 0
         del self.log[kept:]
         for event in self.events[done - self.dropped:count - self.dropped]:
-            text, _ = actions.unrecord(event)
-            name, args = actions.parse(text)
-            self._apply_new(name, args, text, again=True)
+            self._again(event)
 
     def redo(self):
         if not self.undone:
             raise Illegal("nothing to redo")
-        event = self.undone.pop()
-        text, _ = actions.unrecord(event)
-        self.events.append(self._apply_new(*actions.parse(text), text))
+        self.events.append(self._again(self.undone.pop()))
         self._snapshot()
         return "redo"
 
@@ -109,10 +105,14 @@ class History(Context):
     def _reapply(self, events, check):
         for i, event in enumerate(events):
             self._trim_log()
-            text, recorded = actions.unrecord(event)
-            name, args = actions.parse(text)
-            now = self._apply_new(name, args, text, again=True)
+            now = self._again(event)
             self.events.append(now)
             self._snapshot()
             if check:
-                check(i, recorded, actions.unrecord(now)[1])
+                check(i, actions.unrecord(event)[1], actions.unrecord(now)[1])
+
+    def _again(self, event):
+        """A recorded event applied once more (it was accepted before); its new record."""
+        text, _ = actions.unrecord(event)
+        name, args = actions.parse(text)
+        return self._apply_new(name, args, text, again=True)

@@ -18,7 +18,7 @@ def picture(game, count, player_colour):
     """``count`` (r, g, b) colours, one per LED of the ring."""
     spec = game.rules["leds"]
     out = [(0, 0, 0)] * count
-    players = sorted(game.state["players"], key=lambda p: int(p[1:]))
+    players = sorted(game.state["players"])  # P1..P8: by name is by number
     arc = count // len(players)
     for i, player in enumerate(players):
         place, end = i * arc, i * arc + arc

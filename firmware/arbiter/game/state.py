@@ -39,12 +39,14 @@ def split(path):
     """``P1.k1.damage`` -> ("piece", "P1.k1", "damage"); ``P1.power`` -> ("player", ...)."""
     i = path.rfind(".")  # two slices, no list: this runs for every value read
     key = path[:i]
-    dots = key.count(".")
-    if i <= 0 or dots > 1 or i == len(path) - 1:
+    if i <= 0 or key.count(".") > 1 or i == len(path) - 1:
         raise RuleError("bad path " + path)
-    if dots:
-        return "piece", key, path[i + 1:]
-    return ("game" if key == "game" else "player"), key, path[i + 1:]
+    return kind_of(key), key, path[i + 1:]
+
+
+def kind_of(key):
+    """What a path's key names: "piece" (``P1.k1``), "game" or "player" (``P1``)."""
+    return "piece" if "." in key else "game" if key == "game" else "player"
 
 
 def holder(state, kind, key):
