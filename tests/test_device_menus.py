@@ -93,3 +93,40 @@ def test_seed_is_in_the_log_and_about_screen(make_rig):
     rig.keys("down", "down", "down", "down", "a")
     assert rig.lines[0] == "About"
     assert "seed" in " ".join(rig.lines)
+
+
+def _highlighted(rig):
+    """The text lines drawn inverted (a menu's highlight starts at column 0)."""
+    ram = rig.board.oled.ram
+    return [row for row in range(1, 7) if ram[row * 128] == 0xFF]
+
+
+def test_a_long_menu_scrolls_only_when_the_highlight_leaves_the_screen(rig):
+    from arbiter.screens import Menu
+
+    names = ["Alfa", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf", "Hotel",
+             "India", "Juliett", "Kilo", "Lima"]
+    items = [(name, lambda app, now: None) for name in names]
+    rig.app.push(Menu("Long", items))
+    rig.app.redraw()
+    rig.run(50)
+    assert rig.lines[1:7] == names[:6]
+    rig.keys(*["down"] * 5)
+    assert _highlighted(rig) == [6] and rig.lines[6] == "Foxtrot"
+    sent = rig.board.i2c.bytes_sent
+    rig.keys("down")  # past the bottom: the highlight lands mid-screen, two items ahead shown
+    assert rig.lines[1:7] == names[3:9]
+    assert _highlighted(rig) == [4]
+    scrolled = rig.board.i2c.bytes_sent - sent
+    sent = rig.board.i2c.bytes_sent
+    rig.keys("down")  # in view: only the highlight moves, two lines on the bus
+    assert rig.lines[1:7] == names[3:9]
+    assert _highlighted(rig) == [5]
+    moved = rig.board.i2c.bytes_sent - sent
+    assert moved <= 2 * (128 + 16) and scrolled > 4 * 64
+    rig.keys("up", "up", "up")  # back up inside the window: no scrolling
+    assert rig.lines[1:7] == names[3:9] and _highlighted(rig) == [2]
+    rig.keys("up", "up")  # above the top: mid-screen again
+    assert rig.lines[1:7] == names[0:6] and _highlighted(rig) == [3]
+    rig.keys("up", "up", "up")  # wraps round to the last item, the list's end in view
+    assert rig.lines[1:7] == names[6:12] and _highlighted(rig) == [6]

@@ -18,7 +18,7 @@ class Form:
         self.title = title
         self.fields = fields
         self.build = build
-        self.cursor = 0
+        self.cursor = self.top = 0
         self.notice = ""  # why the action was refused, until the next key
         self.said = ""  # a preview: what the action would say
 
@@ -27,7 +27,7 @@ class Form:
 
     def draw(self, app, fb):
         ui.title(fb, self.title)
-        top = max(0, self.cursor - 4)  # more than 5 fields scroll with the cursor
+        self.top = top = ui.window(self.top, self.cursor, len(self.fields), 5)
         for row, (label, choices, i) in enumerate(self.fields[top:top + 5]):
             text = "%s <%s>" % (label, choices[i]) if choices else label + " -"
             ui.line(fb, row + 1, text, row + top == self.cursor)

@@ -120,7 +120,7 @@ class Setup:
         for option, ospec in rules.get("options", {}).items():
             self.options[option] = ospec.get("default", ospec["choices"][0])
         self.rows = (["players"] if self.low < self.high else []) + sorted(self.options)
-        self.cursor = 0
+        self.cursor = self.top = 0
 
     def _row_text(self, row):
         if row == "players":
@@ -136,7 +136,7 @@ class Setup:
         rows = self.rows
         if not rows:
             ui.line(fb, 2, "%d players" % self.players)
-        top = max(0, min(self.cursor - 5, len(rows) - 6))
+        self.top = top = ui.window(self.top, self.cursor, len(rows), 6)
         for i in range(top, min(len(rows), top + 6)):
             ui.line(fb, i - top + 1, self._row_text(rows[i]), i == self.cursor)
         ui.hint(fb, "<> A:start")

@@ -16,12 +16,12 @@ class Menu:
     def __init__(self, title, items, back=True):
         self.title = title
         self.items = items
-        self.cursor = 0
+        self.cursor = self.top = 0
         self.back = back
 
     def draw(self, app, fb):
         ui.title(fb, self.title)
-        top = max(0, min(self.cursor - _ROWS + 1, len(self.items) - _ROWS))
+        self.top = top = ui.window(self.top, self.cursor, len(self.items), _ROWS)
         for row in range(min(_ROWS, len(self.items))):
             i = top + row
             ui.line(fb, row + 1, " " + self.items[i][0], i == self.cursor)

@@ -24,6 +24,17 @@ def line(fb, row, text, inverted=False):
     fb.text(text[:COLS], 0, row * 8, 0 if inverted else 1)
 
 
+def window(top, cursor, count, rows):
+    """The first of ``count`` items to show in ``rows`` lines, ``top`` the one shown
+    now: kept while the cursor is in view, else moved so the cursor lands mid-window.
+    So the next moves only move the highlight (two lines on the bus), not the list."""
+    if cursor < top:
+        top = cursor - (rows - 1) // 2
+    elif cursor >= top + rows:
+        top = cursor - rows // 2
+    return max(0, min(top, count - rows))
+
+
 def centred(fb, row, text):
     fb.text(text[:COLS], (128 - 8 * min(len(text), COLS)) // 2, row * 8, 1)
 
