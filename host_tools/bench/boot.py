@@ -1,12 +1,13 @@
 """Boot: fuel and heap from MicroPython's start to the first menu on the OLED,
-with the firmware as source (compiled on the device at import) and as .mpy."""
+with the firmware as source (compiled on the device at import), as .mpy files
+and as .mpy in a ROMFS partition (run in place)."""
 
 from __future__ import annotations
 
 import tempfile
 from pathlib import Path
 
-from host_tools.bench.heap import smallest_heap
+from host_tools.bench.heap import device_rom, smallest_heap
 from host_tools.emulator.mpy import compile_tree
 from host_tools.emulator.paths import FIRMWARE, factory_flash
 from host_tools.emulator.session import run_driver
@@ -41,4 +42,5 @@ def boot() -> dict:
     with tempfile.TemporaryDirectory() as folder:
         compiled = Path(folder) / "fw"
         compile_tree(compiled)
-        return {"py": boot_figures(FIRMWARE), "mpy": boot_figures(compiled)}
+        return {"py": boot_figures(FIRMWARE), "mpy": boot_figures(compiled),
+                "romfs": boot_figures(device_rom())}

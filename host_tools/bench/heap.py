@@ -42,6 +42,35 @@ def device_firmware() -> Path:
     atexit.register(shutil.rmtree, folder, True)
     compile_tree(folder)
     return folder
+@functools.lru_cache(maxsize=None)
+def device_rom() -> Path:
+    """The firmware as a Pico built with a ROMFS partition runs it: the .mpy modules
+    in a ROMFS image (what ``mpremote romfs deploy`` writes), executed in place from
+    memory-mapped flash, so their bytecode and constants stay out of the heap. The
+    emulated board's modules go in too: on a Pico their part is C in the firmware."""
+    import atexit
+    import contextlib
+    import io
+    import shutil
+    import tempfile
+
+    from mpremote.romfs import make_romfs
+
+    from host_tools.emulator.mpy import compile_tree
+    from host_tools.emulator.paths import VDEVICE
+
+    folder = Path(tempfile.mkdtemp(prefix="arbiter-rom-"))
+    atexit.register(shutil.rmtree, folder, True)
+    stage = folder / "rom"
+    shutil.copytree(device_firmware(), stage, ignore=shutil.ignore_patterns("main.py"))
+    compile_tree(stage, VDEVICE)
+    with contextlib.redirect_stdout(io.StringIO()):  # it lists every file it adds
+        image = make_romfs(str(stage), mpy_cross=False)
+    path = folder / "firmware.romfs"
+    path.write_bytes(image)
+    return path
+
+
 LOWEST, HIGHEST = 8 * 1024, 512 * 1024
 BUDGET = 48 * 1024  # per game: a quarter of the ~192 KB a Pico gives MicroPython
 STARTS = (PICO_HEAP, 320 * 1024, HIGHEST)  # heaps tried first, until one runs the session
@@ -105,10 +134,11 @@ def smallest_heap(seed: int, script: str, preload: bool = True,
 
 
 def code_bytes(firmware: Path = FIRMWARE) -> int:
-    """Heap the firmware's own modules take once imported (bytecode, functions,
-    constants), measured under real MicroPython. On a Pico whose firmware is frozen
-    into flash (a custom build) this part moves out of the heap; what is left of a
-    game's figure is its data and its garbage."""
+    """Heap the firmware's own modules take once imported, measured under real
+    MicroPython. As .mpy files: bytecode, constants, functions, classes, names. In
+    ROMFS (``device_rom``) the bytecode and constants stay in flash; the rest (the
+    function and class objects, module and class dicts, the qstr pool's entries)
+    is built in the heap at import, frozen modules or not."""
     from host_tools.emulator.session import import_order, run_driver
 
     modules = [name for name in import_order("vsession", True) if name.startswith("arbiter")]

@@ -21,19 +21,22 @@ def device_scenarios():
 
 def collect(skip_heap: bool = False, skip_scale: bool = False) -> dict:
     device = heap.device_firmware()  # the heap as installed: .mpy, loaded when needed
-    result = {"device": {}, "flash": {}, "code_bytes": heap.code_bytes(device)}
+    rom = heap.device_rom()  # the same .mpy in a ROMFS partition, run in place
+    result = {"device": {}, "flash": {}, "code_bytes": heap.code_bytes(device),
+              "code_bytes_romfs": heap.code_bytes(rom)}
     for name, seed, keys, game in device_scenarios():
         presses = key_presses(seed, keys, "micropython", preload=game is not None)
         row = {"bus": bus.summarize(presses), "cpu": bus.cpu(presses),
                "complete_game": bool(game and game.complete),
                "winner": game.winner if game else None}
         if not skip_heap:
-            found = heap.smallest_heap(seed, keys, preload=False, firmware=device)
-            found["budget"] = heap.BUDGET if game else None
-            found["budget_ok"] = None if not game or found["heap"] is None \
-                else found["heap"] <= heap.BUDGET
-            found["fits_pico"] = found["heap"] is not None and found["heap"] <= PICO_HEAP
-            row["heap"] = found
+            for key, firmware in (("heap", device), ("heap_romfs", rom)):
+                found = heap.smallest_heap(seed, keys, preload=False, firmware=firmware)
+                found["budget"] = heap.BUDGET if game else None
+                found["budget_ok"] = None if not game or found["heap"] is None \
+                    else found["heap"] <= heap.BUDGET
+                found["fits_pico"] = found["heap"] is not None and found["heap"] <= PICO_HEAP
+                row[key] = found
         result["device"][name] = row
     for game in scenarios.GAMES:
         result["flash"][game.name] = journal_wear.flash_per_event(
@@ -57,23 +60,21 @@ def _kb(n) -> str:
 
 def table(result: dict) -> str:
     out = []
-    out.append(f"== firmware code in the heap (every module, .mpy): "
-               f"{_kb(result['code_bytes'])} (0 when frozen into a custom Pico build)")
+    out.append(f"== firmware modules in the heap, all imported: {_kb(result['code_bytes'])} "
+               f"as .mpy files, {_kb(result['code_bytes_romfs'])} in ROMFS (run in place)")
     for name, row in result["device"].items():
         b, c = row["bus"], row["cpu"]
         what = "a whole game, %s wins" % row["winner"] if row["complete_game"] else \
             "menus and dice" if name == "menus" else "part of a game"
         out.append(f"== {name} (device, real MicroPython: {what})")
-        if "heap" in row:
-            h = row["heap"]
+        for key, label in (("heap", "heap .mpy "), ("heap_romfs", "heap ROMFS")):
+            if key not in row:
+                continue
+            h = row[key]
             budget = f"  budget {_kb(h['budget'])} {_ok(h['budget_ok'])}" if h["budget"] else ""
             pico = "" if h["fits_pico"] else f" (over a Pico's {_kb(PICO_HEAP)})"
-            out.append(f"  heap       smallest {_kb(h['heap'])}{pico}{budget}; peak in use "
+            out.append(f"  {label} smallest {_kb(h['heap'])}{pico}{budget}; peak in use "
                        f"{_kb(h['heap_high'])}, peak live {_kb(h['heap_live'])}")
-            if h["heap"] is not None and h["budget"]:  # a game: every module loaded
-                out.append(f"             without the firmware's code: smallest "
-                           f"{_kb(h['heap'] - result['code_bytes'])}, peak live "
-                           f"{_kb(h['heap_live'] - result['code_bytes'])}")
         out.append(f"  bus/press  median {b['median_bytes']} B ({b['median_ms']} ms), p95 "
                    f"{b['p95_bytes']} B ({b['p95_ms']} ms) over {b['presses']} presses")
         out.append(f"  full-frame median {b['full_median_bytes']} B ({b['full_median_ms']} ms),"
@@ -88,12 +89,12 @@ def table(result: dict) -> str:
         out.append(f"  {name:12} {f['per_event']:6} B/event vs {f['naive_per_event']:8} "
                    f"ratio {f['ratio']}  budget 64 {_ok(f['budget_ok'])}  "
                    f"({f['events']} events, {end}{refused})")
-    out.append("== boot to the first menu      .py            .mpy")
-    py, mpy = result["boot"]["py"], result["boot"]["mpy"]
-    out.append(f"  fuel                 {py['fuel']:>14,} {mpy['fuel']:>14,}")
-    out.append(f"  heap live            {_kb(py['heap_live']):>14} {_kb(mpy['heap_live']):>14}")
-    out.append(f"  smallest heap        {_kb(py['smallest_heap']):>14} "
-               f"{_kb(mpy['smallest_heap']):>14}")
+    out.append("== boot to the first menu      .py            .mpy          ROMFS")
+    kinds = [result["boot"][kind] for kind in ("py", "mpy", "romfs")]
+    out.append("  fuel                 " + " ".join(f"{k['fuel']:>14,}" for k in kinds))
+    out.append("  heap live            " + " ".join(f"{_kb(k['heap_live']):>14}" for k in kinds))
+    out.append("  smallest heap        " + " ".join(f"{_kb(k['smallest_heap']):>14}"
+                                                   for k in kinds))
     i = result["idle"]
     out.append("== idle on the menu, no input")
     out.append(f"  {i['seconds']:.0f} s: {i['wakeups_per_s']} wake-ups/s, "

