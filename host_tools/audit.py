@@ -31,18 +31,9 @@ def read_journal(text: str):
 def _game(found, ruleset_text: str, check=None):
     """The game a journal records, replayed from its start or its checkpoint."""
     from arbiter.game import rules
-    from arbiter.game.engine import Game
+    from arbiter.game.journal import rebuild
 
-    header, checkpoint, events, _, _ = found
-    game = Game(rules.parse(ruleset_text), header["players"], header["options"],
-                header["seed"])
-    start = logged = 0
-    if checkpoint:
-        game.state = checkpoint["state"]
-        game.rng.restore(checkpoint["rng"])
-        start, logged = checkpoint["n"], checkpoint["logged"]
-    game.replay_from(start, events, logged, check)
-    return game
+    return rebuild(rules.parse(ruleset_text), found, check=check)
 
 
 def replay_journal(text: str, ruleset_text: str):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from host_tools.emulator.paths import RULESETS
 
 BUNDLED = sorted(path.stem for path in RULESETS.glob("*.json"))
@@ -157,6 +159,8 @@ def test_a_ruleset_action_from_the_menu(rig):
         elif rig.lines[1].startswith("Select:"):  # a team with no active kaiju sits out
             open_menu_item(rig, "Active kaiju")
         rig.keys("a")
+    else:
+        pytest.fail("the Action phase never came: " + rig.lines[1])
     energy = game_of(rig).state["players"]["P1"]["energy"]
     open_menu_item(rig, "Roar: +2 Energy")
     assert rig.lines[1].startswith("p <P1>")

@@ -16,18 +16,10 @@ from arbiter.game.effects import Illegal
 from arbiter.game.engine import Game
 from arbiter.game.view import screen_lines
 from host_tools.emulator.paths import REPO
-from host_tools.play import play as _play
+from host_tools.play import play
 
 FULL = REPO / "rulesets" / "juggernauts.json"
 RULES = rules.parse(FULL.read_text())
-
-
-def play(name, *args):
-    return _play(str(FULL), *args)
-
-
-def on_flash(rig):
-    (rig.flash_dir / "rulesets" / "juggernauts.json").write_text(FULL.read_text())
 
 
 def new(seed=1, players=None, **options):
@@ -89,14 +81,14 @@ def test_the_full_ruleset_passes_arbiter_validate_schema_and_all():
 def test_the_commander_stays_secret_until_both_have_picked():
     # Rules: "Conceal a die in your hand. This is your Commander. ... Once your opponent
     # has also secretly picked a Commander, reveal your Commanders simultaneously."
-    outs = [play("juggernauts", None, 5, {}, ["commander P1 " + die]).state
+    outs = [play(str(FULL), None, 5, {}, ["commander P1 " + die]).state
             for die in ("d4", "d20")]
     assert outs[0] == outs[1]  # JSON, log and screen identical whatever P1 picked
     shown = json.dumps(outs[0])
     assert "d4" not in shown and "commander" not in json.dumps(outs[0]["players"])
     assert outs[0]["screen"][3:5] == ["Pass to P2", "others look away"]
     assert outs[0]["picking"] == {"secret": "commander", "player": "P2"}
-    both = play("juggernauts", None, 5, {}, ["commander P1 d20", "commander P2 d4"]).state
+    both = play(str(FULL), None, 5, {}, ["commander P1 d20", "commander P2 d4"]).state
     assert both["players"]["P1"]["commander"] == "d20"
     assert both["players"]["P2"]["commander"] == "d4"
     reveals = [e for e in both["log"] if e["event"] == "reveal"]
@@ -747,8 +739,8 @@ def plan_game(seed):
 def test_a_whole_two_player_game_runs_to_its_end_the_same_in_both_runtimes():
     actions, g = plan_game(8)  # a short game: 6 rounds
     assert g.state["result"] in ("win", "tie")
-    cp = play("juggernauts", None, 8, {}, actions, "cpython").state
-    mp = play("juggernauts", None, 8, {}, actions, "micropython").state
+    cp = play(str(FULL), None, 8, {}, actions, "cpython").state
+    mp = play(str(FULL), None, 8, {}, actions, "micropython").state
     assert json.dumps(cp, sort_keys=True) == json.dumps(mp, sort_keys=True)
     assert cp["result"] == g.state["result"] and cp["seed"] == 8
     # Rules: both lose conditions are checked "at the end of a round"
@@ -770,7 +762,6 @@ def test_a_whole_two_player_game_runs_to_its_end_the_same_in_both_runtimes():
 def test_on_the_device_an_attack_and_its_defense_come_from_the_game_menu(rig):
     from test_device_games import game_of, open_menu_item, pick, start_game
 
-    on_flash(rig)
     start_game(rig, "juggernauts")
     pick(rig, 1)  # P1: d6
     pick(rig, 2)  # P2: d8
@@ -801,7 +792,6 @@ def test_on_the_device_alert_tokens_blink_amber_then_red_at_2_never_like_a_colou
 
     from arbiter.play import AMBER, RED, PlayScreen
 
-    on_flash(rig)
     start_game(rig, "juggernauts")
     pick(rig, 0)
     pick(rig, 0)
@@ -842,7 +832,6 @@ def test_on_the_device_a_pick_leaves_no_trace_until_all_have_picked(tmp_path):
         folder = tmp_path / str(steps)
         folder.mkdir()
         rig = Rig(folder, seed=3)
-        on_flash(rig)
         start_game(rig, "juggernauts")
         pick(rig, steps)
         rig.run(2000)
@@ -882,7 +871,6 @@ def test_on_the_device_each_players_matrix_is_a_grid_of_positions(rig):
 
     from arbiter.play import PlayScreen
 
-    on_flash(rig)
     start_game(rig, "juggernauts")
     pick(rig, 5)  # P1: d20
     pick(rig, 1)  # P2: d6
@@ -918,7 +906,6 @@ def test_on_the_device_a_battle_royale_attack_offers_the_other_players(rig):
     # Issue 4: "battle_royale (3-6 players; attacks name their target player)"
     from test_device_games import game_of, open_menu_item, pick, start_game
 
-    on_flash(rig)
     start_game(rig, "juggernauts", "right", "down", "down", "down", "right")  # 3, royale
     game = game_of(rig)
     assert game.players == 3 and game.options["battle_royale"] is True
@@ -943,7 +930,6 @@ def test_a_whole_two_player_game_on_the_device_needs_no_pen_and_paper(rig):
     from test_device_games import game_of, open_menu_item, pick, start_game
     from test_impactics import fill_form
 
-    on_flash(rig)
     start_game(rig, "juggernauts")
     pick(rig, 0)  # P1: d4
     pick(rig, 1)  # P2: d6

@@ -7,8 +7,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from host_tools.bench.heap import device_rom, smallest_heap
-from host_tools.emulator.mpy import compile_tree
+from host_tools.bench.heap import device_firmware, device_rom, smallest_heap
 from host_tools.emulator.paths import FIRMWARE, factory_flash
 from host_tools.emulator.session import run_driver
 
@@ -39,8 +38,5 @@ def boot_figures(firmware: Path, seed: int = 1) -> dict:
 
 
 def boot() -> dict:
-    with tempfile.TemporaryDirectory() as folder:
-        compiled = Path(folder) / "fw"
-        compile_tree(compiled)
-        return {"py": boot_figures(FIRMWARE), "mpy": boot_figures(compiled),
-                "romfs": boot_figures(device_rom())}
+    return {"py": boot_figures(FIRMWARE), "mpy": boot_figures(device_firmware()),
+            "romfs": boot_figures(device_rom())}

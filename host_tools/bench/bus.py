@@ -31,7 +31,7 @@ class KeyPress:
     shows: int  # show() calls by the firmware
     show_bytes: int  # bytes those calls sent
     show_transactions: int
-    fuel: int  # fuel of the pass that flushed the key's frame; -1: none flushed
+    fuel: int  # fuel of the passes until the key's frame is flushed; -1: none flushed
 
     @property
     def full_bytes(self) -> int:

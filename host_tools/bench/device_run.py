@@ -48,8 +48,7 @@ def key_presses(seed: int, script: str, runtime: str = "cpython",
             if result.exit_code != 0:
                 raise RuntimeError(f"MicroPython exited with {result.exit_code}:\n"
                                    f"{result.stderr}")
-            rows = [[int(v) for v in line.split()[1:]]
-                    for line in result.stdout.splitlines() if line.startswith("K ")]
+            rows = _rows(result.stdout)
     return [KeyPress(*row) for row in rows[1:]]  # rows[0] is the boot, before any press
 
 
@@ -63,5 +62,10 @@ def _cpython_rows(seed: int, script: str, flash: Path) -> list[list[int]]:
         while probe.step():
             pass
         probe.report()
-    return [[int(n) for n in line.split()[1:]] for line in out.getvalue().splitlines()
+    return _rows(out.getvalue())
+
+
+def _rows(printed: str) -> list[list[int]]:
+    """The probe's rows (``K`` lines) as numbers."""
+    return [[int(n) for n in line.split()[1:]] for line in printed.splitlines()
             if line.startswith("K ")]

@@ -26,11 +26,18 @@ from host_tools.emulator.paths import FIRMWARE
 from host_tools.emulator.session import SessionOutput, run_session
 
 STEP = 1024
+LOWEST, HIGHEST = 8 * 1024, 512 * 1024
+BUDGET = 48 * 1024  # per game: a quarter of the ~192 KB a Pico gives MicroPython
+STARTS = (PICO_HEAP, 320 * 1024, HIGHEST)  # heaps tried first, until one runs the session
+# MicroPython's allocation tables take about 2% of the heap; fragmentation a
+# few KB more. Below PEAK_LOW times the peak a run cannot fit; PEAK_GUESSES are
+# tried before bisecting.
+PEAK_LOW, PEAK_GUESSES = 1.015, (1.03, 1.1)
 
 
 @functools.lru_cache(maxsize=None)
 def device_firmware() -> Path:
-    """The firmware as the device runs it: every module as .mpy (``arbiter install``
+    """The firmware as the device runs it: every module as .mpy (``arbiter deploy``
     puts them there), imported when first needed. Compiled once per process."""
     import atexit
     import shutil
@@ -42,6 +49,8 @@ def device_firmware() -> Path:
     atexit.register(shutil.rmtree, folder, True)
     compile_tree(folder)
     return folder
+
+
 @functools.lru_cache(maxsize=None)
 def device_rom() -> Path:
     """The firmware as a Pico built with a ROMFS partition runs it: the .mpy modules
@@ -71,13 +80,6 @@ def device_rom() -> Path:
     return path
 
 
-LOWEST, HIGHEST = 8 * 1024, 512 * 1024
-BUDGET = 48 * 1024  # per game: a quarter of the ~192 KB a Pico gives MicroPython
-STARTS = (PICO_HEAP, 320 * 1024, HIGHEST)  # heaps tried first, until one runs the session
-# MicroPython's allocation tables take about 2% of the heap; fragmentation a
-# few KB more. Below PEAK_LOW times the peak a run cannot fit; PEAK_GUESSES are
-# tried before bisecting.
-PEAK_LOW, PEAK_GUESSES = 1.015, (1.03, 1.1)
 def attempt(seed: int, script: str, heap: int, reference: SessionOutput,
             preload: bool = True, firmware: Path = FIRMWARE) -> SessionOutput | None:
     """The run's output when it ran whole in ``heap``, else None."""
@@ -91,11 +93,12 @@ def attempt(seed: int, script: str, heap: int, reference: SessionOutput,
 
 
 def smallest_heap(seed: int, script: str, preload: bool = True,
-                  firmware: Path = FIRMWARE) -> dict:
+                  firmware: Path = FIRMWARE, reference: SessionOutput | None = None) -> dict:
     """{"heap": smallest heap in bytes (None: not even HIGHEST), "heap_high",
     "heap_live": the most in use (garbage included) and the most alive after a
     collection, in the run at that heap, "fuel": that run's, "runs": attempts made}."""
-    reference = run_session(seed, script, "cpython")
+    if reference is None:  # what CPython shows: the same for every firmware form
+        reference = run_session(seed, script, "cpython")
     runs, best, high = 1, None, None
 
     def run(kb):

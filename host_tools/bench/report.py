@@ -9,6 +9,7 @@ from host_tools.bench.boot import boot
 from host_tools.bench.device_run import key_presses
 from host_tools.bench.idle import idle
 from host_tools.emulator.mpwasm import PICO_HEAP
+from host_tools.emulator.session import run_session
 
 
 def device_scenarios():
@@ -30,8 +31,10 @@ def collect(skip_heap: bool = False, skip_scale: bool = False) -> dict:
                "complete_game": bool(game and game.complete),
                "winner": game.winner if game else None}
         if not skip_heap:
+            reference = run_session(seed, keys, "cpython")
             for key, firmware in (("heap", device), ("heap_romfs", rom)):
-                found = heap.smallest_heap(seed, keys, preload=False, firmware=firmware)
+                found = heap.smallest_heap(seed, keys, preload=False, firmware=firmware,
+                                           reference=reference)
                 found["budget"] = heap.BUDGET if game else None
                 found["budget_ok"] = None if not game or found["heap"] is None \
                     else found["heap"] <= heap.BUDGET

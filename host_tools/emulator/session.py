@@ -164,7 +164,7 @@ FUEL = 500_000_000_000
 
 def run_driver(entry: str, body: str, mounts: dict, heap: int,
                firmware: Path = FIRMWARE, data: dict | None = None,
-               preload: bool = True, fuel: int = FUEL) -> mpwasm.Result:
+               preload: bool = True) -> mpwasm.Result:
     """Run ``body`` (see mp_program) in real MicroPython beside the firmware:
     ``firmware`` is a folder (mounted at /fw) or a ROMFS image (mapped, at /rom).
     ``data`` becomes module ``drvdata`` (constants built at import, not in main);
@@ -187,7 +187,7 @@ def run_driver(entry: str, body: str, mounts: dict, heap: int,
             all_mounts["/fw"] = (firmware, False)
             code, path = "import sys\n", "/fw"
         code += f"sys.path[:0] = [{path!r}, '/emu', '/drv']\nimport drvdata\nimport drv\n"
-        return mpwasm.run(code, all_mounts, heap=heap, fuel=fuel, rom=rom)
+        return mpwasm.run(code, all_mounts, heap=heap, fuel=FUEL, rom=rom)
 
 
 def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int,

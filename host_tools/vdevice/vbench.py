@@ -8,8 +8,9 @@ MicroPython's GC can be run between passes (see host_tools/emulator/session.py).
 A key press is one press edge of the script; its segment runs from that edge
 to the next press. Per segment: bytes and I2C transactions on the bus, how
 many times the firmware called ``show()`` and how many bus bytes those calls
-sent, and the fuel of the first pass that flushed a frame (the pass in which
-the key's event is handled and the new screen drawn and sent).
+sent, and the fuel of the passes from the press until a frame is flushed and
+no redraw is pending (the key's pass, the drawing's, and any that follow at
+once, such as a ruleset's load a step a pass).
 """
 
 import micropython

@@ -157,20 +157,28 @@ def resume(journal, rules, found=None, keep=None):
     found = found or journal.read()
     if found is None:
         return None
-    header, checkpoint, events, undone, cut = found
+    header, checkpoint, _, undone, cut = found
     if header.get("ruleset") != rules["name"]:
         raise Illegal("the saved game is %s, not %s" % (header.get("ruleset"), rules["name"]))
+    game = rebuild(rules, found, keep)
+    journal.base = checkpoint["n"] if checkpoint else 0
+    game.undone = undone
+    if cut:
+        journal.compact(game)
+    return game
+
+
+def rebuild(rules, found, keep=None, check=None):
+    """The game ``found`` (what ``parse`` gave) records: replayed from its start or its
+    checkpoint; ``check`` as for ``Game.replay`` (audit)."""
     from arbiter.game.engine import Game  # not before: choosing a game needs no engine
 
+    header, checkpoint, events, _, _ = found
     game = Game(rules, header["players"], header["options"], header["seed"], keep)
     start = logged = 0
     if checkpoint:
         game.state = checkpoint["state"]  # freshly parsed: the game's own
         game.rng.restore(checkpoint["rng"])
         start, logged = checkpoint["n"], checkpoint["logged"]
-    game.replay_from(start, events, logged)
-    journal.base = start
-    game.undone = undone
-    if cut:
-        journal.compact(game)
+    game.replay_from(start, events, logged, check)
     return game
