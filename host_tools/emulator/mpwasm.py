@@ -7,6 +7,7 @@ the fuel spent, a deterministic measure of interpreter work.
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,15 +59,28 @@ def run(code: str, mounts: dict[str, tuple[Path, bool]] | None = None,
     ``rom``: an image placed outside MicroPython's heap, as a Pico's flash is
     memory-mapped (the guest asks ``host.call("rom", "")`` for "address size")."""
     engine, module = _load()
-    store = Store(engine)
+    # Output goes to files, read once the run is over: wasmtime calls a Python output
+    # callback from its own worker threads, and one that comes while Python is
+    # shutting down aborts the process (a "cannot unwind" panic). The store is
+    # closed here, not left for the interpreter's exit.
+    with tempfile.TemporaryDirectory(prefix="arbiter-mp-") as tmp:
+        out, err = Path(tmp) / "stdout", Path(tmp) / "stderr"
+        with Store(engine) as store:
+            spent, code_exit, trap = _start(engine, module, store, code, heap, fuel, rom,
+                                            mounts or {}, out, err)
+        stdout = out.read_bytes().decode("utf-8", "replace")
+        stderr = err.read_bytes().decode("utf-8", "replace") + trap
+    return Result(stdout, stderr, spent, code_exit)
+
+
+def _start(engine, module, store, code, heap, fuel, rom, mounts, out, err):
+    """Run the guest in ``store``: (fuel spent, exit code, trap text)."""
     store.set_fuel(fuel)
-    out: list[bytes] = []
-    err: list[bytes] = []
     wasi = WasiConfig()
     wasi.argv = ["micropython", "-X", f"heapsize={heap}", "-c", code]
-    wasi.stdout_custom = lambda data: out.append(bytes(data))
-    wasi.stderr_custom = lambda data: err.append(bytes(data))
-    for guest, (host, writable) in (mounts or {}).items():
+    wasi.stdout_file = str(out)
+    wasi.stderr_file = str(err)
+    for guest, (host, writable) in mounts.items():
         wasi.preopen_dir(str(host), guest, writable)
     store.set_wasi(wasi)
     linker = Linker(engine)
@@ -74,7 +88,7 @@ def run(code: str, mounts: dict[str, tuple[Path, bool]] | None = None,
     exited: list[bool] = []
     rom_reply: list[bytes] = []  # the image's "address size", once it is placed
     _define_host(linker, store, exited, fuel, rom_reply)
-    code_exit = 0
+    code_exit, trap = 0, ""
     try:
         exports = linker.instantiate(store, module).exports(store)
         if rom:
@@ -85,14 +99,9 @@ def run(code: str, mounts: dict[str, tuple[Path, bool]] | None = None,
     except _Exit:
         code_exit = 0
     except (Trap, WasmtimeError) as exc:
-        if exited:
-            code_exit = 0
-        else:
-            err.append(f"trap: {exc}".encode())
-            code_exit = -1
-    return Result(b"".join(out).decode("utf-8", "replace"),
-                  b"".join(err).decode("utf-8", "replace"),
-                  fuel - store.get_fuel(), code_exit)
+        if not exited:
+            trap, code_exit = f"trap: {exc}", -1
+    return fuel - store.get_fuel(), code_exit, trap
 
 
 class _Exit(Exception):
