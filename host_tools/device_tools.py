@@ -11,9 +11,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from host_tools import validate
@@ -21,6 +24,10 @@ from host_tools.emulator import mpy
 from host_tools.play import ruleset_path
 
 TIMEOUT = 300  # seconds for one mpremote run (a full deploy over USB takes a few)
+# After a reset the port goes away while the device boots, then comes back.
+GONE_TIMEOUT = 10  # s until it goes (mpremote's reset waits 100 ms, then resets)
+BACK_TIMEOUT = 120  # s until it is back (a Pico takes about 2; the emulator, loaded, more)
+POLL = 0.02
 MKDIR_RULESETS = "import os\ntry:\n os.mkdir('rulesets')\nexcept OSError:\n pass"
 
 
@@ -44,7 +51,39 @@ def mpremote(port: str, *steps: list[str], reset: bool = True) -> str:
     if done.returncode != 0:
         message = (done.stderr.strip() or done.stdout.strip()).splitlines()
         raise DeviceError(message[-1] if message else f"mpremote failed ({done.returncode})")
+    if reset:
+        wait_for_restart(port)
     return done.stdout
+
+
+def present(port: str) -> bool:
+    """Whether the serial port is there (a Pico's is not while it restarts)."""
+    if os.name == "nt":
+        from serial.tools import list_ports
+
+        return any(p.device.upper() == port.upper() for p in list_ports.comports())
+    return os.path.exists(port)
+
+
+def _until(condition: Callable[[], bool], timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(POLL)
+    return True
+
+
+def wait_for_restart(port: str) -> None:
+    """Return once the device is back from the reset that ended a command: its port
+    goes away while it restarts and comes back when it can take commands."""
+    print("waiting for the device to restart...", end="", file=sys.stderr, flush=True)
+    if _until(lambda: not present(port), GONE_TIMEOUT) and \
+            not _until(lambda: present(port), BACK_TIMEOUT):
+        print(file=sys.stderr)
+        raise DeviceError(f"the device on {port} did not come back within {BACK_TIMEOUT} s "
+                          "of its restart")
+    print(" back", file=sys.stderr)
 
 
 def _answer(output: str) -> str:

@@ -30,6 +30,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from host_tools.serial_device import mainpy
 from host_tools.serial_device.port import PtyPort
 from host_tools.serial_device.vm import DEFAULT_HEAP, GuestVM, Outcome, cooked
 
@@ -62,24 +63,25 @@ class SerialDevice:
         self.vm: GuestVM | None = None
         self.raw = False
         self.boots = 0
+        self._on_ready: Callable[[], None] | None = None
         self._closing = threading.Event()
 
     # -- the main loop: boot, REPL, reset ----------------------------------------------
 
     def run(self, ready: Callable[[], None] | None = None) -> None:
-        """Power on and serve the serial line until ``close()``."""
+        """Power on and serve the serial line until ``close()``; ``ready`` is called
+        once the port first appears."""
+        self._on_ready = ready
         run_main = True
         try:
             while not self._closing.is_set():
                 self.vm = GuestVM(self.flash, self.port.write, self.heap, self.seed,
-                                  self.on_frame)
+                                  self.on_frame, on_sleep=self._up)
                 self.vm.start()
                 self.boots += 1
-                if ready is not None:
-                    ready()
-                    ready = None
                 try:
                     self._boot(run_main)
+                    self._up()
                     while True:
                         if self.raw:
                             self._raw_repl()
@@ -88,6 +90,7 @@ class SerialDevice:
                 except _Reset as reset:
                     run_main = reset.main
                     if reset.kind == "hard":
+                        self.port.unplug()  # as a Pico drops off USB while it restarts
                         self.raw = False
                         run_main = True
                     else:
@@ -100,6 +103,16 @@ class SerialDevice:
             if self.vm is not None:
                 self.vm.stop()
 
+    def _up(self) -> None:
+        """The device can take commands (main.py is in its loop, or the REPL is up):
+        its port appears, as a Pico's does once it has booted."""
+        if self.port.plugged:
+            return
+        self.port.plug()
+        if self._on_ready is not None:
+            ready, self._on_ready = self._on_ready, None
+            ready()
+
     def close(self) -> None:
         self._closing.set()
         if self.vm is not None:
@@ -109,8 +122,11 @@ class SerialDevice:
     def _boot(self, run_main: bool) -> None:
         if (self.flash / "boot.py").is_file():
             self._after(self._job("f", "boot.py", raw=False), main=False)
-        if run_main and not self.raw and (self.flash / "main.py").is_file():
-            self._after(self._job("f", "main.py", raw=False), main=True)
+        main = self.flash / "main.py"
+        if run_main and not self.raw and main.is_file():
+            wrapped = mainpy.wrap(main.read_text(errors="replace"))
+            job = ("m", wrapped) if wrapped is not None else ("f", "main.py")
+            self._after(self._job(*job, raw=False), main=True)
 
     # -- running work in MicroPython ---------------------------------------------------
 
@@ -131,10 +147,12 @@ class SerialDevice:
             self.port.write(b"\x04" + outcome.err + b"\x04")
         else:
             self.port.write(cooked(outcome.err))
-        if status == "heap":
-            self.port.write(b"emulator: MicroPython's heap is nearly full (automatic GC is "
-                            b"off in the emulator); restarting main.py\r\n")
-            raise _Reset("soft", True)
+        if status in ("killed", "died") and main:
+            # main.py took the instance down, or would not stop: running it again
+            # would do the same, so the device comes back to its REPL instead
+            self.port.write(b"emulator: main.py stopped MicroPython; it runs again at "
+                            b"the next reset\r\n")
+            raise _Reset("soft", False)
         if status in ("exit", "reset-soft", "killed", "died"):
             # SystemExit and machine.soft_reset() are a soft reset on a Pico (main.py
             # runs again only from the friendly REPL); a lost instance must restart too.

