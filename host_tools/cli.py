@@ -77,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     emulate.add_argument("--seed", type=int, default=None,
                          help="dice seed at every boot (default: random, as on a Pico)")
     emulate.add_argument("--heap", type=int, default=None, metavar="BYTES",
-                         help="MicroPython heap (default 16 MB; automatic GC is off)")
+                         help="MicroPython's heap (default 233472, a Pico's; a Pico W has "
+                         "196608)")
     emulate.add_argument("--screen", metavar="FILE",
                          help="keep the text on the OLED in this file")
     emulate.add_argument("--log", metavar="FILE",
@@ -112,8 +113,9 @@ def main(argv: list[str] | None = None) -> int:
         from host_tools import serial_device
         from host_tools.serial_device.vm import DEFAULT_HEAP
 
-        return serial_device.run(args.port_file, args.flash, args.seed,
-                                 args.heap or DEFAULT_HEAP, args.screen, args.log)
+        heap = DEFAULT_HEAP if args.heap is None else args.heap
+        return serial_device.run(args.port_file, args.flash, args.seed, heap, args.screen,
+                                 args.log)
     if args.command == "demo":
         from host_tools.emulator import demo as demo_mod
 

@@ -27,15 +27,29 @@ ARBITER = [sys.executable, "-m", "host_tools.cli"]
 MPREMOTE = [sys.executable, "-m", "mpremote"]
 
 
+def run(command, timeout):
+    """Run a command in its own process group; on a timeout the whole group goes
+    (an arbiter command's mpremote too, which would keep the port locked)."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True)
+    try:
+        out, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise AssertionError(f"{command[2:]} did not finish in {timeout} s") from None
+    return subprocess.CompletedProcess(command, process.returncode, out, err)
+
+
 class Emulator:
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, *options: str):
         self.flash = root / "flash"
         self.flash.mkdir()
         self.screen = root / "screen.txt"
         port_file = root / "port"
         self.process = subprocess.Popen(
             [*ARBITER, "emulate", "--port-file", str(port_file), "--flash", str(self.flash),
-             "--screen", str(self.screen), "--seed", "3"],
+             "--screen", str(self.screen), "--seed", "3", *options],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while not port_file.exists():
@@ -45,15 +59,14 @@ class Emulator:
         self.port = port_file.read_text().strip()
 
     def arbiter(self, *args, check=True):
-        done = subprocess.run([*ARBITER, *args, "--port", self.port], capture_output=True,
-                              text=True, timeout=240)
+        done = run([*ARBITER, *args, "--port", self.port], timeout=240)
+        done.stdout, done.stderr = done.stdout.decode(), done.stderr.decode()
         if check:
             assert done.returncode == 0, done.stderr
         return done
 
     def mpremote(self, *args, text=False):
-        done = subprocess.run([*MPREMOTE, "connect", self.port, *args], capture_output=True,
-                              timeout=120)
+        done = run([*MPREMOTE, "connect", self.port, *args], timeout=120)
         assert done.returncode == 0, done.stderr.decode()
         return done.stdout.decode() if text else done.stdout
 
@@ -218,3 +231,69 @@ def test_pull_log_gives_a_journal_that_audits_and_a_csv(device, tmp_path):
     logged = [entry for entry in game.log if entry["event"] == "roll"]
     assert [row[6] for row in rolls] == [" ".join(map(str, e["rolls"])) for e in logged]
     assert [row[5] for row in rolls] == ["d6", "d20"]
+
+
+def test_device_commands_back_to_back_always_answer_in_full(device, tmp_path):
+    # A command that ends with a reset returns once the device is back, so the next
+    # one, even a plain mpremote, never meets a device half-way through its boot.
+    device.arbiter("push", "kaiju")
+    game = play_kaiju(device.flash, finish=True)
+    journal = (device.flash / "game.jnl").read_bytes()
+    expected = ruleset_text("juggernauts")
+    try:
+        for attempt in range(20):
+            device.arbiter("push", "juggernauts")
+            assert device.mpremote("fs", "cat", ":rulesets/juggernauts.json") == expected, \
+                attempt
+            listed = device.arbiter("ls").stdout
+            assert f"juggernauts\t{len(expected)}" in listed and "kaiju\t" in listed, attempt
+            pulled = device.arbiter("pull-log").stdout
+            assert pulled.encode() == journal, attempt
+            device.arbiter("rm", "juggernauts")
+            assert "juggernauts" not in device.arbiter("ls").stdout, attempt
+    finally:
+        (device.flash / "game.jnl").unlink()
+    assert game.log
+
+
+def test_a_command_says_it_waits_for_the_device_to_restart(device):
+    done = device.arbiter("ls")
+    assert "waiting for the device to restart... back" in done.stderr
+
+
+@pytest.mark.parametrize("heap", [196608, 233472])
+def test_the_emulated_device_runs_in_a_pico_ws_and_a_picos_heap(tmp_path, heap):
+    emulator = Emulator(tmp_path, "--heap", str(heap))
+    try:
+        emulator.arbiter("deploy")
+        assert emulator.screen_lines()[0].strip() == "ARBITER"
+        for name in bundled():
+            emulator.arbiter("push", name)
+        assert sorted(line.split("\t")[0] for line in
+                      emulator.arbiter("ls").stdout.splitlines()) == sorted(bundled())
+        free, used = map(int, emulator.mpremote(
+            "exec", "import gc\ngc.collect()\nprint(gc.mem_free(), gc.mem_alloc())",
+            text=True).split())
+        assert 0.95 * heap < free + used <= heap
+    finally:
+        emulator.stop()
+
+
+def test_the_firmware_boots_in_the_smallest_heap_the_emulator_takes(tmp_path):
+    from host_tools.serial_device.vm import MIN_HEAP
+
+    emulator = Emulator(tmp_path, "--heap", str(MIN_HEAP))
+    try:
+        emulator.arbiter("deploy")
+        assert [line.strip() for line in emulator.screen_lines()[:2]] == \
+            ["ARBITER", "Play a game"]
+    finally:
+        emulator.stop()
+
+
+@pytest.mark.parametrize("heap", ["40000", "0", str(2**40)])
+def test_a_heap_the_firmware_cannot_run_in_is_refused_in_one_line(tmp_path, heap):
+    done = run([*ARBITER, "emulate", "--flash", str(tmp_path), "--heap", heap], timeout=60)
+    lines = done.stderr.decode().strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1
+    assert lines[0].startswith(f"arbiter emulate: the firmware cannot run in a heap of {heap} ")

@@ -8,6 +8,8 @@ caller may drive ``tick()`` from anywhere (the emulator does, from the top
 level, where MicroPython's GC can see everything).
 """
 
+import gc
+
 from arbiter import ui
 from arbiter.app import POLL_MS, App
 from arbiter.buttons import Buttons
@@ -20,6 +22,7 @@ from arbiter.ticks import diff
 CRASH_SHOW_MS = 10000  # an error stays up this long, or until a button is pressed
 CRASH_BURST = 3  # this many crashes within CRASH_WINDOW_MS: wait for a press instead
 CRASH_WINDOW_MS = 60000
+current = None  # the running Device (see run)
 
 
 class Device:
@@ -85,10 +88,20 @@ class Device:
 
 
 def run(board):
-    """The Pico's main loop."""
-    device = Device(board)
+    """The Pico's main loop. A pass that allocated is followed by a collection, so
+    the heap holds what is alive plus one pass's garbage, not a pile of old
+    passes' (an idle pass allocates nothing and is not collected). The device is
+    a module global: the REPL reaches it after Ctrl-C, and so does a collector
+    that cannot see the C stack (the emulator's)."""
+    global current
+    current = Device(board)
+    live = gc.mem_alloc()
     while True:
-        board.sleep_ms(device.tick())
+        pause = current.tick()
+        if gc.mem_alloc() != live:
+            gc.collect()
+            live = gc.mem_alloc()
+        board.sleep_ms(pause)
 
 
 def describe(exc):

@@ -18,7 +18,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from host_tools.serial_device.vm import DEFAULT_HEAP
+from host_tools.serial_device.vm import DEFAULT_HEAP, MAX_HEAP, MIN_HEAP
 
 
 class _Screen:
@@ -46,6 +46,10 @@ def run(port_file: str | None = None, flash: str | None = None, seed: int | None
     from host_tools.serial_device.device import SerialDevice
     from host_tools.serial_device.port import PtyPort
 
+    if not MIN_HEAP <= heap <= MAX_HEAP:
+        print(f"arbiter emulate: the firmware cannot run in a heap of {heap} bytes: give "
+              f"{MIN_HEAP} to {MAX_HEAP} (a Pico has 233472, a Pico W 196608)", file=sys.stderr)
+        return 2
     with contextlib.ExitStack() as stack:
         if flash is None:
             flash = stack.enter_context(tempfile.TemporaryDirectory(prefix="arbiter-flash-"))

@@ -4,13 +4,15 @@ The host (``host_tools/serial_device/vm.py``) answers ``host.call("next")``
 with the next piece of work and learns how the last one ended from the
 argument. Work is one letter and text: ``x`` code from the raw REPL, ``s`` a
 line of the friendly REPL (expression values are printed), ``f`` a file to
-run (``main.py`` gets the virtual board as ``board``), ``q`` quit. A reply
+run, ``m`` ``main.py`` wrapped in ``__main__()`` by the host (see
+``mainpy.py``; it gets the virtual board as ``board``), ``q`` quit. A reply
 that starts with ``+`` has more parts to fetch with ``host.call("more")``.
 
 The WASI build's GC does not scan the C stack, so, as in the emulator's
 other drivers, automatic collection is off, everything lives in module
 globals (``G`` is the REPL's globals, kept between commands as on a Pico)
-and the heap is collected only here, between commands.
+and the heap is collected here, between commands, and by the firmware's
+main loop after a busy pass (at a point where all it holds is reachable).
 """
 
 import gc
@@ -60,11 +62,11 @@ def fetch():
 
 def prepare():
     global JOB, CODE, FILE
-    if KIND == "f":
-        if JOB[1:] == "main.py":
-            __import__("emuboard")
-            sys.modules["board"] = sys.modules["emuboard"]
-            sys.modules["gc"] = __import__("emugc")
+    if KIND == "m":
+        __import__("emuboard")
+        sys.modules["board"] = sys.modules["emuboard"]
+        CODE = compile(JOB[1:], "main.py", "exec")
+    elif KIND == "f":
         FILE = open(JOB[1:])
         CODE = FILE.read()
         FILE.close()
@@ -75,22 +77,37 @@ def prepare():
 
 
 def run():
-    global STATUS, EXC
-    STATUS = "ok"
+    # main.py's loop collects while this frame is below it, so it must stay on the
+    # C stack: MicroPython puts a bigger frame (a handler with "as NAME" is already
+    # too big) on the heap, reachable only from C, and the collection would free it
+    # before a KeyboardInterrupt comes back here.
     try:
-        prepare()
-        exec(CODE, G)
-    except SystemExit:
-        STATUS = "exit"
-    except BaseException as exc:  # noqa: B036  (a REPL reports everything)
-        EXC = exc  # a global: the GC does not scan the C stack, where this frame is
-        report()
+        work()
+    except BaseException:  # noqa: B036  (a REPL reports everything)
+        caught()
+    report()
+
+
+def caught():
+    global EXC
+    EXC = sys.exc_info()[1]  # a global: the GC does not scan the C stack
+
+
+def work():
+    prepare()
+    exec(CODE, G)
+    if KIND == "m":
+        G["__main__"]()
 
 
 def report():
     global STATUS, EXC
-    STATUS = "heap" if type(EXC).__name__ == "HeapFull" else "exc"
-    sys.print_exception(EXC, sys.stderr)
+    STATUS = "ok"
+    if EXC is None:
+        return
+    STATUS = "exit" if isinstance(EXC, SystemExit) else "exc"
+    if STATUS == "exc":
+        sys.print_exception(EXC, sys.stderr)
     EXC = None
 
 

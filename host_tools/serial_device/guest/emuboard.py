@@ -5,24 +5,15 @@ Stands in for the flash's ``board`` module when the emulator runs
 sim``, but the clock is MicroPython's own ``time.ticks_ms``, ``sleep_ms``
 sleeps in the host (where Ctrl-C from the serial line wakes it and raises
 KeyboardInterrupt here, as on a Pico), and every changed frame goes to the
-host, which can show the screen. With automatic GC off (see drv.py) a long
-run would fill the heap: near the end ``HeapFull`` unwinds to the driver,
-which collects and starts ``main.py`` again (the emulator says so).
+host, which can show the screen.
 """
 
 import binascii
-import gc
 import time
 
 import host
 
 from vboard import VirtualBoard
-
-HEAP_RESERVE = 262144
-
-
-class HeapFull(BaseException):
-    pass
 
 
 class SerialBoard(VirtualBoard):
@@ -32,8 +23,6 @@ class SerialBoard(VirtualBoard):
     def sleep_ms(self, ms):
         self.wakeups += 1
         self.check_frame()
-        if gc.mem_free() < HEAP_RESERVE:
-            raise HeapFull()
         reply = host.call("sleep", str(ms))
         if reply == "i":
             raise KeyboardInterrupt()
