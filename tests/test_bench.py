@@ -3,16 +3,16 @@ what holds today fails CI when it regresses; what does not is a strict xfail,
 so it flips to a failure (to be un-marked) the day it is fixed."""
 
 import pytest
+from bench_recorder import to_script
 
-from host_tools.bench import bus, heap, journal_wear, scenarios
-from host_tools.bench.device_run import key_presses
-from host_tools.bench.idle import idle
-from host_tools.bench.record import to_script
-from host_tools.emulator import mpwasm
-from host_tools.emulator.frames import Frame
-from host_tools.emulator.screen_text import read_lines
-from host_tools.emulator.session import SessionOutput, run_session
-from host_tools.play import bundled
+from arbiter_referee.bench import bus, heap, journal_wear, scenarios
+from arbiter_referee.bench.device_run import key_presses
+from arbiter_referee.bench.idle import idle
+from arbiter_referee.emulator import wasm as mpwasm
+from arbiter_referee.emulator.frames import Frame
+from arbiter_referee.emulator.screen_text import read_lines
+from arbiter_referee.emulator.session import SessionOutput, run_session
+from arbiter_referee.rulesets import bundled
 
 GAMES = {game.name: game for game in scenarios.GAMES}
 

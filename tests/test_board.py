@@ -8,7 +8,7 @@ import types
 
 import pytest
 
-from host_tools.emulator.paths import FIRMWARE
+from arbiter_referee.paths import FIRMWARE
 
 
 class Pin:

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from host_tools.emulator.paths import RULESETS
+from arbiter_referee.paths import RULESETS
 
 BUNDLED = sorted(path.stem for path in RULESETS.glob("*.json"))
 

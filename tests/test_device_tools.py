@@ -19,11 +19,11 @@ from arbiter.flash import Flash
 from arbiter.game import journal as jnl
 from arbiter.game import rules
 from arbiter.game.engine import Game
-from host_tools.play import bundled
+from arbiter_referee.rulesets import bundled
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs pseudo-terminals")
 
-ARBITER = [sys.executable, "-m", "host_tools.cli"]
+ARBITER = [sys.executable, "-m", "arbiter_referee"]
 MPREMOTE = [sys.executable, "-m", "mpremote"]
 
 
@@ -148,7 +148,7 @@ def test_a_push_refused_on_the_host_or_on_the_device_leaves_the_old_file(device,
     assert refused.returncode == 1 and "not valid JSON at line" in refused.stderr
     assert (device.flash / "rulesets" / "kaiju.json").read_bytes() == before
 
-    from host_tools import device_tools
+    from arbiter_referee import transfer as device_tools
 
     data = json.loads(before)
     data["dice"] = {"broken": {"faces": []}}
@@ -280,7 +280,7 @@ def test_the_emulated_device_runs_in_a_pico_ws_and_a_picos_heap(tmp_path, heap):
 
 
 def test_the_firmware_boots_in_the_smallest_heap_the_emulator_takes(tmp_path):
-    from host_tools.serial_device.vm import MIN_HEAP
+    from arbiter_referee.emulator.serial.vm import MIN_HEAP
 
     emulator = Emulator(tmp_path, "--heap", str(MIN_HEAP))
     try:

@@ -8,11 +8,10 @@ import re
 import shlex
 
 import pytest
+from helpers import REPO
 
-from host_tools.cli import main as arbiter
-from host_tools.emulator.paths import REPO
-from host_tools.play import bundled
-from host_tools.validate import SCHEMA, check_text
+from arbiter_referee.cli import main as arbiter
+from arbiter_referee.rulesets import SCHEMA, bundled, check_text
 
 DOC = REPO / "docs" / "rulesets.md"
 TEXT = DOC.read_text()

@@ -10,7 +10,8 @@ from arbiter.game import rules
 from arbiter.game.effects import Illegal
 from arbiter.game.engine import Game, commitment
 from arbiter.game.view import public_state
-from host_tools.play import bundled, play
+from arbiter_referee.headless import play
+from arbiter_referee.rulesets import bundled
 
 
 def load(name):

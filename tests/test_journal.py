@@ -11,7 +11,7 @@ from arbiter.game import journal as jnl
 from arbiter.game import rules
 from arbiter.game.effects import Illegal
 from arbiter.game.engine import Game
-from host_tools.play import bundled
+from arbiter_referee.rulesets import bundled
 
 SCRIPT = ["next", "add P1.energy 3", "next", "next", "roar P1", "next", "glory P2 4",
           "add P2.k1.damage 3", "undo", "redo", "next", "next", "next", "roll d20 2",
@@ -184,7 +184,7 @@ def test_an_undo_back_past_the_checkpoint_is_journaled_with_its_redo(tmp_path):
 
 
 def test_a_long_jugger_game_keeps_heap_and_journal_bounded():
-    from host_tools.bench import journal_wear, scenarios
+    from arbiter_referee.bench import journal_wear, scenarios
 
     rows = journal_wear.scale("jugger", 2, scenarios.SCALE_CYCLE, 1_500, marks=(500, 1_500),
                               micropython=False)
@@ -261,7 +261,7 @@ def test_power_cut_at_every_write_resumes_at_the_last_whole_event(tmp_path, monk
 
 
 def test_audit_confirms_an_honest_log_and_flags_an_edited_roll(tmp_path, capsys):
-    from host_tools.cli import main as arbiter
+    from arbiter_referee.cli import main as arbiter
 
     play(Flash(str(tmp_path) + "/"))
     log = tmp_path / "game.jnl"
@@ -283,9 +283,9 @@ def test_audit_confirms_an_honest_log_and_flags_an_edited_roll(tmp_path, capsys)
 
 def test_audit_of_a_compacted_journal_says_from_which_event_it_verifies(
         tmp_path, capsys, monkeypatch):
-    from host_tools import audit
-    from host_tools.cli import main as arbiter
-    from host_tools.device_tools import journal_csv
+    from arbiter_referee import journals as audit
+    from arbiter_referee.cli import main as arbiter
+    from arbiter_referee.journals import journal_csv
 
     flash = Flash(str(tmp_path) + "/")
     play_on(flash, device_game(), LONG * 10).close()  # 80 events, a checkpoint at 64
@@ -334,8 +334,8 @@ def test_the_device_resumes_a_long_game_and_says_when_undo_reaches_no_further(ri
 
 
 def test_under_micropython_a_device_game_compacts_and_resumes(tmp_path):
-    from host_tools.emulator.paths import RULESETS
-    from host_tools.emulator.session import run_driver
+    from arbiter_referee.emulator.session import run_driver
+    from arbiter_referee.paths import RULESETS
 
     # 70 events of Jugger as the device plays them: compacted at 64, then resumed.
     body = (

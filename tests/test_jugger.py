@@ -12,7 +12,8 @@ from arbiter.game import rules
 from arbiter.game.effects import Illegal
 from arbiter.game.engine import Game
 from arbiter.game.view import public_state, screen_lines
-from host_tools.play import bundled, play
+from arbiter_referee.headless import play
+from arbiter_referee.rulesets import bundled
 
 
 def load():
@@ -767,7 +768,7 @@ SIM_GAME = ("a down a a a  a a  b down down a down right right right right right
 def test_a_full_short_game_runs_to_its_end_on_arbiter_sim(tmp_path):
     from PIL import Image
 
-    from host_tools.cli import main as arbiter
+    from arbiter_referee.cli import main as arbiter
 
     shot = tmp_path / "end.png"
     assert arbiter(["sim", "--seed", "7", "--flash", str(tmp_path), "--keys", SIM_GAME,

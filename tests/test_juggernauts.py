@@ -10,13 +10,13 @@ emulated Pico's heap under real MicroPython (see docs/bench.md).
 import json
 
 import pytest
+from helpers import REPO
 
 from arbiter.game import rules
 from arbiter.game.effects import Illegal
 from arbiter.game.engine import Game
 from arbiter.game.view import screen_lines
-from host_tools.emulator.paths import REPO
-from host_tools.play import play
+from arbiter_referee.headless import play
 
 FULL = REPO / "rulesets" / "juggernauts.json"
 RULES = rules.parse(FULL.read_text())
@@ -70,7 +70,7 @@ def find_seed(test, tries=300):
 
 
 def test_the_full_ruleset_passes_arbiter_validate_schema_and_all():
-    from host_tools.validate import check_text
+    from arbiter_referee.rulesets import check_text
 
     assert check_text(FULL.read_text()) is None
 

@@ -10,7 +10,8 @@ from arbiter.game import rules
 from arbiter.game.effects import Illegal
 from arbiter.game.engine import Game
 from arbiter.game.view import preview, public_state, screen_lines
-from host_tools.play import bundled, play
+from arbiter_referee.headless import play
+from arbiter_referee.rulesets import bundled
 
 DATA = rules.parse(bundled()["kaiju"].read_text())
 
@@ -646,9 +647,9 @@ def test_a_complete_three_player_game_on_the_device(rig):
 # The forms, their choices and the preview run on real MicroPython in a Pico's heap,
 # frame for frame as in CPython.
 def test_on_the_device_the_forms_and_the_preview_are_the_same_under_micropython():
-    from host_tools.emulator.frames import Frame
-    from host_tools.emulator.screen_text import read_lines
-    from host_tools.emulator.session import run_session
+    from arbiter_referee.emulator.frames import Frame
+    from arbiter_referee.emulator.screen_text import read_lines
+    from arbiter_referee.emulator.session import run_session
 
     game_menu = "b " + "down " * 3  # Undo, Redo, then this phase's actions by name
     script = ("wait=800 a down down down a right a wait=600 a wait=600 a a wait=300 "

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from host_tools.cli import main as arbiter
-from host_tools.emulator.demo import DEMO_SCRIPT, GAME_SCRIPT, MENU_SCRIPT
-from host_tools.emulator.mpwasm import MENU_HEAP, PICO_HEAP
-from host_tools.emulator.mpy import compile_file, compile_tree
-from host_tools.emulator.paths import FIRMWARE
-from host_tools.emulator.session import run_driver, run_session
+from arbiter_referee.build import compile_file, compile_tree
+from arbiter_referee.cli import main as arbiter
+from arbiter_referee.emulator.scripts import DEMO_SCRIPT, GAME_SCRIPT, MENU_SCRIPT
+from arbiter_referee.emulator.session import run_driver, run_session
+from arbiter_referee.emulator.wasm import MENU_HEAP, PICO_HEAP
+from arbiter_referee.paths import FIRMWARE
 
 FIRMWARE_FILES = sorted(FIRMWARE.rglob("*.py"))
 
@@ -140,7 +140,7 @@ def test_the_micropython_runtime_exits_cleanly_every_time():
     import sys
 
     for seed in (1, 2, 3):
-        done = subprocess.run([sys.executable, "-m", "host_tools.cli", "demo", "--runtime",
+        done = subprocess.run([sys.executable, "-m", "arbiter_referee", "demo", "--runtime",
                                "micropython", "--seed", str(seed), "--quiet"],
                               capture_output=True, text=True, timeout=600)
         assert done.returncode == 0 and done.stderr == "", done.stderr[-2000:]

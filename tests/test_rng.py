@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arbiter.rng import DICE, Rng
-from host_tools.emulator import mpwasm
-from host_tools.emulator.paths import FIRMWARE
+from arbiter_referee.emulator import wasm as mpwasm
+from arbiter_referee.paths import FIRMWARE
 
 ALPHA = 0.001
 

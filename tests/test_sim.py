@@ -10,8 +10,8 @@ import time
 
 from PIL import Image
 
-from host_tools.cli import main as arbiter
-from host_tools.emulator.frames import Frame, to_text
+from arbiter_referee.cli import main as arbiter
+from arbiter_referee.emulator.frames import Frame, to_text
 
 
 def test_screenshot_shows_the_oled_and_leds(tmp_path, capsys):
@@ -53,7 +53,7 @@ def read_until(fd, needle, timeout=20.0):
 def test_interactive_sim_answers_keys_in_a_terminal(tmp_path):
     main, child = pty.openpty()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "host_tools.cli", "sim", "--seed", "5", "--flash",
+        [sys.executable, "-m", "arbiter_referee", "sim", "--seed", "5", "--flash",
          str(tmp_path)], stdin=child, stdout=child, stderr=child, close_fds=True,
         cwd=os.path.dirname(os.path.dirname(__file__)))
     os.close(child)
@@ -74,7 +74,7 @@ def test_interactive_sim_answers_keys_in_a_terminal(tmp_path):
 
 
 def test_sim_without_a_terminal_says_so(capsys):
-    result = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim"],
+    result = subprocess.run([sys.executable, "-m", "arbiter_referee", "sim"],
                             stdin=subprocess.DEVNULL, capture_output=True, text=True)
     assert result.returncode == 2
     assert "needs a terminal" in result.stderr

@@ -10,8 +10,9 @@ from undo_check import undoes_and_redoes_exactly
 from arbiter.game import rules
 from arbiter.game.effects import Illegal
 from arbiter.game.engine import Game
-from host_tools.cli import main as arbiter
-from host_tools.play import bundled, play
+from arbiter_referee.cli import main as arbiter
+from arbiter_referee.headless import play
+from arbiter_referee.rulesets import bundled
 
 RULES = rules.parse(bundled()["tactics"].read_text())
 DECK = [r + s for s in "SHDC" for r in ["A"] + [str(n) for n in range(2, 11)] + ["J", "Q", "K"]]

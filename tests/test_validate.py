@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from host_tools.cli import main as arbiter
-from host_tools.play import bundled
+from arbiter_referee.cli import main as arbiter
+from arbiter_referee.rulesets import bundled
 
 KAIJU = json.loads(bundled()["kaiju"].read_text())
 

@@ -4,7 +4,7 @@ Nothing here imports ``machine`` or reads a clock: time comes in as ``now_ms``
 and hardware as plain objects handed over by ``board`` (or the emulator).
 """
 
-VERSION = "0.1.0"
+VERSION = "0.2.0"
 
 
 def unload(name):

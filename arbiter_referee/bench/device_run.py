@@ -1,0 +1,71 @@
+"""Play a button script on the emulated device with the bench's probe
+(host_tools/vdevice/vbench.py) and return the figures of each key press."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import tempfile
+from pathlib import Path
+
+from arbiter_referee.bench.bus import KeyPress
+from arbiter_referee.emulator.session import run_driver, use_firmware_path
+from arbiter_referee.paths import FIRMWARE, factory_flash
+
+# The probe's own bookkeeping needs heap beside the firmware's, and a game is
+# already tight in a Pico's 192 KB (see heap.py for the firmware's real need):
+# key presses are measured in a larger heap, collected whenever half is used.
+# Collections happen between passes, outside the metered tick, so the heap size
+# does not enter the fuel figures.
+PROBE_HEAP = 512 * 1024
+
+# The probe's loop, at the driver's top level where MicroPython's GC sees
+# everything alive (see session.mp_program); collected when free heap runs low.
+PROBE_LOOP = """
+probe = vbench.Probe(drvdata.SEED, drvdata.SCRIPT, '/flash/')
+gc.collect()
+while probe.step():
+    if gc.mem_free() < drvdata.COLLECT_BELOW:
+        gc.collect()
+probe.report()
+"""
+
+
+def key_presses(seed: int, script: str, runtime: str = "cpython",
+                heap: int = PROBE_HEAP, firmware: Path = FIRMWARE,
+                preload: bool = True) -> list[KeyPress]:
+    """One KeyPress per press in ``script`` (fuel is 0 under CPython)."""
+    with tempfile.TemporaryDirectory() as folder:
+        flash = Path(folder)
+        factory_flash(flash)
+        if runtime == "cpython":
+            rows = _cpython_rows(seed, script, flash)
+        else:
+            result = run_driver("vbench", PROBE_LOOP, {"/flash": (flash, True)}, heap,
+                                firmware, {"SEED": seed, "SCRIPT": script,
+                                                   "COLLECT_BELOW": heap // 2},
+                                preload)
+            if result.exit_code != 0:
+                raise RuntimeError(f"MicroPython exited with {result.exit_code}:\n"
+                                   f"{result.stderr}")
+            rows = _rows(result.stdout)
+    return [KeyPress(*row) for row in rows[1:]]  # rows[0] is the boot, before any press
+
+
+def _cpython_rows(seed: int, script: str, flash: Path) -> list[list[int]]:
+    use_firmware_path()
+    import vbench
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        probe = vbench.Probe(seed, script, str(flash) + "/")
+        while probe.step():
+            pass
+        probe.report()
+    return _rows(out.getvalue())
+
+
+def _rows(printed: str) -> list[list[int]]:
+    """The probe's rows (``K`` lines) as numbers."""
+    return [[int(n) for n in line.split()[1:]] for line in printed.splitlines()
+            if line.startswith("K ")]

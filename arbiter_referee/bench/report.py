@@ -1,0 +1,117 @@
+"""``arbiter bench``: run every measurement and print tables or one JSON object."""
+
+from __future__ import annotations
+
+import json
+
+from arbiter_referee.bench import bus, heap, journal_wear, scenarios
+from arbiter_referee.bench.boot import boot
+from arbiter_referee.bench.device_run import key_presses
+from arbiter_referee.bench.idle import idle
+from arbiter_referee.emulator.session import run_session
+from arbiter_referee.emulator.wasm import PICO_HEAP
+
+
+def device_scenarios():
+    """(name, device seed, keys, the Game or None for the menus)."""
+    yield "menus", 7, scenarios.MENUS, None
+    for game in scenarios.GAMES:
+        if game.keys:
+            yield game.name, game.device_seed, game.keys, game
+
+
+def collect(skip_heap: bool = False, skip_scale: bool = False) -> dict:
+    device = heap.device_firmware()  # the heap as installed: .mpy, loaded when needed
+    rom = heap.device_rom()  # the same .mpy in a ROMFS partition, run in place
+    result = {"device": {}, "flash": {}, "code_bytes": heap.code_bytes(device),
+              "code_bytes_romfs": heap.code_bytes(rom)}
+    for name, seed, keys, game in device_scenarios():
+        presses = key_presses(seed, keys, "micropython", preload=game is not None)
+        row = {"bus": bus.summarize(presses), "cpu": bus.cpu(presses),
+               "complete_game": bool(game and game.complete),
+               "winner": game.winner if game else None}
+        if not skip_heap:
+            reference = run_session(seed, keys, "cpython")
+            for key, firmware in (("heap", device), ("heap_romfs", rom)):
+                found = heap.smallest_heap(seed, keys, preload=False, firmware=firmware,
+                                           reference=reference)
+                found["budget"] = heap.BUDGET if game else None
+                found["budget_ok"] = None if not game or found["heap"] is None \
+                    else found["heap"] <= heap.BUDGET
+                found["fits_pico"] = found["heap"] is not None and found["heap"] <= PICO_HEAP
+                row[key] = found
+        result["device"][name] = row
+    for game in scenarios.GAMES:
+        result["flash"][game.name] = journal_wear.flash_per_event(
+            game.name, game.players, game.seed, game.actions, game.options)
+    result["boot"] = boot()
+    result["idle"] = idle()
+    if not skip_scale:
+        result["scale"] = {"ruleset": scenarios.SCALE_RULESET, "marks": journal_wear.scale(
+            scenarios.SCALE_RULESET, scenarios.SCALE_PLAYERS, scenarios.SCALE_CYCLE,
+            scenarios.SCALE_EVENTS)}
+    return result
+
+
+def _ok(flag) -> str:
+    return "-" if flag is None else ("PASS" if flag else "OVER")
+
+
+def _kb(n) -> str:
+    return "-" if n is None else f"{n / 1024:.1f} KB"
+
+
+def table(result: dict) -> str:
+    out = []
+    out.append(f"== firmware modules in the heap, all imported: {_kb(result['code_bytes'])} "
+               f"as .mpy files, {_kb(result['code_bytes_romfs'])} in ROMFS (run in place)")
+    for name, row in result["device"].items():
+        b, c = row["bus"], row["cpu"]
+        what = "a whole game, %s wins" % row["winner"] if row["complete_game"] else \
+            "menus and dice" if name == "menus" else "part of a game"
+        out.append(f"== {name} (device, real MicroPython: {what})")
+        for key, label in (("heap", "heap .mpy "), ("heap_romfs", "heap ROMFS")):
+            if key not in row:
+                continue
+            h = row[key]
+            budget = f"  budget {_kb(h['budget'])} {_ok(h['budget_ok'])}" if h["budget"] else ""
+            pico = "" if h["fits_pico"] else f" (over a Pico's {_kb(PICO_HEAP)})"
+            out.append(f"  {label} smallest {_kb(h['heap'])}{pico}{budget}; peak in use "
+                       f"{_kb(h['heap_high'])}, peak live {_kb(h['heap_live'])}")
+        out.append(f"  bus/press  median {b['median_bytes']} B ({b['median_ms']} ms), p95 "
+                   f"{b['p95_bytes']} B ({b['p95_ms']} ms) over {b['presses']} presses")
+        out.append(f"  full-frame median {b['full_median_bytes']} B ({b['full_median_ms']} ms),"
+                   f" p95 {b['full_p95_bytes']} B ({b['full_p95_ms']} ms); ratio {b['ratio']}"
+                   f"  budget 0.25 {_ok(b['budget_ok'])}")
+        out.append(f"  cpu/press  median {c['median_fuel']:,.0f} fuel, worst "
+                   f"{c['worst_fuel']:,} ({c['flushed']} presses flushed a frame)")
+    out.append("== flash per game event (headless journal vs whole state as JSON)")
+    for name, f in result["flash"].items():
+        refused = f", {len(f['refused'])} actions refused" if f["refused"] else ""
+        end = f"{f['result']} {f['winner'] or ''}".strip() if f["result"] else "unfinished"
+        out.append(f"  {name:12} {f['per_event']:6} B/event vs {f['naive_per_event']:8} "
+                   f"ratio {f['ratio']}  budget 64 {_ok(f['budget_ok'])}  "
+                   f"({f['events']} events, {end}{refused})")
+    out.append("== boot to the first menu      .py            .mpy          ROMFS")
+    kinds = [result["boot"][kind] for kind in ("py", "mpy", "romfs")]
+    out.append("  fuel                 " + " ".join(f"{k['fuel']:>14,}" for k in kinds))
+    out.append("  heap live            " + " ".join(f"{_kb(k['heap_live']):>14}" for k in kinds))
+    out.append("  smallest heap        " + " ".join(f"{_kb(k['smallest_heap']):>14}"
+                                                   for k in kinds))
+    i = result["idle"]
+    out.append("== idle on the menu, no input")
+    out.append(f"  {i['seconds']:.0f} s: {i['wakeups_per_s']} wake-ups/s, "
+               f"{i['allocating_passes']} allocating passes (heap locked), "
+               f"{i['alloc_bytes_with_harness']} B allocated incl. emulator loop")
+    out.append(f"  display off at {i['display_off_at_s']} s (timeout {i['sleep_timeout_s']} s);"
+               f" asleep: {i['asleep_wakeups_per_s']} wake-ups/s, "
+               f"{i['allocating_passes_asleep']} allocating passes")
+    if "scale" in result:
+        out += journal_wear.scale_lines(result["scale"])
+    return "\n".join(out)
+
+
+def main(args) -> int:
+    result = collect(args.skip_heap, args.skip_scale)
+    print(json.dumps(result, sort_keys=True) if args.json else table(result))
+    return 0

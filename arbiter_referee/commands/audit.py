@@ -1,0 +1,109 @@
+"""``arbiter audit LOGFILE``: re-derive every roll of a pulled game journal.
+
+The journal's header holds the seed (revealed with the result; its hash was
+shown at the start as the commitment). Replaying the events from that seed
+must give exactly the dice the journal recorded; any edited roll shows up.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from arbiter_referee import journals
+from arbiter_referee.journals import draws_to, read_journal, replay
+from arbiter_referee.rulesets import ruleset_path
+
+HELP = "re-derive every roll of a pulled game journal"
+
+
+def arguments(parser) -> None:
+    parser.add_argument("logfile")
+    parser.add_argument("--ruleset", help="ruleset file, if not the bundled one named in the log")
+
+
+def run(args) -> int:
+    try:
+        ok, lines = audit(Path(args.logfile), args.ruleset)
+    except AuditError as exc:
+        print(f"arbiter audit: {exc}", file=sys.stderr)
+        return 1
+    print("\n".join(lines))
+    return 0 if ok else 1
+
+
+class AuditError(Exception):
+    """A log or ruleset that cannot be audited at all, with the reason."""
+
+
+def _read(log: Path):
+    try:
+        text = log.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise AuditError(f"cannot read {log}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise AuditError(f"{log} is not a game journal (not text)") from None
+    found = read_journal(text)
+    if found is None or not isinstance(found[0], dict) or \
+            not isinstance(found[0].get("seed"), int) or "ruleset" not in found[0]:
+        raise AuditError(f"{log} is not a game journal (no header with a seed and a ruleset)")
+    return found
+
+
+def _ruleset_text(name: str) -> str:
+    try:
+        return ruleset_path(name).read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise AuditError(f"cannot read the ruleset {name}: {exc}; give it with --ruleset") \
+            from None
+
+
+def audit(log: Path, ruleset: str | None = None) -> tuple[bool, list[str]]:
+    found = _read(log)
+    from arbiter.game import rules as checks
+    from arbiter.game.effects import Illegal
+    from arbiter.game.engine import commitment
+
+    header, checkpoint, events, _, _ = found
+    start = checkpoint["n"] if checkpoint else 0
+    problems: list[str] = []
+    rolls = 0
+
+    def check(i, recorded, rolled):
+        nonlocal rolls
+        rolls += sum(len(group) for group in rolled)
+        if recorded != rolled:
+            problems.append(f"event {start + i + 1} ({events[i].split('|')[0]}): recorded "
+                            f"{_dice(recorded)}, the seed gives {_dice(rolled)}")
+
+    notes, faults = [], []  # faults: what fails the audit besides the rolls
+    if checkpoint:  # compacted on the device: the events before it are gone
+        draws = draws_to(header["seed"], checkpoint["rng"])
+        notes.append(f"the device compacted events 1 to {start} into a checkpoint: "
+                     f"verified from event {start + 1}")
+        if draws is None:
+            faults.append(f"the checkpoint's dice are not within {journals.DRAW_LIMIT:,} draws "
+                            f"of the seed")
+        else:
+            notes.append(f"the checkpoint's dice are draw {draws:,} of the seed")
+    text = _ruleset_text(ruleset or str(header["ruleset"]))
+    try:
+        replay(found, text, check)
+    except Illegal as exc:
+        faults.append(f"the events do not replay: {exc.reason}")
+    except checks.RulesetError as exc:
+        raise AuditError(f"the ruleset {ruleset or header['ruleset']} is refused: {exc}") \
+            from None
+    lines = [f"ruleset {header['ruleset']}, seed {header['seed']} "
+             f"(commitment {commitment(header['seed'])}), {start + len(events)} events, "
+             f"{rolls} dice"] + notes
+    lines += faults
+    if problems:
+        lines += problems + [f"{len(problems)} event(s) do not match the seed"]
+    elif not faults:
+        lines.append("all rolls match the seed")
+    return not problems and not faults, lines
+
+
+def _dice(groups: list[list[int]]) -> str:
+    return "; ".join(",".join(map(str, g)) for g in groups) or "no dice"

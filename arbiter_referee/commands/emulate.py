@@ -1,0 +1,27 @@
+"""``arbiter emulate``: the emulated device as a serial port, for mpremote and the
+device commands (see ``arbiter_referee.emulator.serial``)."""
+
+HELP = "the emulated device as a serial port (for mpremote and the device commands)"
+
+
+def arguments(parser) -> None:
+    parser.add_argument("--port-file", metavar="FILE",
+                        help="write the serial port's path here once it is ready")
+    parser.add_argument("--flash", metavar="DIR",
+                        help="folder that is the device's flash (default: a new empty one)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="dice seed at every boot (default: random, as on a Pico)")
+    parser.add_argument("--heap", type=int, default=None, metavar="BYTES",
+                        help="MicroPython's heap (default 233472, a Pico's; a Pico W has "
+                        "196608)")
+    parser.add_argument("--screen", metavar="FILE", help="keep the text on the OLED in this file")
+    parser.add_argument("--log", metavar="FILE",
+                        help="append everything the device sends on the serial line")
+
+
+def run(args) -> int:
+    from arbiter_referee.emulator import serial
+    from arbiter_referee.emulator.serial.vm import DEFAULT_HEAP
+
+    heap = DEFAULT_HEAP if args.heap is None else args.heap
+    return serial.run(args.port_file, args.flash, args.seed, heap, args.screen, args.log)

@@ -1,0 +1,77 @@
+"""``arbiter layout --seed N [--png FILE]``: the Tactics Joker battlefield the device
+deals for seed N (the same engine and ruleset), as text and as a picture."""
+
+from __future__ import annotations
+
+import sys
+
+from arbiter_referee.rulesets import bundled
+
+HELP = "the Tactics Joker battlefield dealt for a seed"
+
+SUITS = {"S": "mountain", "C": "forest", "H": "plain", "D": "plain"}
+
+
+def board(seed: int, players: int = 2) -> list[str]:
+    from arbiter_referee.emulator.session import use_firmware_path
+
+    use_firmware_path()
+    from arbiter.game import rules
+    from arbiter.game.engine import Game
+
+    game = Game(rules.parse(bundled()["tactics"].read_text()), players=players, seed=seed)
+    game.apply("layout")  # a game's first action deals the battlefield
+    return list(game.state["game"]["board"])
+
+
+def terrain(card: str) -> str:
+    """Kings are castles, jacks and queens recruits (plains), jokers wild."""
+    if card == "JK":
+        return "joker"
+    if card[:-1] == "K":
+        return "castle"
+    if card[:-1] in ("J", "Q"):
+        return "recruit"
+    return SUITS[card[-1]]
+
+
+def text(cards: list[str]) -> str:
+    rows = [" ".join("%3s" % c for c in cards[r * 7:r * 7 + 7]) for r in range(7)]
+    return "\n".join(rows)
+
+
+COLOURS = {"plain": (236, 220, 160), "forest": (70, 140, 60), "mountain": (150, 140, 130),
+           "castle": (200, 60, 60), "recruit": (240, 200, 90), "joker": (160, 90, 200)}
+
+
+def png(cards: list[str], path: str, cell: int = 48) -> None:
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGB", (cell * 7 + 1, cell * 7 + 1), "white")
+    draw = ImageDraw.Draw(image)
+    for i, card in enumerate(cards):
+        x, y = (i % 7) * cell, (i // 7) * cell
+        draw.rectangle([x, y, x + cell, y + cell], fill=COLOURS[terrain(card)], outline="black")
+        red = card[-1] in "HD"
+        draw.text((x + 6, y + 6), card, fill=(150, 0, 0) if red else "black")
+        draw.text((x + 6, y + cell - 16), terrain(card)[:4], fill="black")
+    image.save(path)
+
+
+def arguments(parser) -> None:
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--png", metavar="FILE", help="also draw it to a PNG file")
+
+
+def run(args) -> int:
+    cards = board(args.seed)
+    print(text(cards))
+    if args.png:
+        try:
+            png(cards, args.png)
+        except (OSError, ValueError) as exc:
+            print(f"arbiter layout: cannot write {args.png}: "
+                  f"{getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
+            return 1
+        print(f"wrote {args.png}")
+    return 0

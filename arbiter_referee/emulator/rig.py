@@ -1,0 +1,77 @@
+"""A virtual board with the real firmware on it, driven by hand (tests, recordings)."""
+
+from __future__ import annotations
+
+from arbiter_referee.emulator.frames import Frame
+from arbiter_referee.emulator.screen_text import read_lines
+from arbiter_referee.emulator.session import use_firmware_path
+from arbiter_referee.paths import factory_flash
+
+use_firmware_path()
+
+
+class Rig:
+    """A virtual board with the real firmware on it, driven by hand in tests."""
+
+    def __init__(self, flash_dir, seed=1, config=None, settings=None, factory=True):
+        from arbiter.device import Device
+        from vboard import VirtualBoard
+
+        if factory:
+            factory_flash(flash_dir)
+        if config is not None:
+            (flash_dir / "config.json").write_text(config)
+        if settings is not None:
+            (flash_dir / "settings.json").write_text(settings)
+        self.flash_dir = flash_dir
+        self.board = VirtualBoard(seed, "", str(flash_dir) + "/")
+        self.board.end_ms = None
+        self.device = Device(self.board)
+        self.run(50)
+
+    def reboot(self, seed=2):
+        """Power off and on again: same flash, a fresh device."""
+        return Rig(self.flash_dir, seed=seed, factory=False)
+
+    def run(self, ms):
+        """Let the device's main loop run for ``ms`` of emulated time."""
+        end = self.board.elapsed + ms
+        while self.board.elapsed < end:
+            self.board.sleep_ms(self.device.tick())
+
+    def led_colours(self, ms=1500, step=50):
+        """What each LED showed over ``ms`` (past any animation): a set of colours per LED."""
+        self.run(1000)
+        seen = [set() for _ in self.frame.leds]
+        for _ in range(ms // step):
+            self.run(step)
+            for i, colour in enumerate(self.frame.leds):
+                seen[i].add(colour)
+        return seen
+
+    def press(self, name, hold=80, gap=120):
+        from vscript import NAMES
+
+        button = NAMES.index(name)
+        self.board.press(button, 0)
+        self.run(hold)
+        self.board.press(button, 1)
+        self.run(gap)
+
+    def keys(self, *names):
+        """Short presses; ``NAME:long`` holds for a long press."""
+        for name in names:
+            button, _, long = name.partition(":")
+            self.press(button, hold=900 if long else 80)
+
+    @property
+    def app(self):
+        return self.device.app
+
+    @property
+    def lines(self):
+        return read_lines(self.board.oled.ram)
+
+    @property
+    def frame(self):
+        return Frame.from_board(self.board)

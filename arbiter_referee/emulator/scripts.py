@@ -1,0 +1,21 @@
+"""Button scripts the emulated device plays: the demo, and the bench's menus."""
+
+# Without a game: roll 3d10, hold Up to 10 dice of d20 and roll, a few fewer d12,
+# then Settings (LED brightness down, saved) and the Log. Fits a 64 KB heap.
+MENU_SCRIPT = (
+    "down a wait=1200 right right up up a wait=1200 "
+    "up:hold=1500 right right a wait=1500 left down:hold=700 a wait=1200 b "
+    "down a down left left a wait=500 down a wait=800 down down b"
+)
+
+# A game of Juggernauts: the ruleset from flash, the dice commitment, both secret
+# Commander picks behind "pass the device", the reveal, two phases (the Command
+# roll), a die rolled from the game menu and undone with a long B, back to the
+# main menu (the game stays saved), then the menus above.
+GAME_SCRIPT = (
+    "wait=800 a down down a wait=600 a wait=1500 a wait=800 a down down a wait=800 "
+    "a down down down down a wait=1500 a wait=600 a wait=1200 a wait=1200 "
+    "b down down a right right up a wait=1500 b:long wait=800 "
+    "b down down down down down a wait=600 "
+)
+DEMO_SCRIPT = GAME_SCRIPT + MENU_SCRIPT

@@ -1,0 +1,85 @@
+"""``arbiter emulate``: the emulated Arbiter as a serial device.
+
+A pseudo-terminal stands in for the Pico's USB serial (``port``); behind it
+MicroPython's friendly and raw REPLs, raw-paste mode included (``device``),
+drive one real MicroPython instance kept alive between commands (``vm``),
+whose ``/`` is a host folder: the device's flash. ``mpremote`` and the
+``arbiter`` device commands talk to it as to a Pico. When the flash holds
+``main.py`` it runs at power-on, after ``machine.reset()`` and after a soft
+reset from the friendly REPL, with the virtual board as ``board``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from arbiter_referee.emulator.serial.vm import DEFAULT_HEAP, MAX_HEAP, MIN_HEAP
+
+
+class _Screen:
+    """Keeps the latest OLED frame as text; writes it to a file when asked."""
+
+    def __init__(self, path: Path | None):
+        self.path = path
+        self.lines: list[str] = []
+        self.leds = ""
+
+    def __call__(self, payload: str) -> None:
+        from arbiter_referee.emulator.screen_text import read_lines
+
+        on, _inverted, _contrast, leds, ram = payload.split(" ")
+        self.lines = read_lines(bytes.fromhex(ram)) if on == "1" else []
+        self.leds = leds
+        if self.path is not None:
+            tmp = self.path.with_name(self.path.name + ".tmp")
+            tmp.write_text("\n".join(self.lines) + "\n")
+            tmp.replace(self.path)
+
+
+def run(port_file: str | None = None, flash: str | None = None, seed: int | None = None,
+        heap: int = DEFAULT_HEAP, screen: str | None = None, log: str | None = None) -> int:
+    from arbiter_referee.emulator.serial.port import PtyPort
+    from arbiter_referee.emulator.serial.repl import SerialDevice
+
+    if not MIN_HEAP <= heap <= MAX_HEAP:
+        print(f"arbiter emulate: the firmware cannot run in a heap of {heap} bytes: give "
+              f"{MIN_HEAP} to {MAX_HEAP} (a Pico has 233472, a Pico W 196608)", file=sys.stderr)
+        return 2
+    with contextlib.ExitStack() as stack:
+        if flash is None:
+            flash = stack.enter_context(tempfile.TemporaryDirectory(prefix="arbiter-flash-"))
+        flash_dir = Path(flash)
+        flash_dir.mkdir(parents=True, exist_ok=True)
+        log_file = open(log, "ab", buffering=0) if log else None  # noqa: SIM115
+        if log_file is not None:
+            stack.callback(log_file.close)
+        port = PtyPort(log_file.write if log_file is not None else None)
+        screen_file = _Screen(Path(screen) if screen else None)
+        device = SerialDevice(port, flash_dir, heap, seed, screen_file)
+
+        def ready() -> None:
+            print(f"Arbiter emulator: serial port {port.name}, flash {flash_dir}", flush=True)
+            if port_file:
+                tmp = Path(port_file + ".tmp")
+                tmp.write_text(port.name + "\n")
+                tmp.replace(port_file)
+
+        def stop(*_args) -> None:
+            threading.Thread(target=device.close, daemon=True).start()
+
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        worker = threading.Thread(target=device.run, args=(ready,), name="device", daemon=True)
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.2)
+        if port_file:
+            with contextlib.suppress(OSError):
+                Path(port_file).unlink()
+        print("Arbiter emulator: stopped", file=sys.stderr)
+    return 0

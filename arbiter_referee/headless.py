@@ -1,0 +1,67 @@
+"""Play a ruleset headless, in CPython or real MicroPython (``arbiter run``)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from dataclasses import dataclass
+
+from arbiter_referee.emulator.screen_text import read_lines
+from arbiter_referee.emulator.session import run_driver, use_firmware_path
+from arbiter_referee.rulesets import ruleset_path
+
+RUN_HEAP = 192 * 1024  # what a Pico gives MicroPython
+
+
+@dataclass
+class Outcome:
+    state: dict | None
+    refused: tuple[int, str] | None  # (action number, reason)
+
+
+def _parse(text: str) -> Outcome:
+    state, screen, refused = None, None, None
+    for line in text.splitlines():
+        if line.startswith("R "):
+            state = json.loads(line[2:])
+        elif line.startswith("S "):
+            screen = read_lines(bytes.fromhex(line[2:]))
+        elif line.startswith("X "):
+            number, _, reason = line[2:].partition(" ")
+            refused = (int(number), reason)
+    if state is not None:
+        state["screen"] = screen
+    return Outcome(state, refused)
+
+
+def play(ruleset: str, players: int | None, seed: int, options: dict, actions: list[str],
+         runtime: str = "cpython") -> Outcome:
+    path = ruleset_path(ruleset)
+    if runtime == "cpython":
+        text = path.read_text()
+        use_firmware_path()
+        import vrun
+
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            vrun.main(text, players, seed, options, actions)
+        return _parse(out.getvalue())
+    result = run_driver("vrun", (
+        "game = vrun.load_file(drvdata.RULESET)\n"
+        "gc.collect()\n"
+        "game = vrun.start(game, drvdata.PLAYERS, drvdata.SEED, drvdata.OPTIONS)\n"
+        "ok = game is not None\n"
+        "i = 0\n"
+        "while ok and i < len(drvdata.ACTIONS):\n"
+        "    gc.collect()\n"
+        "    ok = vrun.act(game, i + 1, drvdata.ACTIONS[i])\n"
+        "    i += 1\n"
+        "gc.collect()\n"
+        "if ok:\n"
+        "    vrun.finish(game)\n"), {"/rs": (path.parent, False)}, RUN_HEAP,
+        data={"RULESET": "/rs/" + path.name, "PLAYERS": players, "SEED": seed, "OPTIONS": options,
+              "ACTIONS": actions})
+    if result.exit_code != 0:
+        raise RuntimeError(f"MicroPython failed:\n{result.stderr}")
+    return _parse(result.stdout)

@@ -1,0 +1,71 @@
+"""Game journals pulled off a device: read, replayed, and as a table.
+
+The journal format is the firmware's (arbiter.game.journal); these replay it
+with the firmware's own engine, so what the device did is what is checked.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from arbiter_referee.emulator.session import use_firmware_path
+
+DRAW_LIMIT = 1_000_000  # how far a checkpoint's dice position is looked for (seconds)
+
+
+def read_journal(text: str):
+    """(header, checkpoint, events, undone, cut) of a journal's text, or None when it
+    is not one (see arbiter.game.journal.parse)."""
+    use_firmware_path()
+    from arbiter.game.journal import parse
+
+    try:
+        return parse(io.StringIO(text))
+    except ValueError:  # a checkpoint line that is not JSON
+        return None
+
+
+def replay(found, ruleset_text: str, check=None):
+    """The game a journal records, replayed from its start or its checkpoint."""
+    from arbiter.game import rules
+    from arbiter.game.journal import rebuild
+
+    return rebuild(rules.parse(ruleset_text), found, check=check)
+
+
+def replay_journal(text: str, ruleset_text: str):
+    """The game a journal records, replayed (for ``pull-log --csv``)."""
+    found = read_journal(text)
+    if found is None:
+        raise ValueError("not a game journal")
+    return replay(found, ruleset_text)
+
+
+def draws_to(seed: int, position: int) -> int | None:
+    """How many draws from ``seed`` the generator takes to reach ``position``
+    (a checkpoint's), or None when not within DRAW_LIMIT."""
+    use_firmware_path()
+    from arbiter.rng import Rng
+
+    rng = Rng(seed)
+    for draws in range(DRAW_LIMIT + 1):
+        if rng.snapshot() == position:
+            return draws
+        rng.next32()
+    return None
+
+
+def journal_csv(journal: str, ruleset_text: str) -> str:
+    """One CSV row per log entry of the replayed game: what happened, and every roll."""
+    game = replay_journal(journal, ruleset_text)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["entry", "event", "round", "phase", "player", "die", "rolls", "reason",
+                     "text"])
+    for i, entry in enumerate(game.log, game.log_dropped + 1):  # compacted: from its checkpoint
+        writer.writerow([i, entry.get("event", ""), entry.get("round", ""),
+                         entry.get("name", ""), entry.get("player", ""), entry.get("die", ""),
+                         " ".join(map(str, entry.get("rolls", []))), entry.get("reason", ""),
+                         entry.get("text", "")])
+    return out.getvalue()

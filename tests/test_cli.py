@@ -1,0 +1,98 @@
+"""The ``arbiter`` command itself: its version, its help, and bad input answered in one
+line, never a traceback."""
+
+import os
+import pty
+import signal
+import subprocess
+import sys
+
+import pytest
+from helpers import REPO
+
+import arbiter_referee
+from arbiter_referee import commands
+from arbiter_referee.cli import main as arbiter
+
+
+def run(*args, **kwargs):
+    return subprocess.run([sys.executable, "-m", "arbiter_referee", *args], capture_output=True,
+                          text=True, timeout=300, **kwargs)
+
+
+def one_line_error(done, status=None):
+    lines = done.stderr.strip().splitlines()
+    assert "Traceback" not in done.stderr and len(lines) == 1, done.stderr
+    assert done.returncode == (status if status is not None else done.returncode) != 0
+    return lines[0]
+
+
+def test_version_is_the_packages_and_the_firmwares():
+    done = run("--version")
+    assert done.returncode == 0 and done.stdout == f"arbiter {arbiter_referee.__version__}\n"
+    firmware = (REPO / "firmware" / "arbiter" / "__init__.py").read_text()
+    assert f'VERSION = "{arbiter_referee.__version__}"' in firmware
+
+
+@pytest.mark.parametrize("name", commands.NAMES)
+def test_every_command_has_help(name, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        arbiter([name, "--help"])
+    assert exit_.value.code == 0
+    assert commands.module(name).HELP in capsys.readouterr().out.replace("\n", " ")
+
+
+def test_audit_of_a_missing_log_says_so(tmp_path):
+    line = one_line_error(run("audit", str(tmp_path / "nowhere.jnl")), 1)
+    assert line == f"arbiter audit: cannot read {tmp_path / 'nowhere.jnl'}: No such file or " \
+                   "directory"
+
+
+@pytest.mark.parametrize("content", [b"", b"not a journal\n", b"\xff\xfe\x00\x01",
+                                     b'{"ruleset": "kaiju"}\n', b"[1, 2]\nroll d6\n",
+                                     b'{"ruleset": "nope", "seed": 3}\nnext\n'])
+def test_audit_of_a_malformed_log_says_what_is_wrong(tmp_path, content):
+    log = tmp_path / "bad.jnl"
+    log.write_bytes(content)
+    assert one_line_error(run("audit", str(log)), 1).startswith("arbiter audit: ")
+
+
+def test_layout_to_a_path_it_cannot_write_says_so(tmp_path):
+    line = one_line_error(run("layout", "--png", str(tmp_path / "no" / "such" / "b.png")), 1)
+    assert line.startswith(f"arbiter layout: cannot write {tmp_path}/no/such/b.png: ")
+
+
+def test_sim_with_an_unknown_key_names_it(tmp_path):
+    line = one_line_error(run("sim", "--keys", "down jump a", "--screenshot",
+                              str(tmp_path / "x.png")), 2)
+    assert line.startswith("arbiter sim: --keys: Invalid script word jump; the words are up ")
+
+
+def test_ctrl_c_in_sim_quits_cleanly(tmp_path):
+    main, child = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "arbiter_referee", "sim", "--seed", "5",
+                             "--flash", str(tmp_path)], stdin=child, stdout=child,
+                            stderr=child, close_fds=True)
+    os.close(child)
+    seen = b""
+    try:
+        while b"Enter/z: A" not in seen:  # the device is on screen
+            seen += os.read(main, 65536)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 0
+        try:
+            while chunk := os.read(main, 65536):
+                seen += chunk
+        except OSError:  # the terminal closed with the program
+            pass
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(main)
+    tail = seen.split(b"Enter/z: A")[-1]
+    assert b"Traceback" not in tail and b"\x1b[?25h" in tail  # the cursor is back
+
+
+def test_an_unknown_ruleset_is_one_line_everywhere():
+    for args in (["validate", "nope"], ["run", "nope"]):
+        assert "no ruleset 'nope'" in one_line_error(run(*args))
