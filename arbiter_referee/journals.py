@@ -1,6 +1,6 @@
 """Game journals pulled off a device: read, replayed, and as a table.
 
-The journal format is the firmware's (arbiter.game.journal); these replay it
+The journal format is the firmware's (arbiter.store.journal); these replay it
 with the firmware's own engine, so what the device did is what is checked.
 """
 
@@ -16,9 +16,9 @@ DRAW_LIMIT = 1_000_000  # how far a checkpoint's dice position is looked for (se
 
 def read_journal(text: str):
     """(header, checkpoint, events, undone, cut) of a journal's text, or None when it
-    is not one (see arbiter.game.journal.parse)."""
+    is not one (see arbiter.store.journal.parse)."""
     use_firmware_path()
-    from arbiter.game.journal import parse
+    from arbiter.store.journal import parse
 
     try:
         return parse(io.StringIO(text))
@@ -28,10 +28,10 @@ def read_journal(text: str):
 
 def replay(found, ruleset_text: str, check=None):
     """The game a journal records, replayed from its start or its checkpoint."""
-    from arbiter.game import rules
-    from arbiter.game.journal import rebuild
+    from arbiter.game import ruleset
+    from arbiter.store.journal import rebuild
 
-    return rebuild(rules.parse(ruleset_text), found, check=check)
+    return rebuild(ruleset.parse(ruleset_text), found, check=check)
 
 
 def replay_journal(text: str, ruleset_text: str):
@@ -46,7 +46,7 @@ def draws_to(seed: int, position: int) -> int | None:
     """How many draws from ``seed`` the generator takes to reach ``position``
     (a checkpoint's), or None when not within DRAW_LIMIT."""
     use_firmware_path()
-    from arbiter.rng import Rng
+    from arbiter.game.rng import Rng
 
     rng = Rng(seed)
     for draws in range(DRAW_LIMIT + 1):

@@ -56,20 +56,20 @@ def _where(path) -> str:
 def check_text(text: str) -> str | None:
     """None when the ruleset is good, else a short reason naming where."""
     use_firmware_path()
-    from arbiter.game import rules
+    from arbiter.game import ruleset
 
     size = len(text.encode())
-    if size > rules.MAX_BYTES:
-        return f"too large: {size} bytes, the limit is {rules.MAX_BYTES}"
+    if size > ruleset.MAX_BYTES:
+        return f"too large: {size} bytes, the limit is {ruleset.MAX_BYTES}"
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         return f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
     if not isinstance(data, dict):
         return "ruleset: the top level must be an object"
-    if data.get("format") != rules.FORMAT:
+    if data.get("format") != ruleset.FORMAT:
         return (f"format: format {data.get('format')!r} is not understood; "
-                f"this Arbiter reads format {rules.FORMAT}")
+                f"this Arbiter reads format {ruleset.FORMAT}")
     errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
         error = min(errors, key=lambda e: len(e.absolute_path))
@@ -77,8 +77,8 @@ def check_text(text: str) -> str | None:
         message = error.message.replace(repr(error.instance), _SHORT.repr(error.instance))
         return f"{_where(error.absolute_path)}: {message}"
     try:
-        rules.check(data)
-    except rules.RulesetError as exc:
+        ruleset.check(data)
+    except ruleset.RulesetError as exc:
         return str(exc)
     return None
 

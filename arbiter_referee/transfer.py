@@ -89,7 +89,7 @@ def wait_for_restart(port: str) -> None:
 
 
 def _answer(output: str) -> str:
-    """The device-side line ``OK ...`` or ``REFUSED reason`` (see firmware/arbiter/install.py)."""
+    """The device-side line ``OK ...`` or ``REFUSED reason`` (see arbiter/store/install.py)."""
     for line in reversed(output.splitlines()):
         if line.startswith(("OK", "REFUSED")):
             if line.startswith("REFUSED"):
@@ -115,14 +115,14 @@ def push(port: str, ruleset: str, force: bool = False, host_check: bool = True) 
         raise DeviceError(f"{path}: name {name!r} cannot be a file name on the device")
     out = mpremote(port, ["exec", MKDIR_RULESETS],
                    ["fs", "cp", str(path), f":rulesets/{name}.part"],
-                   ["exec", f"from arbiter import install\ninstall.push({name!r}, {force})"])
+                   ["exec", f"from arbiter.store import install\ninstall.push({name!r}, {force})"])
     _answer(out)
     return name
 
 
 def listing(port: str) -> list[tuple[str, int, bool]]:
     """(name, bytes, in play) of every ruleset on the device."""
-    out = mpremote(port, ["exec", "from arbiter import install\ninstall.listing()"])
+    out = mpremote(port, ["exec", "from arbiter.store import install\ninstall.listing()"])
     _answer(out)
     rows = []
     for line in out.splitlines():
@@ -133,7 +133,7 @@ def listing(port: str) -> list[tuple[str, int, bool]]:
 
 
 def remove(port: str, name: str, force: bool = False) -> None:
-    out = mpremote(port, ["exec", f"from arbiter import install\ninstall.remove({name!r}, "
+    out = mpremote(port, ["exec", f"from arbiter.store import install\ninstall.remove({name!r}, "
                                   f"{force})"])
     _answer(out)
 

@@ -1,7 +1,7 @@
 """The Pico board: the only module that touches ``machine``.
 
 Builds the real I2C bus, button pins and NeoPixel chain from the wiring in
-``arbiter/wiring.py`` (overridden by ``config.json`` on the flash) and hands
+``arbiter/hw/wiring.py`` (overridden by ``config.json`` on the flash) and hands
 them to the portable core as plain objects and callables.
 """
 
@@ -12,8 +12,9 @@ import time
 import machine
 import neopixel as _neopixel
 
-from arbiter import wiring as _wiring
-from arbiter.flash import Flash
+from arbiter import unload
+from arbiter.hw import wiring as _wiring
+from arbiter.hw.flash import Flash
 
 flash = Flash("")
 wiring, errors = _wiring.load(flash.read("config.json"))
@@ -31,6 +32,8 @@ button_readers = tuple(
 )
 neopixel = _neopixel.NeoPixel(machine.Pin(wiring["led_pin"], machine.Pin.OUT),
                              wiring["led_count"])
+del _wiring
+unload("arbiter.hw.wiring")  # read once, at boot: its code leaves the heap
 
 ticks_ms = time.ticks_ms
 sleep_ms = time.sleep_ms

@@ -27,7 +27,7 @@ DEVICE_SEED = 1  # the Rig's default, which the tests' whole games are written f
 
 
 def recording_rig(flash_dir: Path, seed: int = DEVICE_SEED):
-    from arbiter.game.journal import JOURNAL
+    from arbiter.store.journal import JOURNAL
     from vscript import NAMES, START_MS
 
     class RecordingRig(Rig):

@@ -66,14 +66,15 @@ def test_the_bench_plays_a_complete_game_of_every_bundled_ruleset():
 
 @pytest.mark.parametrize("name", scenarios.NAMES)
 def test_each_device_script_plays_its_game_to_the_end(name, tmp_path):
-    from arbiter.game import journal, rules
+    from arbiter.game import ruleset
     from arbiter.game.engine import Game
+    from arbiter.store import journal
     from vboard import VirtualFlash
 
     game = GAMES[name]
     out = run_session(game.device_seed, game.keys, "cpython", flash_dir=tmp_path)
     assert f"{game.winner} wins!" in read_lines(Frame.parse(out.frames[-1]).ram)
-    data = rules.parse(bundled()[name].read_text())
+    data = ruleset.parse(bundled()[name].read_text())
     device = journal.resume(journal.Journal(VirtualFlash(str(tmp_path) + "/")), data)
     headless = Game(data, game.players, game.options, game.seed)
     for action in game.actions:

@@ -6,7 +6,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arbiter.buttons import DOWN, LONG, PRESS, REPEAT, UP, A, Buttons, button_of, kind_of
+from arbiter.hw.buttons import DOWN, LONG, PRESS, REPEAT, UP, A, Buttons, button_of, kind_of
 
 
 class Contacts:

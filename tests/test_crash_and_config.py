@@ -2,8 +2,9 @@
 
 import pytest
 
-from arbiter import dice, wiring
 from arbiter.device import CRASH_SHOW_MS
+from arbiter.hw import wiring
+from arbiter.screens import dice
 
 
 @pytest.mark.parametrize("config, message", [

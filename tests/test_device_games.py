@@ -30,7 +30,7 @@ def start_game(rig, name, *setup_keys):
 
 
 def game_of(rig):
-    from arbiter.play import PlayScreen
+    from arbiter.screens.play import PlayScreen
 
     for screen in rig.app.stack:
         if isinstance(screen, PlayScreen):

@@ -102,7 +102,7 @@ def _highlighted(rig):
 
 
 def test_a_long_menu_scrolls_only_when_the_highlight_leaves_the_screen(rig):
-    from arbiter.screens import Menu
+    from arbiter.ui.menu import Menu
 
     names = ["Alfa", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf", "Hotel",
              "India", "Juliett", "Kilo", "Lima"]

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from arbiter.flash import Flash
-from arbiter.game import journal as jnl
-from arbiter.game import rules
+from arbiter.game import ruleset
 from arbiter.game.engine import Game
+from arbiter.hw.flash import Flash
+from arbiter.store import journal as jnl
 from arbiter_referee.rulesets import bundled
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs pseudo-terminals")
@@ -124,11 +124,11 @@ def test_deploy_boots_the_firmware_and_a_second_deploy_copies_nothing(device):
 
 
 def test_deploy_removes_a_stale_module_that_would_shadow_the_bytecode(device):
-    stale = device.flash / "arbiter" / "dice.py"
+    stale = device.flash / "arbiter" / "screens" / "dice.py"
     stale.write_text("raise ImportError('stale')\n")
     device.arbiter("deploy")
     assert not stale.exists()
-    assert (device.flash / "arbiter" / "dice.mpy").is_file()
+    assert (device.flash / "arbiter" / "screens" / "dice.mpy").is_file()
 
 
 def test_push_then_mpremote_cat_gives_the_same_bytes(device):
@@ -164,11 +164,11 @@ def test_a_push_killed_half_way_leaves_the_old_ruleset_valid(device, tmp_path):
     device.arbiter("push", "tactics")
     old = (device.flash / "rulesets" / "tactics.json").read_bytes()
     data = json.loads(old)
-    room = rules.MAX_BYTES - len(old) - 1000
+    room = ruleset.MAX_BYTES - len(old) - 1000
     data["notes"] = "A long house rule. "[:19] * (room // 19)  # near the cap: a slow transfer
     new = tmp_path / "tactics.json"
     new.write_text(json.dumps(data))
-    assert rules.parse(new.read_text())
+    assert ruleset.parse(new.read_text())
     part = device.flash / "rulesets" / "tactics.part"
     size = len(new.read_bytes())
     for fraction in (0.1, 0.5, 0.9):
@@ -185,14 +185,14 @@ def test_a_push_killed_half_way_leaves_the_old_ruleset_valid(device, tmp_path):
         assert part.stat().st_size < size, "the kill came too late to test anything"
         on_device = (device.flash / "rulesets" / "tactics.json").read_bytes()
         assert on_device == old
-        rules.parse(on_device.decode())
+        ruleset.parse(on_device.decode())
     device.arbiter("push", str(new))  # the device recovers from the dropped connections
     assert (device.flash / "rulesets" / "tactics.json").read_bytes() == new.read_bytes()
 
 
 def play_kaiju(flash_dir, finish):
     flash = Flash(str(flash_dir) + "/")
-    game = Game(rules.parse(ruleset_text("kaiju").decode()), players=2, seed=11)
+    game = Game(ruleset.parse(ruleset_text("kaiju").decode()), players=2, seed=11)
     journal = jnl.Journal(flash)
     journal.start(game)
     for action in ["next", "roll d6 3", "next", "roll d20", "add P1.energy 2"]:

@@ -3,7 +3,7 @@
 import pytest
 
 from arbiter import ui
-from arbiter.ssd1306 import SSD1306
+from arbiter.hw.ssd1306 import SSD1306
 from vboard import VirtualI2C
 from vssd1306 import VirtualSSD1306
 

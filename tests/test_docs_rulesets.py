@@ -187,12 +187,12 @@ def test_generic_actions_are_documented():
 
 
 def _effects_in_code() -> set[str]:
-    from arbiter.game import effects, rules
+    from arbiter.game import effects, ruleset
 
     source = (REPO / "firmware" / "arbiter" / "game" / "effects.py").read_text()
     handled = set(re.findall(r'if "(\w+)" in effect:', source))
     assert handled, effects.__file__
-    return set(rules._EFFECTS) | handled
+    return set(ruleset._EFFECTS) | handled
 
 
 def _operators_in_code() -> set[str]:
@@ -229,11 +229,11 @@ def _schema_fields(node, out):
 
 
 def test_every_top_level_block_is_documented():
-    from arbiter.game import rules
+    from arbiter.game import ruleset
 
     schema = json.loads(SCHEMA.read_text())
     top = set(schema["properties"])
-    assert top == set(rules._TOP), "the schema and the firmware allow different blocks"
+    assert top == set(ruleset._TOP), "the schema and the firmware allow different blocks"
     for key in top:
         assert backticked(key), key
         assert re.search(r"^\| `%s` \|" % key, TEXT, re.M), f"no row for {key} in the table"
@@ -246,17 +246,18 @@ def test_every_field_in_the_schema_is_documented():
 
 
 def test_the_numbers_and_names_the_doc_gives_are_the_codes():
-    from arbiter.game import FORMAT, journal, rules
+    from arbiter.game import FORMAT, ruleset
     from arbiter.game.engine import commitment
+    from arbiter.store import journal
 
-    assert f"At most {rules.MAX_BYTES} bytes" in TEXT
+    assert f"At most {ruleset.MAX_BYTES} bytes" in TEXT
     assert f'`"format": {FORMAT}`' in TEXT
-    assert f"1 to {rules.MAX_PLAYERS}" in TEXT
+    assert f"1 to {ruleset.MAX_PLAYERS}" in TEXT
     assert backticked(journal.JOURNAL) and backticked(journal.CHECKPOINT.strip())
     assert f"every {journal.CHECKPOINT_EVERY} events" in TEXT
     assert backticked(journal.CLOSED.strip())
-    with pytest.raises(rules.RulesetError) as refused:
-        rules.check({"format": FORMAT + 1, "name": "x"})
+    with pytest.raises(ruleset.RulesetError) as refused:
+        ruleset.check({"format": FORMAT + 1, "name": "x"})
     assert backticked(str(refused.value))
     assert commitment(5) in TEXT  # the worked example's seed
     for name in bundled():

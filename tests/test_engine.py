@@ -6,16 +6,16 @@ import json
 import pytest
 from undo_check import undoes_and_redoes_exactly
 
-from arbiter.game import rules
-from arbiter.game.effects import Illegal
+from arbiter.game import ruleset
 from arbiter.game.engine import Game, commitment
-from arbiter.game.view import public_state
+from arbiter.game.errors import Illegal
+from arbiter.game.public import public_state
 from arbiter_referee.headless import play
 from arbiter_referee.rulesets import bundled
 
 
 def load(name):
-    return rules.parse(bundled()[name].read_text())
+    return ruleset.parse(bundled()[name].read_text())
 
 
 def game(name, **kwargs):
@@ -221,7 +221,7 @@ def phased(phases, **extra):
     data = {"format": 1, "name": "phased", "counters": {"n": {"start": 0}},
             "players": {"min": 2, "max": 4},
             "phases": phases, **extra}
-    return Game(rules.parse(json.dumps(data)), players=3, seed=1)
+    return Game(ruleset.parse(json.dumps(data)), players=3, seed=1)
 
 
 def test_a_skipped_turn_phase_is_skipped_whole():
@@ -254,7 +254,7 @@ def test_named_fields_of_a_form_are_not_read_as_operators():
             "setup": [{"make_pieces": {"count": 2}}],
             "actions": {"tally": {"effects": [
                 {"set": "$p.n", "to": {"count_pieces": {"of": "P1"}}}]}}}
-    rules.check(data)
+    ruleset.check(data)
     data["actions"]["tally"]["effects"][0]["to"] = {"count_peices": {"of": "P1"}}
-    with pytest.raises(rules.RulesetError, match="unknown operator 'count_peices'"):
-        rules.check(data)
+    with pytest.raises(ruleset.RulesetError, match="unknown operator 'count_peices'"):
+        ruleset.check(data)

@@ -10,10 +10,10 @@ import random
 
 import pytest
 
-from arbiter.game import rules
+from arbiter.game import ruleset
 from arbiter.game.actions import pending_pick
-from arbiter.game.effects import Illegal
 from arbiter.game.engine import Game
+from arbiter.game.errors import Illegal
 from arbiter_referee.rulesets import bundled
 
 ACTIONS_PER_RULESET = 10_000
@@ -115,7 +115,7 @@ def snapshot(game):
 
 @pytest.mark.parametrize("name", sorted(bundled()))
 def test_random_actions_never_crash_or_break_bounds_and_undo_is_exact(name):
-    data = rules.parse(bundled()[name].read_text())
+    data = ruleset.parse(bundled()[name].read_text())
     rng = random.Random(f"fuzz-{name}")
     spec = data.get("players", {})
     game, refused, applied, undo_checks = None, 0, 0, 0

@@ -1,4 +1,4 @@
-"""hardware/diagram.json and hardware/README.md must match firmware/arbiter/wiring.py.
+"""hardware/diagram.json and hardware/README.md must match firmware/arbiter/hw/wiring.py.
 
 Every expectation comes from ``wiring.WIRING``: change a pin there and these tests fail
 until the diagram and the README pinout table follow.
@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "firmware"))
 
-from arbiter import wiring  # noqa: E402
+from arbiter.hw import wiring  # noqa: E402
 
 DIAGRAM = ROOT / "hardware" / "diagram.json"
 README = ROOT / "hardware" / "README.md"

@@ -6,14 +6,14 @@ import json
 import pytest
 from undo_check import undoes_and_redoes_exactly
 
-from arbiter.game import rules
-from arbiter.game.effects import Illegal
+from arbiter.game import ruleset
 from arbiter.game.engine import Game
-from arbiter.game.view import public_state
+from arbiter.game.errors import Illegal
+from arbiter.game.public import public_state
 from arbiter_referee.headless import play
 from arbiter_referee.rulesets import bundled
 
-RULES = rules.parse(bundled()["impactics"].read_text())
+RULES = ruleset.parse(bundled()["impactics"].read_text())
 DECK = dict(RULES["values"]["deck"])
 ALEX = ["forward1", "forward1", "rotate_left", "rotate_left", "rotate_right", "rotate_right",
         "attack", "attack"]
@@ -318,8 +318,8 @@ def test_goons_win_when_either_van_damme_dies():
 def test_a_pages_line_is_checked_like_any_expression():
     data = json.loads(bundled()["impactics"].read_text())
     data["pages"][0]["lines"].append({"gte": [1, 2]})
-    with pytest.raises(rules.RulesetError, match=r"pages\[0\].lines\[6\]: unknown operator"):
-        rules.parse(json.dumps(data))
+    with pytest.raises(ruleset.RulesetError, match=r"pages\[0\].lines\[6\]: unknown operator"):
+        ruleset.parse(json.dumps(data))
 
 
 # -- undo, replay and a whole game ---------------------------------------------------------

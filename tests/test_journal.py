@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from arbiter.flash import Flash
-from arbiter.game import journal as jnl
-from arbiter.game import rules
-from arbiter.game.effects import Illegal
+from arbiter.game import ruleset
 from arbiter.game.engine import Game
+from arbiter.game.errors import Illegal
+from arbiter.hw.flash import Flash
+from arbiter.store import journal as jnl
 from arbiter_referee.rulesets import bundled
 
 SCRIPT = ["next", "add P1.energy 3", "next", "next", "roar P1", "next", "glory P2 4",
@@ -63,7 +63,7 @@ class CuttingFlash(Flash):
 
 @functools.cache  # parsed once: a game only reads its ruleset
 def kaiju():
-    return rules.parse(bundled()["kaiju"].read_text())
+    return ruleset.parse(bundled()["kaiju"].read_text())
 
 
 def play(flash, script=SCRIPT, seed=5, keep=None):
@@ -98,7 +98,7 @@ def test_a_reset_resumes_the_game_exactly(tmp_path):
 
 @functools.cache
 def jugger():
-    return rules.parse(bundled()["jugger"].read_text())
+    return ruleset.parse(bundled()["jugger"].read_text())
 
 
 def device_game(keep=jnl.DEVICE_KEEP):
@@ -211,7 +211,7 @@ def test_no_saved_game_and_another_rulesets_game(tmp_path):
     assert jnl.resume(jnl.Journal(flash), kaiju()) is None
     play(flash)
     with pytest.raises(Illegal, match="the saved game is kaiju"):
-        jnl.resume(jnl.Journal(flash), rules.parse(bundled()["tactics"].read_text()))
+        jnl.resume(jnl.Journal(flash), ruleset.parse(bundled()["tactics"].read_text()))
 
 
 @pytest.mark.parametrize("keep", [None, jnl.DEVICE_KEEP])
@@ -339,10 +339,10 @@ def test_under_micropython_a_device_game_compacts_and_resumes(tmp_path):
 
     # 70 events of Jugger as the device plays them: compacted at 64, then resumed.
     body = (
-        "__import__('arbiter.game.journal')\n"
-        "__import__('arbiter.flash')\n"
-        "jmod = sys.modules['arbiter.game.journal']\n"
-        "flash = sys.modules['arbiter.flash'].Flash('/flash/')\n"
+        "__import__('arbiter.store.journal')\n"
+        "__import__('arbiter.hw.flash')\n"
+        "jmod = sys.modules['arbiter.store.journal']\n"
+        "flash = sys.modules['arbiter.hw.flash'].Flash('/flash/')\n"
         "rules = vrun.load_file('/rulesets/jugger.json')\n"
         "game = vrun.start(rules, 2, 5, {})\n"
         "game.keep = jmod.DEVICE_KEEP\n"

@@ -8,16 +8,17 @@ import json
 
 import pytest
 
-from arbiter.game import rules
-from arbiter.game.effects import Illegal
+from arbiter.game import ruleset
 from arbiter.game.engine import Game
-from arbiter.game.view import public_state, screen_lines
+from arbiter.game.errors import Illegal
+from arbiter.game.public import public_state
+from arbiter.screens.view import screen_lines
 from arbiter_referee.headless import play
 from arbiter_referee.rulesets import bundled
 
 
 def load():
-    return rules.parse(bundled()["jugger"].read_text())
+    return ruleset.parse(bundled()["jugger"].read_text())
 
 
 def new(seed=1, length="short", data=None):
@@ -669,7 +670,7 @@ def device_game(rig, *setup_keys):
     """A Jugger game started on the virtual device; its play screen."""
     from test_device_games import open_setup
 
-    from arbiter.play import PlayScreen
+    from arbiter.screens.play import PlayScreen
 
     open_setup(rig, "jugger")
     rig.keys(*setup_keys, "a")

@@ -12,14 +12,14 @@ import json
 import pytest
 from helpers import REPO
 
-from arbiter.game import rules
-from arbiter.game.effects import Illegal
+from arbiter.game import ruleset
 from arbiter.game.engine import Game
-from arbiter.game.view import screen_lines
+from arbiter.game.errors import Illegal
+from arbiter.screens.view import screen_lines
 from arbiter_referee.headless import play
 
 FULL = REPO / "rulesets" / "juggernauts.json"
-RULES = rules.parse(FULL.read_text())
+RULES = ruleset.parse(FULL.read_text())
 
 
 def new(seed=1, players=None, **options):
@@ -790,7 +790,8 @@ def test_on_the_device_alert_tokens_blink_amber_then_red_at_2_never_like_a_colou
     # stays lit, so P1 at 2 alerts never looks like P1 at none.
     from test_device_games import pick, start_game
 
-    from arbiter.play import AMBER, RED, PlayScreen
+    from arbiter.screens.colours import AMBER, RED
+    from arbiter.screens.play import PlayScreen
 
     start_game(rig, "juggernauts")
     pick(rig, 0)
@@ -869,7 +870,7 @@ def test_on_the_device_each_players_matrix_is_a_grid_of_positions(rig):
     # neutralized (with a token count) or token, shown as a compact grid."
     from test_device_games import game_of, open_menu_item, pick, start_game
 
-    from arbiter.play import PlayScreen
+    from arbiter.screens.play import PlayScreen
 
     start_game(rig, "juggernauts")
     pick(rig, 5)  # P1: d20

@@ -6,14 +6,15 @@ import json
 import pytest
 from undo_check import undoes_and_redoes_exactly
 
-from arbiter.game import rules
-from arbiter.game.effects import Illegal
+from arbiter.game import ruleset
 from arbiter.game.engine import Game
-from arbiter.game.view import preview, public_state, screen_lines
+from arbiter.game.errors import Illegal
+from arbiter.game.public import preview, public_state
+from arbiter.screens.view import screen_lines
 from arbiter_referee.headless import play
 from arbiter_referee.rulesets import bundled
 
-DATA = rules.parse(bundled()["kaiju"].read_text())
+DATA = ruleset.parse(bundled()["kaiju"].read_text())
 
 
 def new(players=2, seed=1, actions=()):
@@ -460,7 +461,7 @@ def test_a_complete_three_player_game_the_same_in_both_runtimes():
 
 
 def play_screen(rig):
-    from arbiter.play import PlayScreen
+    from arbiter.screens.play import PlayScreen
 
     return next(s for s in rig.app.stack if isinstance(s, PlayScreen))
 
@@ -598,7 +599,7 @@ def test_on_the_device_forms_offer_the_kaiju_and_players_that_make_sense(rig):
 # - you may activate your Rage Attack": the device says so, and that player's LEDs
 # pulse (blink in their colour), on another player's turn too, until the Rage Attack.
 def test_on_the_device_a_team_that_may_rage_pulses_until_its_rage_attack(rig):
-    from arbiter.play import player_colour
+    from arbiter.screens.colours import player_colour
 
     game = on_device(rig, 3, ["next", "next", "pass P1", "pass P2", "pass P3",
                               "active P1 k1", "active P2 k1", "active P3 k1", "add P2.fury 7"])
@@ -621,7 +622,7 @@ def test_on_the_device_a_team_that_may_rage_pulses_until_its_rage_attack(rig):
 # "A full three-player game runs to its end on `arbiter sim`": the whole game above,
 # entered with the device's keys, ends as it does headless.
 def test_a_complete_three_player_game_on_the_device(rig):
-    from arbiter.game.view import public_state as shown_state
+    from arbiter.game.public import public_state as shown_state
 
     game = on_device(rig, 3)
     previews = []

@@ -1,6 +1,6 @@
 """The LED ring: capped brightness, animations driven by time, writes only on change."""
 
-from arbiter.leds import PLAYER_COLOURS, Leds
+from arbiter.hw.ring import PLAYER_COLOURS, Leds
 from vboard import VirtualNeoPixel
 
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arbiter.rng import DICE, Rng
+from arbiter.game.rng import DICE, Rng
 from arbiter_referee.emulator import wasm as mpwasm
 from arbiter_referee.paths import FIRMWARE
 
@@ -123,7 +123,7 @@ def test_below_rejects_empty_range():
 
 
 def test_micropython_rolls_the_same_dice():
-    code = ("import sys\nsys.path.insert(0, '/fw')\nfrom arbiter.rng import Rng\n"
+    code = ("import sys\nsys.path.insert(0, '/fw')\nfrom arbiter.game.rng import Rng\n"
             "r = Rng(123456789)\nprint([r.roll(f) for f in (4, 6, 8, 10, 12, 20) * 20])\n")
     result = mpwasm.run(code, {"/fw": (FIRMWARE, False)})
     expected = Rng(123456789)

@@ -7,14 +7,14 @@ from collections import Counter
 import pytest
 from undo_check import undoes_and_redoes_exactly
 
-from arbiter.game import rules
-from arbiter.game.effects import Illegal
+from arbiter.game import ruleset
 from arbiter.game.engine import Game
+from arbiter.game.errors import Illegal
 from arbiter_referee.cli import main as arbiter
 from arbiter_referee.headless import play
 from arbiter_referee.rulesets import bundled
 
-RULES = rules.parse(bundled()["tactics"].read_text())
+RULES = ruleset.parse(bundled()["tactics"].read_text())
 DECK = [r + s for s in "SHDC" for r in ["A"] + [str(n) for n in range(2, 11)] + ["J", "Q", "K"]]
 CASTLES = ["castle P1 1,1", "castle P2 7,7", "castle P2 1,7", "castle P1 7,1", "next"]
 
@@ -437,8 +437,9 @@ def test_recruit_adds_a_unit_once_per_face_card():
 def test_a_phase_confirm_must_name_an_action():
     data = json.loads(bundled()["tactics"].read_text())
     data["phases"][1]["confirm"] = "contrl"
-    with pytest.raises(rules.RulesetError, match=r"phases\[1\].confirm: unknown action 'contrl'"):
-        rules.parse(json.dumps(data))
+    with pytest.raises(ruleset.RulesetError,
+                       match=r"phases\[1\].confirm: unknown action 'contrl'"):
+        ruleset.parse(json.dumps(data))
 
 
 # -- fog of war (7.2) -------------------------------------------------------------------
@@ -540,7 +541,7 @@ def deal_on_the_device(rig, *setup_keys):
 def test_the_board_on_the_oled_shows_suit_and_rank_per_square_and_zooms(rig):
     from test_device_games import open_menu_item
 
-    from arbiter.grid import short
+    from arbiter.screens.grid import short
 
     g = deal_on_the_device(rig)
     board = g.state["game"]["board"]
@@ -640,6 +641,6 @@ def test_fog_of_war_on_the_device_hides_the_cards_until_turned_up_and_peeks(rig)
 
 
 def short_of(card):
-    from arbiter.grid import short
+    from arbiter.screens.grid import short
 
     return short(card)

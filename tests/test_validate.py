@@ -71,33 +71,33 @@ def test_bad_rulesets_are_refused_with_a_reason(case, tmp_path, capsys):
 
 
 def test_the_device_refuses_what_the_host_refuses():
-    from arbiter.game import rules
+    from arbiter.game import ruleset
 
     for case in ("die with no faces", "counter min over max", "threshold on an unknown counter",
                  "more than 8 players", "top level not an object", "unknown format version",
                  "over the size cap", "truncated JSON"):
-        with pytest.raises(rules.RulesetError):
-            rules.parse(BAD[case][0])
+        with pytest.raises(ruleset.RulesetError):
+            ruleset.parse(BAD[case][0])
 
 
 def test_device_names_the_format_it_needs():
-    from arbiter.game import rules
+    from arbiter.game import ruleset
 
-    with pytest.raises(rules.RulesetError, match="this Arbiter reads format 1"):
-        rules.parse('{"format": 7, "name": "future"}')
+    with pytest.raises(ruleset.RulesetError, match="this Arbiter reads format 1"):
+        ruleset.parse('{"format": 7, "name": "future"}')
 
 
 def test_the_size_cap_counts_bytes_on_the_device_as_on_the_host(tmp_path, capsys):
-    from arbiter.flash import Flash
-    from arbiter.game import rules
-    from arbiter.games import load_rules
+    from arbiter.game import ruleset
+    from arbiter.hw.flash import Flash
+    from arbiter.screens.setup import load_rules
 
     data = dict(KAIJU, notes="é" * 16500)  # 16,500 characters, 33,000 bytes in UTF-8
     text = json.dumps(data, ensure_ascii=False)
-    assert len(text) < rules.MAX_BYTES < len(text.encode())
+    assert len(text) < ruleset.MAX_BYTES < len(text.encode())
     (tmp_path / "rulesets").mkdir()
     (tmp_path / "rulesets" / "kaiju.json").write_text(text, encoding="utf-8")
     assert arbiter(["validate", str(tmp_path / "rulesets" / "kaiju.json")]) == 1
     assert "too large: %d bytes" % len(text.encode()) in capsys.readouterr().err
-    with pytest.raises(rules.RulesetError, match="too large"):
+    with pytest.raises(ruleset.RulesetError, match="too large"):
         load_rules(Flash(str(tmp_path) + "/"), "kaiju")

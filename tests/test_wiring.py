@@ -1,6 +1,6 @@
 """config.json overrides of the board definition, checked key by key."""
 
-from arbiter import wiring
+from arbiter.hw import wiring
 
 
 def test_no_config_gives_the_default_board():

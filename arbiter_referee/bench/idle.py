@@ -53,7 +53,7 @@ probe.report_idle()
 
 def sleep_timeout_s() -> int:
     use_firmware_path()
-    from arbiter.settings import DEFAULTS
+    from arbiter.store.settings import DEFAULTS
 
     return DEFAULTS["sleep_s"]
 

@@ -21,10 +21,10 @@ RESUME_HEAP = 2 * 1024 * 1024  # no collection inside a resume here: room for it
 # Under real MicroPython: resume the journal on /flash/ (the ruleset loaded first,
 # as the device does) and print its fuel, what it allocated, and what stays alive.
 RESUME = """
-__import__('arbiter.game.journal')
-__import__('arbiter.flash')
-jmod = sys.modules['arbiter.game.journal']
-flash = sys.modules['arbiter.flash'].Flash('/flash/')
+__import__('arbiter.store.journal')
+__import__('arbiter.hw.flash')
+jmod = sys.modules['arbiter.store.journal']
+flash = sys.modules['arbiter.hw.flash'].Flash('/flash/')
 rules = vrun.load_file('/flash/rulesets/' + drvdata.RULESET + '.json')
 gc.collect()
 base = gc.mem_alloc()
@@ -39,12 +39,13 @@ print('R %d %d %d %d' % (spent, allocated, gc.mem_alloc() - base, game.count()))
 
 def _engine():
     use_firmware_path()
-    from arbiter.game import journal, rules
-    from arbiter.game.effects import Illegal
+    from arbiter.game import ruleset
     from arbiter.game.engine import Game
+    from arbiter.game.errors import Illegal
+    from arbiter.store import journal
     from vboard import VirtualFlash
 
-    return journal, rules, Illegal, Game, VirtualFlash
+    return journal, ruleset, Illegal, Game, VirtualFlash
 
 
 def whole_state(game) -> str:
@@ -54,10 +55,10 @@ def whole_state(game) -> str:
 
 
 def flash_per_event(ruleset: str, players: int, seed: int, actions, options=None) -> dict:
-    journal, rules, Illegal, Game, VirtualFlash = _engine()
+    journal, checker, Illegal, Game, VirtualFlash = _engine()
     with tempfile.TemporaryDirectory() as folder:
         flash = VirtualFlash(folder + "/")
-        game = Game(rules.parse(bundled()[ruleset].read_text()), players, options, seed,
+        game = Game(checker.parse(bundled()[ruleset].read_text()), players, options, seed,
                     journal.DEVICE_KEEP)  # as the device plays it
         jnl = journal.Journal(flash)
         jnl.start(game)  # the header counts: it is written for this game too
@@ -87,10 +88,10 @@ def scale(ruleset: str, players: int, cycle, events: int, seed: int = 1,
     what a resume costs (CPython time; with ``micropython``, fuel and heap under
     real MicroPython), beside the same game kept whole. The default marks include
     the event before the last checkpoint: a resume there replays the most."""
-    journal, rules, Illegal, Game, VirtualFlash = _engine()
+    journal, checker, Illegal, Game, VirtualFlash = _engine()
     if marks is None:
         marks = (1_000, 2_000, 5_000, events - events % journal.CHECKPOINT_EVERY - 1, events)
-    data = rules.parse(bundled()[ruleset].read_text())
+    data = checker.parse(bundled()[ruleset].read_text())
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         flash = VirtualFlash(folder + "/play/")

@@ -58,11 +58,11 @@ def _ruleset_text(name: str) -> str:
             from None
 
 
-def audit(log: Path, ruleset: str | None = None) -> tuple[bool, list[str]]:
+def audit(log: Path, ruleset_file: str | None = None) -> tuple[bool, list[str]]:
     found = _read(log)
-    from arbiter.game import rules as checks
-    from arbiter.game.effects import Illegal
+    from arbiter.game import ruleset
     from arbiter.game.engine import commitment
+    from arbiter.game.errors import Illegal
 
     header, checkpoint, events, _, _ = found
     start = checkpoint["n"] if checkpoint else 0
@@ -86,13 +86,14 @@ def audit(log: Path, ruleset: str | None = None) -> tuple[bool, list[str]]:
                             f"of the seed")
         else:
             notes.append(f"the checkpoint's dice are draw {draws:,} of the seed")
-    text = _ruleset_text(ruleset or str(header["ruleset"]))
+    name = ruleset_file or str(header["ruleset"])
+    text = _ruleset_text(name)
     try:
         replay(found, text, check)
     except Illegal as exc:
         faults.append(f"the events do not replay: {exc.reason}")
-    except checks.RulesetError as exc:
-        raise AuditError(f"the ruleset {ruleset or header['ruleset']} is refused: {exc}") \
+    except ruleset.RulesetError as exc:
+        raise AuditError(f"the ruleset {name} is refused: {exc}") \
             from None
     lines = [f"ruleset {header['ruleset']}, seed {header['seed']} "
              f"(commitment {commitment(header['seed'])}), {start + len(events)} events, "

@@ -16,10 +16,10 @@ def board(seed: int, players: int = 2) -> list[str]:
     from arbiter_referee.emulator.session import use_firmware_path
 
     use_firmware_path()
-    from arbiter.game import rules
+    from arbiter.game import ruleset
     from arbiter.game.engine import Game
 
-    game = Game(rules.parse(bundled()["tactics"].read_text()), players=players, seed=seed)
+    game = Game(ruleset.parse(bundled()["tactics"].read_text()), players=players, seed=seed)
     game.apply("layout")  # a game's first action deals the battlefield
     return list(game.state["game"]["board"])
 

@@ -1,18 +1,22 @@
 """The application: a stack of screens driven by button events and ``now_ms``.
 
 ``step(now)`` is one pass of the main loop. When nothing happens it only
-samples the buttons and checks the sleep timer, allocating nothing.
+samples the buttons and checks the sleep timer, allocating nothing. Screens
+move by name: ``push`` one on top, ``pop`` back, ``home`` to the main menu,
+``insert`` one under the top; a screen module of ``screens.LET_GO`` is let go
+once no screen of it is on the stack.
 """
 
-from arbiter import VERSION
-from arbiter.buttons import button_of, kind_of
-from arbiter.dice import DiceRoller
-from arbiter.screens import Menu, TextPage
-from arbiter.settings import Settings
-from arbiter.settings_screen import SettingsScreen
-from arbiter.ticks import diff
+import sys
 
-SAVED_GAME = "game.jnl"  # the journal (arbiter.game.journal), checked without importing it
+from arbiter import VERSION, unload
+from arbiter.hw.buttons import button_of, kind_of
+from arbiter.hw.ticks import diff
+from arbiter.screens import LET_GO
+from arbiter.store.settings import Settings
+from arbiter.ui.menu import Menu, TextPage
+
+SAVED_GAME = "game.jnl"  # the journal (arbiter.store.journal), checked without importing it
 POLL_MS = 10  # awake: a 20 ms debounce needs samples this often
 ASLEEP_POLL_MS = 40  # display off: any press still lasts longer than this
 
@@ -47,19 +51,19 @@ class App:
 
     def _resume(self, now, notices):
         try:
-            from arbiter.games import resume_saved
+            from arbiter.screens.setup import resume_saved
 
             resume_saved(self, now)
         except Exception as exc:  # an engine bug must not stop the boot, nor loop it
-            del self.stack[1:]
+            self.home()
             self.log("resume failed: %r" % (exc,))
             notices.append("Saved game could not be resumed: %r" % (exc,))
 
     def _main_menu(self):
         return Menu("ARBITER", [
             ("Play a game", _choose_game),
-            ("Roll dice", lambda app, now: app.push(DiceRoller())),
-            ("Settings", lambda app, now: app.push(SettingsScreen())),
+            ("Roll dice", _roll_dice),
+            ("Settings", _settings),
             ("Log", lambda app, now: app.push(TextPage("Log", app.log.lines))),
             ("About", lambda app, now: app.push(TextPage("About", [
                 "Arbiter " + VERSION, "Table referee", "seed %016x" % app.rng.seed]))),
@@ -76,7 +80,26 @@ class App:
     def pop(self):
         if len(self.stack) > 1:
             self.stack.pop()
+            self._let_go()
         self.dirty = True
+
+    def home(self):
+        """Back to the main menu, every other screen closed."""
+        del self.stack[1:]
+        self._let_go()
+        self.dirty = True
+
+    def insert(self, below, screen):
+        """``screen`` just above ``below`` (which must be on the stack)."""
+        self.stack.insert(self.stack.index(below) + 1, screen)
+        self.dirty = True
+
+    def _let_go(self):
+        shown = [type(screen).__module__ for screen in self.stack]
+        for leaf in LET_GO.split():
+            name = "arbiter.screens." + leaf
+            if name in sys.modules and name not in shown:
+                unload(name)
 
     def redraw(self):
         self.dirty = True
@@ -134,6 +157,18 @@ class App:
 
 
 def _choose_game(app, now):
-    from arbiter.games import choose  # the engine loads only when a game is wanted
+    from arbiter.screens.setup import choose  # the engine loads only when a game is wanted
 
     choose(app, now)
+
+
+def _roll_dice(app, now):
+    from arbiter.screens.dice import DiceRoller
+
+    app.push(DiceRoller())
+
+
+def _settings(app, now):
+    from arbiter.screens.settings import SettingsScreen
+
+    app.push(SettingsScreen())

@@ -10,14 +10,14 @@ level, where MicroPython's GC can see everything).
 
 import gc
 
-from arbiter import ui
 from arbiter.app import POLL_MS, App
-from arbiter.buttons import Buttons
-from arbiter.leds import ERROR_RED, Leds
+from arbiter.game.rng import Rng
+from arbiter.hw.buttons import Buttons
+from arbiter.hw.ring import Leds
+from arbiter.hw.ssd1306 import SSD1306
+from arbiter.hw.ticks import diff
 from arbiter.log import Log
-from arbiter.rng import Rng
-from arbiter.ssd1306 import SSD1306
-from arbiter.ticks import diff
+from arbiter.screens.crash import describe, show_crash
 
 CRASH_SHOW_MS = 10000  # an error stays up this long, or until a button is pressed
 CRASH_BURST = 3  # this many crashes within CRASH_WINDOW_MS: wait for a press instead
@@ -102,25 +102,3 @@ def run(board):
             gc.collect()
             live = gc.mem_alloc()
         board.sleep_ms(pause)
-
-
-def describe(exc):
-    text = str(exc)
-    return type(exc).__name__ + (": " + text if text else "")
-
-
-def show_crash(display, leds, exc, now):
-    try:
-        display.power(True)
-        display.fill(0)
-        ui.title(display, "Error")
-        for row, text in enumerate(ui.wrap(describe(exc))[:5]):
-            ui.line(display, row + 1, text)
-        ui.hint(display, "A: restart")
-        display.show()
-    except Exception:
-        pass  # the display itself failed: the LEDs and serial still tell
-    leds.set_enabled(True)
-    leds.brightness = 100
-    leds.set_base(ERROR_RED)
-    leds.flash(ERROR_RED, now, 3)

@@ -8,9 +8,9 @@ OLED or the LEDs is reported to ``on_frame``.
 
 import sys
 
-from arbiter import wiring as _wiring
-from arbiter.flash import Flash
-from arbiter.ticks import PERIOD
+from arbiter import unload
+from arbiter.hw.flash import Flash
+from arbiter.hw.ticks import PERIOD
 from vscript import edges
 from vssd1306 import VirtualSSD1306
 
@@ -81,7 +81,10 @@ class VirtualFlash(Flash):
 class VirtualBoard:
     def __init__(self, seed, script="", flash_root="", on_frame=None, start_ms=0):
         self.flash = VirtualFlash(flash_root)
-        self.wiring, self.errors = _wiring.load(self.flash.read("config.json"))
+        from arbiter.hw import wiring  # read once, at boot, then let go as board.py does
+
+        self.wiring, self.errors = wiring.load(self.flash.read("config.json"))
+        unload("arbiter.hw.wiring")
         self.oled = VirtualSSD1306()
         self.i2c = VirtualI2C({self.wiring["oled_addr"]: self.oled})
         self.neopixel = VirtualNeoPixel(self.wiring["led_count"])

@@ -8,10 +8,11 @@ import json
 import framebuf
 
 from arbiter import ui
-from arbiter.game import rules as _rules
-from arbiter.game.effects import Illegal
+from arbiter.game import ruleset
 from arbiter.game.engine import Game
-from arbiter.game.view import public_state, screen_lines
+from arbiter.game.errors import Illegal
+from arbiter.game.public import public_state
+from arbiter.screens.view import screen_lines
 
 
 def load(text):
@@ -19,7 +20,7 @@ def load(text):
     starting are two steps, as on the device (two key presses): the MicroPython
     driver collects between them."""
     try:
-        return _rules.parse(text)
+        return ruleset.parse(text)
     except ValueError as exc:
         print("X 0 " + str(exc))
         return None

@@ -1,8 +1,8 @@
 """What expressions read (see expr.py): paths, bindings, options, values, the
 pieces. The engine's Game is one; here apart so each part reads on its own."""
 
-from arbiter.game.effects import Illegal
-from arbiter.game.expr import EMPTY, RuleError, evaluate
+from arbiter.game.errors import Illegal, RuleError
+from arbiter.game.expr import EMPTY, evaluate
 from arbiter.game.state import holder, kind_of, split
 
 

@@ -9,8 +9,8 @@ it with the action's dice (so undo, replay and audit give the same cards) and
 log what came up.
 """
 
-from arbiter.game.effects import Illegal
-from arbiter.game.expr import RuleError, evaluate
+from arbiter.game.errors import Illegal, RuleError
+from arbiter.game.expr import evaluate
 
 
 def _list_at(game, path):

@@ -14,15 +14,8 @@ Each effect is an object with one of these keys:
 ``remove`` (cards and lists: see decks.py).
 """
 
-from arbiter.game.expr import EMPTY, RuleError, evaluate
-
-
-class Illegal(Exception):
-    """An action the rules do not allow now; the reason is for the players."""
-
-    def __init__(self, reason):
-        super().__init__(reason)
-        self.reason = reason
+from arbiter.game.errors import Illegal, RuleError
+from arbiter.game.expr import EMPTY, evaluate
 
 
 def run(game, effects):

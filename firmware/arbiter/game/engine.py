@@ -10,11 +10,11 @@ the same (no undoing until lucky).
 import hashlib
 
 from arbiter.game import actions, effects
-from arbiter.game.effects import Illegal
-from arbiter.game.expr import EMPTY, RuleError, evaluate
+from arbiter.game.errors import Illegal, RuleError
+from arbiter.game.expr import EMPTY, evaluate
 from arbiter.game.history import History
+from arbiter.game.rng import Rng
 from arbiter.game.state import holder, new_state
-from arbiter.rng import Rng
 
 SNAP_EVERY = 16  # events between in-memory snapshots
 SNAP_KEEP = 4  # snapshots kept: undo further back replays from the start

@@ -28,11 +28,9 @@ A one-key object is an operator:
 """
 
 
+from arbiter.game.errors import RuleError
+
 EMPTY = {}  # the default of an absent section: never written (a ``{}`` default allocates)
-
-
-class RuleError(Exception):
-    """An expression or effect the engine cannot evaluate (a ruleset bug)."""
 
 
 def _num(x):

@@ -7,7 +7,7 @@ the device) drops what undo can no longer reach.
 
 from arbiter.game import actions
 from arbiter.game.context import Context
-from arbiter.game.effects import Illegal
+from arbiter.game.errors import Illegal
 from arbiter.game.state import clone
 
 

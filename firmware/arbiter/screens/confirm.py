@@ -9,8 +9,8 @@ last knew.
 """
 
 from arbiter import ui
-from arbiter.buttons import LONG, A
-from arbiter.forms import ActionForm, action_form
+from arbiter.hw.buttons import LONG, A
+from arbiter.screens.forms import ActionForm, action_form
 
 
 def following(game):

@@ -9,11 +9,11 @@ for one player (the rules let a player look at cards near their armies): a
 "others look away" question first, then the card; nothing is recorded.
 """
 
-from arbiter.buttons import LONG, A
-from arbiter.game.effects import Illegal
+from arbiter.game.errors import Illegal
 from arbiter.game.expr import evaluate
-from arbiter.grid import GridPage
-from arbiter.screens import Confirm, TextPage
+from arbiter.hw.buttons import LONG, A
+from arbiter.screens.grid import GridPage
+from arbiter.ui.menu import Confirm, TextPage
 
 
 class BoardPage(GridPage):

@@ -1,9 +1,9 @@
 """The dice roller: 1-10 dice of d4, d6, d8, d10, d12 or d20; each die and the total."""
 
 from arbiter import ui
-from arbiter.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
-from arbiter.leds import PLAYER_COLOURS
-from arbiter.rng import DICE
+from arbiter.game.rng import DICE
+from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
+from arbiter.hw.ring import PLAYER_COLOURS
 
 MAX_DICE = 10
 

@@ -6,9 +6,9 @@ only once a game starts, so a big ruleset is parsed with them still on flash.
 """
 
 from arbiter import ui, unload
-from arbiter.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
-from arbiter.game.journal import DEVICE_KEEP, Journal
-from arbiter.screens import Confirm, Menu, TextPage
+from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
+from arbiter.store.journal import DEVICE_KEEP, Journal
+from arbiter.ui.menu import Confirm, Menu, TextPage
 
 FOLDER = "rulesets/"
 
@@ -16,22 +16,22 @@ FOLDER = "rulesets/"
 def load_rules(flash, name):
     """The checked ruleset ``name`` from flash; raises RulesetError with the reason.
     The checks' code (7 KB of a Pico's heap) is loaded for this and let go after."""
-    from arbiter.game import rules
+    from arbiter.game import ruleset
 
     try:
-        with _ruleset_file(flash, name, rules) as stream:
-            return rules.read(stream)
+        with _ruleset_file(flash, name, ruleset) as stream:
+            return ruleset.read(stream)
     finally:
-        unload("arbiter.game.rules")
+        unload("arbiter.game.ruleset")
 
 
-def _ruleset_file(flash, name, rules):
+def _ruleset_file(flash, name, ruleset):
     """The ruleset's file, open, its size checked first; RulesetError if it is not there."""
-    rules.check_size(flash.size(FOLDER + name + ".json"))
+    ruleset.check_size(flash.size(FOLDER + name + ".json"))
     try:
         return open(flash.path(FOLDER + name + ".json"))
     except OSError:
-        raise rules.RulesetError("", "no ruleset %s on the device" % name) from None
+        raise ruleset.RulesetError("", "no ruleset %s on the device" % name) from None
 
 
 def choose(app, now):
@@ -56,7 +56,7 @@ def _refused(app, name, exc):
 
 
 class Loading:
-    """Reads a ruleset a step a main-loop pass (rules.steps: parse, share, check)
+    """Reads a ruleset a step a main-loop pass (ruleset.steps: parse, share, check)
     so a Pico's heap lets go of each step's leftovers before the next, then gives
     its place to the game's setup. Keys wait: it takes a few passes."""
 
@@ -82,16 +82,16 @@ class Loading:
             app.push(Setup(self.name, rules))
 
     def _start(self, app):
-        from arbiter.game import rules
+        from arbiter.game import ruleset
 
-        self.stream = _ruleset_file(app.flash, self.name, rules)
-        return rules.steps(self.stream)
+        self.stream = _ruleset_file(app.flash, self.name, ruleset)
+        return ruleset.steps(self.stream)
 
     def _done(self, app):
         if self.steps is not None:
             self.stream.close()
         self.steps = self.stream = None
-        unload("arbiter.game.rules")
+        unload("arbiter.game.ruleset")
         app.pop()
 
     def key(self, app, button, kind, now):
@@ -174,8 +174,8 @@ class Setup:
 
 
 def start(app, setup, now):
-    from arbiter.game.effects import Illegal
     from arbiter.game.engine import Game, commitment
+    from arbiter.game.errors import Illegal
 
     seed = (app.rng.next32() << 32) | app.rng.next32()
     try:
@@ -192,10 +192,10 @@ def start(app, setup, now):
 
 
 def _play(app, game, journal, now, lines, title):
-    from arbiter.play import PlayScreen
+    from arbiter.screens.play import PlayScreen
 
     play = PlayScreen(game, journal)
-    del app.stack[1:]
+    app.home()
     app.push(play)
     play.after(app, (), now)
     app.push(TextPage(title, lines))
@@ -203,9 +203,9 @@ def _play(app, game, journal, now, lines, title):
 
 def resume_saved(app, now):
     """At boot: the game on flash, back where it was, and a page saying so."""
-    from arbiter.game.effects import Illegal
-    from arbiter.game.journal import resume
-    from arbiter.play import public_text
+    from arbiter.game.errors import Illegal
+    from arbiter.screens.view import public_text
+    from arbiter.store.journal import resume
 
     journal = Journal(app.flash)
     if not journal.unfinished():

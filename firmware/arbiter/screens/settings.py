@@ -1,8 +1,8 @@
 """Settings: display sleep, LED brightness, contrast; applied at once, saved on leaving."""
 
 from arbiter import ui
-from arbiter.buttons import DOWN, LEFT, RIGHT, UP, A, B
-from arbiter.settings import CONTRAST_CHOICES
+from arbiter.hw.buttons import DOWN, LEFT, RIGHT, UP, A, B
+from arbiter.store.settings import CONTRAST_CHOICES
 
 _ROWS = ("sleep_s", "brightness", "contrast")
 

@@ -5,7 +5,7 @@ display driver sends only what changed), and ``key(app, button, kind, now)``.
 """
 
 from arbiter import ui
-from arbiter.buttons import DOWN, LONG, UP, A, B
+from arbiter.hw.buttons import DOWN, LONG, UP, A, B
 
 _ROWS = 6  # lines 1..6; line 0 is the title, line 7 the key hint
 

@@ -8,7 +8,6 @@ import json
 
 from arbiter.game import FORMAT  # noqa: F401  (re-exported for the host's validate)
 from arbiter.game.expr import EMPTY, OPERATORS
-from arbiter.leds import rgb
 
 MAX_BYTES = 32768  # a ruleset must parse comfortably in a Pico's heap
 MAX_PLAYERS = 8
@@ -202,11 +201,11 @@ def _check_teams(data, counters):
 
 
 def colour_of(text, path="colour"):
-    """``"#rrggbb"`` as an (r, g, b) tuple."""
-    colour = rgb(text)
-    if colour is None:
+    """``"#rrggbb"``, checked (the LED ring parses it: the game never does)."""
+    if not isinstance(text, str) or len(text) != 7 or text[0] != "#" or \
+            any(c not in "0123456789abcdefABCDEF" for c in text[1:]):
         _fail(path, "must be a colour like #ff8800")
-    return colour
+    return text
 
 
 def _check_options(options):

@@ -7,7 +7,7 @@ characters, ``$k`` bound), what the title says of the cursor's piece (``name``)
 and the line under the grid (``caption``, ``$p`` bound).
 """
 
-from arbiter.grid import GridPage
+from arbiter.screens.grid import GridPage
 
 _X0 = 20  # a row's number (2 characters), then squares of 3 characters 4 pixels apart:
 _PITCH = 28  # apart enough that each square reads as a word

@@ -1,8 +1,8 @@
 """Forms: an action's parameters, a dice roll, a correction, set field by field."""
 
 from arbiter import ui
-from arbiter.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.game.expr import evaluate
+from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 
 
 class Form:
@@ -132,7 +132,7 @@ class ActionForm(Form):
         # the preview waits for a pass of its own, after the one that changed the
         # fields: on a Pico's heap the two passes' garbage does not fit at once
         if self.stale == 1:
-            from arbiter.game.view import preview
+            from arbiter.game.public import preview
 
             self.said, self.stale = preview(self.play.game, self.build(self.values())), 0
         elif self.stale:

@@ -10,9 +10,9 @@ replaced or removed unless forced: resuming would replay it on other rules.
 
 import os
 
-from arbiter.flash import Flash
-from arbiter.game import rules as _rules
-from arbiter.game.journal import Journal
+from arbiter.game import ruleset
+from arbiter.hw.flash import Flash
+from arbiter.store.journal import Journal
 
 FOLDER = "rulesets/"
 
@@ -30,15 +30,15 @@ def push(name, force=False, flash=None):
     flash = flash or Flash("")
     part = flash.path(FOLDER + name + ".part")
     try:
-        _rules.check_size(flash.size(FOLDER + name + ".part"))
+        ruleset.check_size(flash.size(FOLDER + name + ".part"))
         with open(part) as f:
             text = f.read()
-        data = _rules.parse(text)
+        data = ruleset.parse(text)
         if data.get("name") != name:
-            raise _rules.RulesetError("name", "is %r, but the file is %s.json"
+            raise ruleset.RulesetError("name", "is %r, but the file is %s.json"
                                       % (data.get("name"), name))
         if not force and _in_play(flash) == name and flash.read(FOLDER + name + ".json") != text:
-            raise _rules.RulesetError("", "a game of %s is in progress on the device; end it "
+            raise ruleset.RulesetError("", "a game of %s is in progress on the device; end it "
                                       "first (or push with --force)" % name)
     except (ValueError, OSError, MemoryError) as exc:
         flash.remove(FOLDER + name + ".part")

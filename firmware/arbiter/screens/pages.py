@@ -8,7 +8,7 @@ opens it, and it opens by itself when one of them begins.
 """
 
 from arbiter.game.expr import evaluate
-from arbiter.screens import TextPage
+from arbiter.ui.menu import TextPage
 
 
 def lines_of(game, page):
@@ -62,6 +62,6 @@ def opened(app, play, entries):
     for page in game.rules["pages"]:
         for name in page.get("phases", ()):
             if name in begun and not game.state["result"] and play in app.stack:
-                app.stack.insert(app.stack.index(play) + 1, page_screen(game, page))
+                app.insert(play, page_screen(game, page))
                 app.redraw()
                 return

@@ -9,7 +9,7 @@ a phase's name to the colours the whole ring flashes in, in turn, as it begins
 """
 
 from arbiter.game.expr import EMPTY
-from arbiter.leds import rgb
+from arbiter.hw.ring import rgb
 
 # Checked with the ruleset (rules._check_leds): here only what a game shows.
 

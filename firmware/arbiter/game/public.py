@@ -1,5 +1,5 @@
 """What players may see of a game: the public state (no unrevealed secret, no seed
-before the end) and the lines of the play screen."""
+before the end), and what an action would say before it is done."""
 
 from arbiter.game.actions import pending_pick
 from arbiter.game.engine import commitment
@@ -42,53 +42,6 @@ def _piece(game, record):
     return out
 
 
-def _shown_counters(game):
-    shown = game.rules.get("show")
-    if shown is None:
-        shown = sorted(game.rules.get("counters", EMPTY))[:3]
-    return shown
-
-
-def _label(game, name):
-    default = name[:1].upper() + name[1:3]
-    return game.rules.get("counters", EMPTY).get(name, EMPTY).get("label", default)
-
-
-def screen_lines(game):
-    """Eight lines of up to 16 characters: title, phase, players, message, keys."""
-    state = game.state
-    title = game.rules.get("title", game.rules["name"])
-    lines = []
-    if state["round"] == 0:
-        secret, picker = pending_pick(game)
-        lines = [title, secret.get("prompt", secret["name"]),
-                 "", "Pass to " + picker, "others look away", "", "", "A:pick"]
-        return lines
-    mark = " %s%d" % (game.rules.get("round_label", "Round")[:1], state["round"])
-    lines.append(title[:16 - len(mark)] + mark)
-    phase = game.phase()
-    active = game.active_player()
-    lines.append(phase.get("label", phase["name"]) + (": " + active if active else ""))
-    shown = _shown_counters(game)
-    for player in state["order"][:5]:
-        record = state["players"][player]
-        parts = [player + ("x" if player in state["lost"] else "")]
-        for name in shown:
-            parts.append("%s%s" % (_label(game, name)[:3], record.get(name, "-")))
-        lines.append(" ".join(parts))
-    while len(lines) < 6:
-        lines.append("")
-    if state["result"] == "win":
-        lines.append(state["winner"] + " wins!")
-    elif state["result"] == "tie":
-        lines.append("A tie!")
-    else:
-        lines.append(state["message"])
-    lines = lines[:7]
-    lines.append("B:menu" if state["result"] else "A:next B:menu")
-    return [line[:16] for line in lines]
-
-
 def preview(game, text):
     """What an action would say, without doing it: its last message (such as
     "Rex 4/6 -> 7/6 KO, P1 +5 glory"), or the reason it would be refused. Nothing
@@ -97,8 +50,7 @@ def preview(game, text):
     Only the action's effects run (not the end checks, which say nothing), on the
     game itself, which one copy of the state then restores: a Pico's heap."""
     from arbiter.game.actions import parse, perform
-    from arbiter.game.effects import Illegal
-    from arbiter.game.expr import RuleError
+    from arbiter.game.errors import Illegal, RuleError
     from arbiter.game.state import clone
 
     name, args = parse(text)

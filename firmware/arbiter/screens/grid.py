@@ -7,8 +7,7 @@ square and full name are in the title; B goes back. A subclass changes what a
 square says (``cell``), the title (``head``), the geometry and what A does.
 """
 
-from arbiter.buttons import DOWN, LEFT, RIGHT, UP, A, B
-from arbiter.game.effects import Illegal
+from arbiter.hw.buttons import DOWN, LEFT, RIGHT, UP, A, B
 
 
 def short(text):
@@ -90,24 +89,3 @@ class GridPage:
 
     def press_a(self):
         self.zoomed = not self.zoomed
-
-
-def open_grid(app, game):
-    """The ruleset's grid from the game menu (or Down on the play screen)."""
-    grid = game.rules["grid"]
-    if "cell" in grid:  # each player's pieces
-        from arbiter.piece_grid import PieceGrid
-
-        app.push(PieceGrid(game, grid))
-        return
-    if "shown" in grid or "name" in grid:  # face-down squares, a name per square
-        from arbiter.board_page import BoardPage
-
-        app.push(BoardPage(game, grid))
-        return
-    try:
-        items = game.get(grid["value"])
-    except Illegal:
-        items = []
-    app.push(GridPage(items if isinstance(items, list) else [], grid.get("columns", 7),
-                      grid.get("label", "Board")))

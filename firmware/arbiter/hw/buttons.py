@@ -9,7 +9,7 @@ release, or once as a long press while held, never both.
 
 from micropython import const
 
-from arbiter.ticks import add, diff
+from arbiter.hw.ticks import add, diff
 
 UP = const(0)
 DOWN = const(1)

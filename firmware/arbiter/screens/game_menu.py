@@ -1,9 +1,9 @@
 """The game menu (B on the play screen): actions, dice, corrections, log, end."""
 
-from arbiter.forms import action_form, correct_form, roll_form
 from arbiter.game.expr import EMPTY
-from arbiter.play import describe
-from arbiter.screens import Confirm, Menu, TextPage
+from arbiter.screens.forms import action_form, correct_form, roll_form
+from arbiter.screens.view import describe
+from arbiter.ui.menu import Confirm, Menu, TextPage
 
 
 class GameMenu(Menu):
@@ -58,13 +58,13 @@ def table_lines(game):
 
 
 def open_page(app, game, page):
-    from arbiter.pages import open_page
+    from arbiter.screens.pages import open_page
 
     open_page(app, game, page)
 
 
 def open_grid(app, game):
-    from arbiter.grid import open_grid
+    from arbiter.screens.grids import open_grid
 
     open_grid(app, game)
 
@@ -72,7 +72,7 @@ def open_grid(app, game):
 def leave(app):
     """To the main menu; the game stays on flash, resumed from Play."""
     app.leds.clear()
-    del app.stack[1:]
+    app.home()
     app.redraw()
 
 
@@ -84,6 +84,6 @@ def end_game(app, play):
     play.journal.close()
     app.log("game over; seed=%016x" % game.seed)
     app.leds.clear()
-    del app.stack[1:]
+    app.home()
     app.push(TextPage("Game over", ["Seed revealed:", "%016x" % game.seed,
                                     "commitment was", commitment(game.seed)]))

@@ -7,7 +7,7 @@ in ``tick``, so they never block input; the ring is written only on change.
 
 from micropython import const
 
-from arbiter.ticks import diff
+from arbiter.hw.ticks import diff
 
 _RGB = {}  # "#rrggbb" -> (r, g, b): asked for at every LED update, parsed once
 

@@ -6,82 +6,13 @@ long B: undo; B: the game menu (actions, dice, corrections, log, end).
 """
 
 from arbiter import ui
-from arbiter.buttons import DOWN, LONG, UP, A, B
-from arbiter.game.effects import Illegal
-from arbiter.game.expr import EMPTY
-from arbiter.game.view import screen_lines
-from arbiter.leds import PLAYER_COLOURS, WHITE, rgb
-from arbiter.screens import TextPage
+from arbiter.game.errors import Illegal
+from arbiter.hw.buttons import DOWN, LONG, UP, A, B
+from arbiter.screens.colours import show_outcome
+from arbiter.screens.view import describe, public_text, screen_lines
+from arbiter.ui.menu import TextPage
 
 _ROWS = 6
-
-
-def player_colour(rules, player):
-    colours = rules.get("players", EMPTY).get("colours", ())
-    index = int(player[1:]) - 1
-    if index < len(colours):
-        return rgb(colours[index])  # checked with the ruleset
-    return PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
-
-
-AMBER = (255, 120, 0)
-RED = (255, 0, 0)
-
-
-def _reached(game, player, spec, level):
-    """Whether the player's counter named in ``spec`` is at ``level`` or more."""
-    value = game.state["players"][player].get(spec["counter"], 0)
-    return isinstance(value, int) and value >= level
-
-
-def warning(game, player):
-    """AMBER / RED once the ruleset's ``players.warn`` counter reaches its ``amber`` /
-    ``red`` level (Juggernauts: alert tokens, red at 2), else None."""
-    warn = game.rules.get("players", EMPTY).get("warn")
-    if warn and "red" in warn and _reached(game, player, warn, warn["red"]):
-        return RED
-    if warn and "amber" in warn and _reached(game, player, warn, warn["amber"]):
-        return AMBER
-    return None
-
-
-def pulsing(game, player):
-    """Whether the ruleset's ``players.pulse`` counter is at its ``at`` level or more
-    (Kaiju: the team may Rage): that player's arc blinks in their own colour."""
-    pulse = game.rules.get("players", EMPTY).get("pulse")
-    return bool(pulse) and _reached(game, player, pulse, pulse.get("at", 1))
-
-
-def public_text(event):
-    """An event as the serial console may show it: a secret pick names no choice."""
-    text = event.split("|")[0]
-    if text.startswith("pick "):
-        return " ".join(text.split()[:2])
-    return text
-
-
-def describe(entry):
-    """One log entry in a line or two for the log page."""
-    kind = entry["event"]
-    if kind == "roll":
-        return "%s %s: %s" % (entry["player"], entry["die"],
-                              " ".join(str(r) for r in entry["rolls"]))
-    if kind == "phase":
-        return "-- " + entry["name"] + (" (skipped)" if entry.get("skipped") else "")
-    if kind == "note":
-        return entry["text"]
-    if kind == "draw":  # cards or a piece drawn at random
-        return "%s: %s" % (entry["reason"], " ".join(str(i) for i in entry["items"]))
-    if kind == "pick":
-        return entry["player"] + " picked"
-    if kind == "reveal":
-        return " ".join("%s:%s" % item for item in sorted(entry["picks"].items()))
-    if kind in ("add", "set"):
-        return "%s %s = %s" % (kind, entry["path"], entry["value"])
-    args = entry.get("args")
-    if args:
-        return kind + " " + " ".join(str(args[k]) for k in sorted(args))
-    return kind if kind != "start" else "start " + entry.get("commitment", "")
 
 
 class PlayScreen:
@@ -129,7 +60,7 @@ class PlayScreen:
             self._pick_key(app, button, kind, now)
         elif button == A and kind != LONG and "confirm" in self.game.phase() and \
                 not self.game.state["result"]:  # confirmed first (Tactics: the castles)
-            from arbiter.confirm import open_confirm
+            from arbiter.screens.confirm import open_confirm
 
             open_confirm(app, self)
         elif button == A:
@@ -139,11 +70,11 @@ class PlayScreen:
         elif button == B:
             app.push(game_menu(self))
         elif button == DOWN and "grid" in self.game.rules:  # the board, a key away
-            from arbiter.grid import open_grid
+            from arbiter.screens.grids import open_grid
 
             open_grid(app, self.game)
         elif button == DOWN and "pages" in self.game.rules:  # the phase's page (the hands)
-            from arbiter.pages import open_for_phase
+            from arbiter.screens.pages import open_for_phase
 
             open_for_phase(app, self.game)
         app.redraw()
@@ -191,11 +122,9 @@ class PlayScreen:
         return True
 
     def after(self, app, new_entries, now):
-        """LEDs and pages for what just happened: rolls spin, reveals and wins flash."""
-        game, leds = self.game, app.leds
-        rules, state = game.rules, game.state
-        colours = [player_colour(rules, p) for p in state["order"]]
-        active = game.active_player() if state["round"] else None
+        """What just happened, shown: the LEDs (rolls spin, reveals and wins flash),
+        the notes, a phase's page, the reveal."""
+        game = self.game
         reveal = None
         rolled = False
         notes = []
@@ -208,46 +137,19 @@ class PlayScreen:
             elif entry["event"] == "note":
                 notes.append(entry["text"])
         self.notes = notes
-        if state["result"] == "win":
-            colour = player_colour(rules, state["winner"])
-            leds.set_base(colour)
-            leds.flash(colour, now, 5)
+        show_outcome(app.leds, game, new_entries, now, rolled, reveal is not None)
+        if game.state["result"]:
             return
-        if state["result"] == "tie":
-            leds.set_arcs(colours)
-            leds.flash_each(colours, now, 2)
-            return
-        if rolled:
-            leds.spin(player_colour(rules, active) if active else WHITE, now)
-        shown = state["order"]  # everyone's, or one player's turn and whoever pulses
-        if active:
-            shown = [active] + [p for p in shown if p != active and pulsing(game, p)]
-        warnings = [warning(game, p) for p in shown]
-        leds.set_arcs([w or player_colour(rules, p) for w, p in zip(warnings, shown)])
-        # a warning blinks (never a colour); so does a pulse, in the player's colour
-        leds.blink_arcs([w or pulsing(game, p) for w, p in zip(warnings, shown)])
-        if "leds" in rules:  # the ruleset's own picture: an LED per piece (Jugger)
-            from arbiter.game.lights import show
-
-            show(game, leds, new_entries, now, player_colour)
-        picked = [e["items"][0] for e in new_entries if e["event"] == "draw" and
-                  len(e["items"]) == 1 and e["items"][0] in state["pieces"]]
-        if picked:  # a piece drawn at random (the Goon to move): its place in the owner's
-            owner = state["pieces"][picked[-1]]["owner"]  # pieces, as that many LEDs
-            colour = player_colour(rules, owner)
-            leds.set_base(colour, game.piece_keys(owner).index(picked[-1]) + 1)
-            leds.flash(colour, now, 2)
-        if "pages" in rules:  # a page that belongs to a phase just begun opens
-            from arbiter.pages import opened
+        if "pages" in game.rules:  # a page that belongs to a phase just begun opens
+            from arbiter.screens.pages import opened
 
             opened(app, self, new_entries)
         if reveal is not None:
-            leds.flash_each(colours, now)
             lines = ["%s: %s" % item for item in sorted(reveal["picks"].items())]
             app.push(TextPage("Revealed", lines + notes))
 
 
 def game_menu(play):
-    from arbiter.game_menu import GameMenu  # loaded when first opened: heap
+    from arbiter.screens.game_menu import GameMenu  # loaded when first opened: heap
 
     return GameMenu(play)

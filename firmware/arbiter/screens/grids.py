@@ -1,0 +1,25 @@
+"""The screen for a ruleset's ``grid``, by what it holds (see grid.py)."""
+
+from arbiter.game.errors import Illegal
+from arbiter.screens.grid import GridPage
+
+
+def open_grid(app, game):
+    """The ruleset's grid from the game menu (or Down on the play screen)."""
+    grid = game.rules["grid"]
+    if "cell" in grid:  # each player's pieces
+        from arbiter.screens.piece_grid import PieceGrid  # each kind loaded when wanted
+
+        app.push(PieceGrid(game, grid))
+        return
+    if "shown" in grid or "name" in grid:  # face-down squares, a name per square
+        from arbiter.screens.board_page import BoardPage
+
+        app.push(BoardPage(game, grid))
+        return
+    try:
+        items = game.get(grid["value"])
+    except Illegal:
+        items = []
+    app.push(GridPage(items if isinstance(items, list) else [], grid.get("columns", 7),
+                      grid.get("label", "Board")))

@@ -1,0 +1,140 @@
+"""The firmware in layers, imports going one way (see README, How the firmware is shaped):
+drivers (``hw``) know no game, the game knows no screen, only the screens use both
+the game and the drawing kit (``ui``), and nothing imports in a circle. The host
+package has no cycles either, and no product code imports the tests."""
+
+import ast
+from pathlib import Path
+
+import pytest
+from helpers import REPO
+
+FIRMWARE = REPO / "firmware"
+HOST = REPO / "arbiter_referee"
+# what each layer of arbiter may import from arbiter (besides itself)
+ALLOWED = {
+    "hw": set(),
+    "game": set(),
+    "ui": {"hw"},
+    "store": {"hw", "game"},
+    "screens": {"hw", "game", "ui", "store", "core"},
+    "core": {"hw", "game", "ui", "store", "screens", "core"},  # arbiter/*.py: the shell
+}
+
+
+def module_name(path: Path, root: Path) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path, root: Path, package: str) -> set[str]:
+    """Every module of ``package`` that ``path`` imports, at the top or in a function."""
+    found = set()
+    here = module_name(path, root)
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            base = node.module
+            if node.level:  # relative
+                base = ".".join(here.split(".")[:-node.level] + [node.module])
+            for alias in node.names:
+                found.add(f"{base}.{alias.name}")
+            found.add(base)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    known = {module_name(p, root) for p in root.rglob("*.py")}
+    out = set()
+    for name in found:
+        while name and name not in known:
+            name = name.rpartition(".")[0]
+        if name and name.split(".")[0] == package and name != here:
+            out.add(name)
+    return out
+
+
+def graph(root: Path, package: str) -> dict[str, set[str]]:
+    return {module_name(p, root): imports(p, root, package) for p in (root / package).rglob("*.py")
+            if "__pycache__" not in p.parts} if (root / package).is_dir() else \
+        {module_name(p, root): imports(p, root, package) for p in root.rglob("*.py")}
+
+
+def layer(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in ALLOWED) else "core"
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    found, state = [], {}
+
+    def visit(node, path):
+        state[node] = "open"
+        for nxt in sorted(edges.get(node, ())):
+            if nxt.startswith(node + "."):
+                continue  # a package importing its own modules is not a cycle
+            if state.get(nxt) == "open":
+                found.append(path[path.index(nxt):] + [nxt] if nxt in path else [node, nxt])
+            elif nxt not in state:
+                visit(nxt, path + [nxt])
+        state[node] = "done"
+
+    for node in sorted(edges):
+        if node not in state:
+            visit(node, [node])
+    return found
+
+
+FIRMWARE_GRAPH = graph(FIRMWARE, "arbiter")
+
+
+@pytest.mark.parametrize("module", sorted(FIRMWARE_GRAPH))
+def test_each_firmware_module_imports_only_what_its_layer_may(module):
+    mine = layer(module)
+    wrong = sorted(name for name in FIRMWARE_GRAPH[module]
+                   if layer(name) != mine and layer(name) not in ALLOWED[mine]
+                   and name != "arbiter")
+    assert not wrong, f"{module} ({mine}) imports {wrong}"
+
+
+def test_only_the_screens_use_both_the_game_and_the_drawing_kit():
+    both = [m for m, names in FIRMWARE_GRAPH.items()
+            if any(layer(n) == "game" for n in names) and any(layer(n) == "ui" for n in names)]
+    assert all(layer(m) == "screens" for m in both), both
+
+
+def test_the_firmware_has_no_import_cycle():
+    assert cycles(FIRMWARE_GRAPH) == []
+
+
+def test_the_host_package_has_no_import_cycle_and_never_imports_the_tests():
+    host = graph(REPO, "arbiter_referee")
+    assert cycles(host) == []
+    for path in HOST.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        names |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        tested = ("tests", "conftest", "helpers", "bench_")
+        assert not any(n.startswith(tested) for n in names), path
+
+
+def top_level_imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+    return names
+
+
+def test_screens_let_go_are_imported_at_the_top_only_by_each_other():
+    # else a module that stays would keep them in the heap after they are let go
+    from arbiter.screens import LET_GO
+
+    let_go = {"arbiter.screens." + leaf for leaf in LET_GO.split()}
+    assert all((FIRMWARE / (name.replace(".", "/") + ".py")).is_file() for name in let_go)
+    for path in (FIRMWARE / "arbiter").rglob("*.py"):
+        module = module_name(path, FIRMWARE)
+        if module in let_go:
+            continue
+        held = top_level_imports(path) & let_go
+        assert not held, f"{module} imports {sorted(held)} at its top"
