@@ -1,19 +1,31 @@
 """The device in a browser: ``arbiter web`` builds a static page that runs the unchanged
-firmware on MicroPython's WebAssembly port, carrying every firmware module wherever it
-lies; the page's side of the virtual board plays as the emulated device does."""
+firmware on MicroPython's WebAssembly port. In headless Chromium it shows, frame for
+frame, what the emulated device shows for the same button script and seed; its
+buttons answer the keyboard and the mouse; its flash outlives a reload.
+
+Without Chromium (or npm, for MicroPython's web port) the browser tests skip; with
+ARBITER_REQUIRE_BROWSER set (CI) they fail instead.
+"""
 
 from __future__ import annotations
 
+import functools
+import http.server
+import json
 import sys
 import tarfile
+import threading
 from pathlib import Path
+from urllib.parse import quote
 
+import chromium
 import pytest
 
+from arbiter_referee.bench.scenarios import GAMES
 from arbiter_referee.cli import main as arbiter
 from arbiter_referee.commands import web
-from arbiter_referee.emulator.scripts import DEMO_SCRIPT
-from arbiter_referee.emulator.session import run_session, use_firmware_path
+from arbiter_referee.emulator.scripts import DEMO_SCRIPT, GAME_SCRIPT
+from arbiter_referee.emulator.session import SessionOutput, run_session, use_firmware_path
 from arbiter_referee.paths import FIRMWARE, PACKAGE, RULESETS
 
 use_firmware_path()
@@ -96,3 +108,147 @@ def test_a_tarball_other_than_the_pinned_one_is_refused_in_one_line(tmp_path, ca
     assert arbiter(["web", "--out", str(tmp_path / "site"), "--micropython",
                     str(tmp_path / "none.tgz")]) == 1
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_no_browser_is_a_skip_but_a_failure_when_ci_requires_one(monkeypatch):
+    monkeypatch.setenv("PATH", "")
+    monkeypatch.delenv(chromium.REQUIRE, raising=False)
+    with pytest.raises(pytest.skip.Exception, match="apt-get install chromium"):
+        chromium.find()
+    monkeypatch.setenv(chromium.REQUIRE, "1")
+    with pytest.raises(pytest.fail.Exception, match=chromium.REQUIRE):
+        chromium.find()
+
+
+# --- the page in headless Chromium ---
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The built page, served on localhost."""
+    try:
+        web.fetch_micropython()
+    except (OSError, ValueError) as exc:
+        chromium.unavailable(f"MicroPython's web port: {exc}")
+    out = tmp_path_factory.mktemp("site")
+    assert arbiter(["web", "--out", str(out)]) == 0
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {".js": "text/javascript", ".wasm": "application/wasm",
+                          ".json": "application/json", ".py": "text/plain"}
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                             functools.partial(Quiet, directory=str(out)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser(site):
+    browser = chromium.Chromium(chromium.find())
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    page = browser.page()
+    yield page
+    assert page.errors() == []
+
+
+def open_device(page, site, **query) -> dict:
+    url = site + "index.html?" + "&".join(f"{k}={quote(str(v))}" for k, v in query.items())
+    page.load(url)
+    return page.eval("arbiter.ready")
+
+
+def same_frames(got: list[str], want: list[str]) -> None:
+    """Equal, or a short message saying where they part."""
+    for i, (a, b) in enumerate(zip(got, want, strict=False)):
+        assert a == b, f"frame {i} of {len(want)} differs: {a[:60]}... != {b[:60]}..."
+    assert len(got) == len(want)
+
+
+def played(page, seed: int, script: str) -> SessionOutput:
+    return SessionOutput.parse("\n".join(page.eval(f"arbiter.play({seed}, {json.dumps(script)})")))
+
+
+@pytest.mark.parametrize("seed", [7, 3])
+def test_the_browser_plays_the_demo_frame_for_frame(page, site, seed):
+    open_device(page, site)
+    browser = played(page, seed, DEMO_SCRIPT)
+    emulated = run_session(seed, DEMO_SCRIPT, "cpython")
+    assert len(emulated.frames) > 50
+    same_frames(browser.frames, emulated.frames)
+    assert browser.serial == emulated.serial
+    assert browser.counters == emulated.counters
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.name)
+def test_every_bundled_game_plays_whole_in_the_browser(page, site, game):
+    open_device(page, site)
+    browser = played(page, game.device_seed, game.keys)
+    emulated = run_session(game.device_seed, game.keys, "cpython")
+    same_frames(browser.frames, emulated.frames)
+    assert browser.serial == emulated.serial
+    assert f"arbiter: game {game.name}:" in " ".join(browser.serial)
+
+
+ALL_SIX = "down a right up left b"  # to the dice, change them, back: every button
+KEYBOARD = {"up": ("ArrowUp", 38), "down": ("ArrowDown", 40), "left": ("ArrowLeft", 37),
+            "right": ("ArrowRight", 39), "a": ("Enter", 13), "b": ("x", 88)}
+MOUSE = {name: f'[data-button="{i}"]'
+         for i, name in enumerate(("up", "down", "left", "right", "a", "b"))}
+
+
+@pytest.mark.parametrize("device", ["keyboard", "mouse"])
+def test_the_keyboard_and_the_mouse_press_the_six_buttons(page, site, device):
+    assert open_device(page, site, seed=3, clock="manual")["restored"] is False
+    timeline, end = vscript.parse(ALL_SIX)
+    presses = [(at, vscript.NAMES[button]) for at, button, level in timeline if level == 0]
+    for at, name in presses:
+        page.eval(f"arbiter.advance({at} - arbiter.advance(0))")
+        if device == "keyboard":
+            key, code = KEYBOARD[name]
+            page.key(key, key if len(key) > 1 else "Key" + key.upper(), code)
+        else:
+            page.click(MOUSE[name])
+    page.eval(f"arbiter.advance({end} - arbiter.advance(0))")
+    same_frames(page.eval("arbiter.frames"), before(end, run_session(3, ALL_SIX).frames))
+
+
+def test_the_flash_outlives_a_reload(page, site, tmp_path):
+    end = vscript.parse(GAME_SCRIPT)[1]
+    open_device(page, site, seed=5, clock="manual", keys=GAME_SCRIPT)
+    page.eval(f"arbiter.advance({end})")
+    played_game = run_session(5, GAME_SCRIPT, "cpython", flash_dir=tmp_path)
+    same_frames(page.eval("arbiter.frames"), before(end, played_game.frames))
+    assert page.eval("localStorage.getItem('arbiter.flash').length") > 0
+
+    # Reloaded, the device finds its game on the flash and comes back to it, as the
+    # emulated device does on the flash the same game left.
+    assert open_device(page, site, seed=5, clock="manual")["restored"] is True
+    end = vscript.parse("")[1]
+    page.eval(f"arbiter.advance({end})")
+    resumed = run_session(5, "", "cpython", flash_dir=tmp_path)
+    assert resumed.frames != run_session(5, "", "cpython").frames  # not a new device's
+    same_frames(page.eval("arbiter.frames"), before(end, resumed.frames))
+
+
+def test_the_page_runs_on_its_own_clock(page, site):
+    """Unstopped, the page's timers move the device: it boots to the menu, and Enter
+    opens the game list (waited for, however long the machine takes)."""
+    open_device(page, site, seed=3)
+    for script in ("", "a"):
+        if script:
+            page.key("Enter", "Enter", 13)
+        ram = run_session(3, script, "cpython").frames[-1].split(" ram=")[1]
+        assert page.eval("new Promise(resolve => { const look = () => (arbiter.frame || '')"
+                         f".endsWith({json.dumps(ram)}) ? resolve(true) : setTimeout(look, 20);"
+                         " look(); })")
