@@ -24,7 +24,7 @@ const manual = params.get("clock") === "manual";
 const serialLines = [];
 let sink = serial; // where MicroPython's output goes
 let mp, webdevice, live, timer = null, savedChanges = -1;
-let owed = 0, last = 0, plays = 0;
+let last = 0, plays = 0;
 arbiter.frames = [];
 arbiter.saves = 0;
 
@@ -185,8 +185,7 @@ function drawRing(leds) {
 function start() {
   if (manual || timer !== null) return;
   last = performance.now();
-  owed = 0;
-  timer = setTimeout(tick, live.pause);
+  timer = setTimeout(tick, 0);
 }
 
 function stop() {
@@ -197,22 +196,19 @@ function stop() {
 }
 
 function tick() {
-  // The device moves by at least the pause it asked for; it catches up on the
-  // page's clock when a timer comes late (a busy or hidden tab).
-  const now = performance.now();
-  owed += now - last;
-  last = now;
-  const ms = Math.max(live.pause, Math.floor(owed));
-  owed -= ms;
+  // Whole ms of the page's time, the rest carried; the device runs the passes due.
+  const ms = Math.floor(performance.now() - last);
+  last += ms;
+  let wait;
   try {
-    live.step(ms);
+    wait = live.run(ms);
     afterPass();
   } catch (error) {
     timer = null;
     status("The emulator stopped: " + lastLine(error));
     throw error;
   }
-  timer = setTimeout(tick, live.pause);
+  timer = setTimeout(tick, Math.max(1, wait));
 }
 
 // --- buttons: the keyboard and the on-screen pad ---
@@ -232,6 +228,7 @@ function listen() {
   window.addEventListener("keydown", (event) => {
     const button = KEYS[event.key];
     if (button === undefined || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest && event.target.closest("summary, .controls")) return;
     event.preventDefault();
     if (!event.repeat) hold(button, true);
   });

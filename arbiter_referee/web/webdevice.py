@@ -17,6 +17,9 @@ from vboard import VirtualBoard, VirtualFlash
 # A click shorter than this is held this long: vscript's press, so a quick tap
 # still outlasts the firmware's 20 ms debounce.
 MIN_PRESS_MS = 80
+# A page that falls further behind than this (a hidden tab) skips the rest in one
+# sleep instead of running every pass of it.
+CATCH_UP_MS = 1000
 
 
 def check(script):
@@ -71,7 +74,7 @@ class Live:
         board.flash = WebFlash(root)
         board.end_ms = None  # runs until the page is closed
         self.board = board
-        self.clock = 0  # the page's time, when it is stopped (see advance)
+        self.clock = 0  # the page's time: the device runs every pass due before it
         self.down_at = [None] * 6
         self.release_at = [None] * 6
         self.device = Device(board)
@@ -83,9 +86,30 @@ class Live:
         vsession.print_frame(board, parts.append)
         self.show("".join(parts).rstrip())
 
-    def step(self, ms):
-        """Let ``ms`` pass, then run one main-loop pass; returns the pause it asks for.
-        The same passes as ``vsession.step`` when ``ms`` is that pause."""
+    def run(self, ms):
+        """The page's clock moved ``ms``: every pass due runs, pause by pause as in the
+        emulator, so a press lasts as long on the device as on the page however late
+        the page's timer came. Returns the ms until the next pass is due."""
+        self.clock += ms
+        behind = self.clock - self.board.elapsed
+        if behind > CATCH_UP_MS:  # a hidden tab's hours pass in one sleep
+            self._pass(behind - CATCH_UP_MS)
+        self._catch_up()
+        return self.board.elapsed + self.pause - self.clock
+
+    def advance(self, ms):
+        """The page's clock stopped (tests): ``ms`` pass, pass by pass. A press made next
+        is seen by the same pass that sees a script's press at this time."""
+        self.clock += ms
+        self._catch_up()
+        return self.clock
+
+    def _catch_up(self):
+        while self.board.elapsed + self.pause < self.clock:
+            self._pass(self.pause)
+
+    def _pass(self, ms):
+        """Sleep ``ms``, then one main-loop pass: ``vsession.step`` when ``ms`` is its pause."""
         board = self.board
         board.sleep_ms(ms)
         for button in range(6):
@@ -95,16 +119,6 @@ class Live:
                 board.press(button, 1)
         self.pause = self.device.tick()
         board.check_frame()  # show it now, not after the pause (the same line either way)
-        return self.pause
-
-    def advance(self, ms):
-        """The page's clock stopped (tests): ``ms`` pass, and every pass due before then
-        runs, pause by pause, as in the emulator. A press made next is seen by the same
-        pass that sees a script's press at this time."""
-        self.clock += ms
-        while self.board.elapsed + self.pause < self.clock:
-            self.step(self.pause)
-        return self.clock
 
     def now(self):
         return max(self.board.elapsed, self.clock)
