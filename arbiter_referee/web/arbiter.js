@@ -83,7 +83,7 @@ function loadFlash() {
   } catch (error) {
     status("The saved flash could not be read: a new device (" + error.message + ")");
   }
-  if (!saved) return false;
+  if (!(saved && saved.files && typeof saved.files === "object")) return false;
   for (const [name, text] of Object.entries(saved.files)) writeFile(FLASH + name, fromBinary(text));
   return true;
 }
