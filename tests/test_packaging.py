@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from helpers import REPO
 
+from arbiter_referee.commands.web import fetch_micropython
+
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="emulate needs a pty")
 
 
@@ -76,6 +78,13 @@ def test_every_kind_of_command_works_from_the_installed_wheel(installed, tmp_pat
     assert (here / "dice.png").read_bytes()[:4] == b"\x89PNG"
     ok("layout", "--seed", "4", "--png", str(here / "board.png"))
     assert (here / "board.png").read_bytes()[:4] == b"\x89PNG"
+    try:
+        tarball = fetch_micropython()
+    except (OSError, ValueError):
+        tarball = None  # no npm: tests/test_web.py says so
+    if tarball:
+        assert "5 games" in ok("web", "--out", str(here / "site"), "--micropython", str(tarball))
+        assert (here / "site" / "device" / "fw" / "arbiter" / "device.py").is_file()
 
     port_file, flash = here / "port", here / "flash"
     emulator = subprocess.Popen([str(command), "emulate", "--port-file", str(port_file),

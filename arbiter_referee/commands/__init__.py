@@ -8,7 +8,7 @@ and ``run(args) -> exit status``. Modules import what they work with inside
 import sys
 
 NAMES = ("demo", "sim", "run", "rulesets", "validate", "audit", "layout", "emulate",
-         "bench", "push", "ls", "rm", "pull-log", "deploy")
+         "bench", "push", "ls", "rm", "pull-log", "deploy", "web")
 
 
 def module(name: str):

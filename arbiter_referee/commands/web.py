@@ -1,0 +1,141 @@
+"""``arbiter web``: build the static page that runs the device in a browser.
+
+The page runs the unchanged firmware on MicroPython's WebAssembly port (the npm
+package below, fetched once with npm into a cache and checked against its pinned
+hash), with the virtual board and the bundled rulesets. Everything is copied
+from where it lies, so firmware modules may move into any subfolder.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+HELP = "build the web page that runs the device in a browser"
+
+NPM_PACKAGE = "@micropython/micropython-webassembly-pyscript"
+NPM_VERSION = "1.27.0"
+# npm's integrity of that version's tarball: any other bytes are refused.
+NPM_SHA512 = ("DnXx4EqxgkeaFESrS3uKrL7mLMk4mRTd0mMzaOd3HUSiZUOAE7t11uLnjf3ftF87N2xm4knHnWEKc"
+              "VK4IYIUDA==")
+TARBALL = f"micropython-micropython-webassembly-pyscript-{NPM_VERSION}.tgz"  # npm pack's name
+# The port's module is saved as .js: every web server serves that as JavaScript.
+PORT_FILES = {"package/micropython.mjs": "micropython.js",
+              "package/micropython.wasm": "micropython.wasm"}
+PAGE_FILES = ("index.html", "arbiter.js", "style.css")
+
+
+def arguments(parser) -> None:
+    parser.add_argument("--out", required=True, metavar="DIR", help="folder to write the page to")
+    parser.add_argument("--micropython", metavar="FILE.tgz",
+                        help=f"the npm tarball of {NPM_PACKAGE} {NPM_VERSION} (default: "
+                        "fetched with npm into the cache)")
+
+
+def run(args) -> int:
+    try:
+        tarball = Path(args.micropython) if args.micropython else fetch_micropython()
+        summary = build(Path(args.out), tarball)
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"arbiter web: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except ValueError as exc:
+        print(f"arbiter web: {exc}", file=sys.stderr)
+        return 1
+    print(summary)
+    print(f"serve it: python3 -m http.server -d {args.out} 8000, "
+          "then open http://localhost:8000/")
+    return 0
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "arbiter"
+
+
+def fetch_micropython() -> Path:
+    """The pinned tarball: from the cache, or fetched there with ``npm pack``."""
+    target = cache_dir() / TARBALL
+    if target.is_file():
+        return target
+    npm = shutil.which("npm")
+    if npm is None:
+        raise ValueError(f"npm not found: install Node.js, or pass --micropython with "
+                         f"the tarball of {NPM_PACKAGE}@{NPM_VERSION}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent) as scratch:
+        done = subprocess.run([npm, "pack", f"{NPM_PACKAGE}@{NPM_VERSION}",
+                               "--pack-destination", scratch], cwd=scratch,
+                              capture_output=True, text=True, timeout=600)
+        fetched = Path(scratch) / TARBALL
+        if done.returncode != 0 or not fetched.is_file():
+            said = [line for line in done.stderr.splitlines() if " error " in line]
+            reason = said[0] if said else f"exit status {done.returncode}"
+            raise ValueError(f"npm could not fetch {NPM_PACKAGE}@{NPM_VERSION}: {reason}")
+        check_tarball(fetched)
+        fetched.replace(target)  # whole or not at all: the cache never holds a partial one
+    return target
+
+
+def check_tarball(path: Path) -> None:
+    digest = base64.b64encode(hashlib.sha512(path.read_bytes()).digest()).decode()
+    if digest != NPM_SHA512:
+        raise ValueError(f"{path} is not {NPM_PACKAGE}@{NPM_VERSION} (its sha512 differs)")
+
+
+def device_files(firmware: Path | None = None) -> list[tuple[Path, str]]:
+    """(file, its path in the page's device/ folder) for all the page's MicroPython
+    loads: every firmware module but the Pico's own entry point and hardware, the
+    virtual board, the page's side of it, and the bundled rulesets."""
+    from arbiter_referee.paths import FIRMWARE, GUEST_BOARD, PACKAGE, RULESETS
+
+    firmware = firmware or FIRMWARE
+    files = []
+    for folder, name in ((firmware, "fw"), (GUEST_BOARD, "board"), (PACKAGE / "web", "web")):
+        for path in sorted(folder.rglob("*.py")):
+            rel = path.relative_to(folder).as_posix()
+            if name == "fw" and rel in ("main.py", "board.py"):
+                continue
+            files.append((path, f"{name}/{rel}"))
+    files += [(path, f"rulesets/{path.name}") for path in sorted(RULESETS.glob("*.json"))]
+    return files
+
+
+def build(out: Path, tarball: Path, firmware: Path | None = None) -> str:
+    """Write the page to ``out``; returns a line saying what it holds."""
+    from arbiter_referee import __version__
+    from arbiter_referee.paths import PACKAGE
+
+    check_tarball(tarball)
+    out.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(tarball) as tar:
+        for member, name in PORT_FILES.items():
+            source = tar.extractfile(member)
+            if source is None:
+                raise ValueError(f"{tarball} has no {member}")
+            (out / name).write_bytes(source.read())
+    for name in PAGE_FILES:
+        shutil.copyfile(PACKAGE / "web" / name, out / name)
+    device = out / "device"
+    shutil.rmtree(device, ignore_errors=True)  # no module left behind from an older build
+    files = device_files(firmware)
+    for source, rel in files:
+        target = device / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+    games = [Path(rel).stem for _, rel in files if rel.startswith("rulesets/")]
+    manifest = {"arbiter": __version__, "micropython": NPM_VERSION,
+                "files": [rel for _, rel in files], "games": games}
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    firmware_count = sum(rel.startswith("fw/") for _, rel in files)
+    return (f"wrote {out}: {firmware_count} firmware modules, {len(games)} games, "
+            f"MicroPython {NPM_VERSION} (WebAssembly)")
