@@ -135,7 +135,7 @@ def test_a_advances_long_b_undoes_long_a_redoes(rig):
     assert rig.lines[1] == "Start"
     rig.keys("a:long")
     assert rig.lines[1] == "Planning draw"
-    assert game_of(rig).events == ["next"]
+    assert game_of(rig).history.events == ["next"]
 
 
 def open_menu_item(rig, label):
@@ -182,7 +182,7 @@ def test_an_illegal_correction_is_refused_with_the_reason_and_changes_nothing(ri
     assert rig.lines[3] == "by <-20>"
     assert "below its minimum" in " ".join(rig.lines[4:7])
     assert json.dumps(game_of(rig).state, sort_keys=True) == before
-    assert game_of(rig).events == []
+    assert game_of(rig).history.events == []
 
 
 def test_dice_rolled_from_the_game_menu_are_in_the_log(rig):
@@ -190,7 +190,7 @@ def test_dice_rolled_from_the_game_menu_are_in_the_log(rig):
     open_menu_item(rig, "Roll dice")
     rig.keys("a")
     game = game_of(rig)
-    assert game.events[-1].startswith("roll d")
+    assert game.history.events[-1].startswith("roll d")
     rolls = [e for e in game.log if e["event"] == "roll"]
     assert rolls and rolls[-1]["rolls"]
     open_menu_item(rig, "Log")
@@ -214,7 +214,7 @@ def test_a_reset_mid_game_resumes_where_it_was(rig):
 
 
 def test_ending_a_game_reveals_the_seed_and_it_is_not_resumed(rig):
-    from arbiter.game.engine import commitment
+    from arbiter.game.rng import commitment
 
     shown = start_game(rig, "kaiju")
     open_menu_item(rig, "End game")

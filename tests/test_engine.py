@@ -7,9 +7,10 @@ import pytest
 from undo_check import undoes_and_redoes_exactly
 
 from arbiter.game import ruleset
-from arbiter.game.engine import Game, commitment
+from arbiter.game.engine import Game
 from arbiter.game.errors import Illegal
 from arbiter.game.public import public_state
+from arbiter.game.rng import commitment
 from arbiter_referee.headless import play
 from arbiter_referee.rulesets import bundled
 
@@ -190,7 +191,7 @@ def test_replay_rebuilds_the_same_state():
     for action in ["next", "next", "add P1.j1.crouch 3", "next", "next", "next", "next"]:
         g.apply(action)
     again = game("jugger", seed=8)
-    again.replay(g.events)
+    again.history.replay(g.history.events)
     assert again.state == g.state and again.log == g.log
 
 

@@ -110,7 +110,7 @@ def check_bounds(game):
 
 
 def snapshot(game):
-    return json.dumps([game.state, game.log, game.events], sort_keys=True)
+    return json.dumps([game.state, game.log, game.history.events], sort_keys=True)
 
 
 @pytest.mark.parametrize("name", sorted(bundled()))

@@ -90,7 +90,7 @@ def test_a_reset_resumes_the_game_exactly(tmp_path):
     game, _ = play(Flash(str(tmp_path) + "/"))
     again = jnl.resume(jnl.Journal(Flash(str(tmp_path) + "/")), kaiju())
     assert again.state == game.state
-    assert again.events == game.events
+    assert again.history.events == game.history.events
     again.apply("undo")  # undo still works after a resume
     game.apply("undo")
     assert again.state == game.state
@@ -141,11 +141,11 @@ def test_a_device_game_compacts_its_journal_and_resumes_from_the_checkpoint(
 
 def test_undo_reaches_back_20_actions_then_says_why():
     game = device_game()
-    reach = game.undo_reach()
+    reach = game.history.undo_reach()
     script = LONG * 15  # 120 events
     for action in script:
         game.apply(action)
-    assert game.count() == 120 and len(game.events) < 64  # the older ones are dropped
+    assert game.count() == 120 and len(game.history.events) < 64  # the older ones are dropped
     assert len(game.log) <= 2 * jnl.DEVICE_KEEP and game.logged() > 300
     undone = 0
     while True:
@@ -216,14 +216,14 @@ def test_no_saved_game_and_another_rulesets_game(tmp_path):
 
 @pytest.mark.parametrize("keep", [None, jnl.DEVICE_KEEP])
 def test_power_cut_at_every_write_resumes_at_the_last_whole_event(tmp_path, monkeypatch, keep):
-    from arbiter.game import engine
+    from arbiter.game import history
 
     # Snapshots every 4 events, 2 kept, a checkpoint every 8: a short game compacts
     # its journal (keep) several times, and a cut can land in any of those writes.
     for name in ("SNAP_EVERY", "BOUNDED_SNAP_EVERY"):
-        monkeypatch.setattr(engine, name, 4)
+        monkeypatch.setattr(history, name, 4)
     for name in ("SNAP_KEEP", "BOUNDED_SNAP_KEEP"):
-        monkeypatch.setattr(engine, name, 2)
+        monkeypatch.setattr(history, name, 2)
     monkeypatch.setattr(jnl, "CHECKPOINT_EVERY", 8)
     (tmp_path / "full").mkdir()
     full = CuttingFlash(str(tmp_path / "full") + "/")
@@ -327,7 +327,7 @@ def test_the_device_resumes_a_long_game_and_says_when_undo_reaches_no_further(ri
     resumed = game_of(after)
     assert resumed.count() == 152 and resumed.state == game.state
     after.keys(*["b:long"] * 25)  # back as far as undo reaches, then more
-    assert resumed.count() == 152 - resumed.undo_reach() == 132
+    assert resumed.count() == 152 - resumed.history.undo_reach() == 132
     assert after.lines[6] == "no further undo:"  # the reason, cut at 16 characters
     after.keys("a:long")  # redo still works
     assert resumed.count() == 133
@@ -354,7 +354,7 @@ def test_under_micropython_a_device_game_compacts_and_resumes(tmp_path):
         "    i += 1\n"
         "    gc.collect()\n"
         "again = jmod.resume(jmod.Journal(flash), rules, None, jmod.DEVICE_KEEP)\n"
-        "print('R', again.count(), len(again.events), again.state == game.state)\n")
+        "print('R', again.count(), len(again.history.events), again.state == game.state)\n")
     mounts = {"/flash": (tmp_path, True), "/rulesets": (RULESETS, False)}
     result = run_driver("vrun", body, mounts, 2 * 1024 * 1024, data={"LONG": LONG})
     assert "R 70 6 True" in result.stdout, result.stderr

@@ -782,7 +782,7 @@ def test_a_full_short_game_runs_to_its_end_on_arbiter_sim(tmp_path):
                                               "attack", "next", "next", "score"]
     assert "defense=duel" in events[5] and events[-1] == "score p=P1"
     g = Game(load(), seed=header["seed"], options=header["options"])
-    g.replay(journal[1:])
+    g.history.replay(journal[1:])
     assert g.state["winner"] == "P1" and screen_lines(g)[6] == "P1 wins!"
     image = Image.open(shot).convert("RGB")
     assert (0, 255, 0) in set(image.get_flattened_data())  # the ring in P1's green

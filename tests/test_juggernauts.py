@@ -54,10 +54,12 @@ def rolls(g, reason_start=""):
 
 
 def refused(g, action, reason):
-    before = (json.dumps(g.state, sort_keys=True), len(g.log), g.rng.snapshot(), len(g.events))
+    before = (json.dumps(g.state, sort_keys=True), len(g.log), g.rng.snapshot(),
+              len(g.history.events))
     with pytest.raises(Illegal, match=reason):
         g.apply(action)
-    after = (json.dumps(g.state, sort_keys=True), len(g.log), g.rng.snapshot(), len(g.events))
+    after = (json.dumps(g.state, sort_keys=True), len(g.log), g.rng.snapshot(),
+             len(g.history.events))
     assert after == before  # a refusal changes nothing
 
 
@@ -413,7 +415,7 @@ def test_a_neutralizing_attack_marks_its_target_so():
     g = attacked(1, "attack P1 level=1 neutralizing")
     pos = rolls(g, "attack")[-1]["rolls"][0]
     assert piece(g, "P2.%d" % pos)["neutralizing"] == 1
-    assert g.events[-1].startswith("attack level=1 neutralizing=1 p=P1|")
+    assert g.history.events[-1].startswith("attack level=1 neutralizing=1 p=P1|")
 
 
 # -- defenses -------------------------------------------------------------------------------
@@ -666,10 +668,10 @@ def undone_exactly(g, action):
     g.apply("undo")
     assert (json.dumps(g.state, sort_keys=True), json.dumps(g.log), g.rng.snapshot()) == before
     g.apply("redo")  # the same dice again
-    again = g.events[-1]
+    again = g.history.events[-1]
     g.apply("undo")
     g.apply(action)
-    assert g.events[-1] == again
+    assert g.history.events[-1] == again
     g.apply("undo")
 
 
@@ -771,7 +773,7 @@ def test_on_the_device_an_attack_and_its_defense_come_from_the_game_menu(rig):
     open_menu_item(rig, "Attack")
     rig.keys("a")  # level 1, accurate, no discard, the other player
     game = game_of(rig)
-    assert game.events[-1].startswith("attack discard=0 level=1 mode=accurate on=P2 p=P1|")
+    assert game.history.events[-1].startswith("attack discard=0 level=1 mode=accurate on=P2 p=P1|")
     pos = rolls(game, "attack")[-1]["rolls"][0]
     assert targeted(game, "P2") == {pos: 1}
     rig.keys("b", "b")
@@ -780,7 +782,7 @@ def test_on_the_device_an_attack_and_its_defense_come_from_the_game_menu(rig):
     open_menu_item(rig, "Defend")
     rig.keys("right")  # the player: P2
     rig.keys("down", *["right"] * (pos - 1), "a")  # pos, level 1
-    assert game.events[-1].startswith("defend discard=0 level=1 p=P2 pos=%d" % pos)
+    assert game.history.events[-1].startswith("defend discard=0 level=1 p=P2 pos=%d" % pos)
     assert targeted(game, "P2") == {}
 
 
@@ -900,7 +902,7 @@ def test_on_the_device_each_players_matrix_is_a_grid_of_positions(rig):
     open_menu_item(rig, "Matrix")  # and from the game menu
     assert rig.lines[0] == "P1.1 card"
     rig.keys("b", "b")
-    assert game_of(rig).events[-1] == "mark p=P1 pos=4"  # looking changed nothing
+    assert game_of(rig).history.events[-1] == "mark p=P1 pos=4"  # looking changed nothing
 
 
 def test_on_the_device_a_battle_royale_attack_offers_the_other_players(rig):
@@ -920,7 +922,7 @@ def test_on_the_device_a_battle_royale_attack_offers_the_other_players(rig):
     rig.keys("right")  # P2 attacks: the others are P1 and P3
     assert rig.lines[1] == "p <P2>" and rig.app.screen.fields[4][1] == ["P1", "P3"]
     rig.keys("down", "down", "down", "down", "right", "a")  # on P3
-    assert game.events[-1].startswith("attack discard=0 level=1 mode=accurate on=P3 p=P2|")
+    assert game.history.events[-1].startswith("attack discard=0 level=1 mode=accurate on=P3 p=P2|")
     assert rolls(game, "attack")[-1]["player"] == "P3"
 
 
@@ -966,5 +968,5 @@ def test_a_whole_two_player_game_on_the_device_needs_no_pen_and_paper(rig):
     state = game.state
     assert state["result"] and phases >= {"Energize", "Command", "Resolve", "Recover"}
     assert rig.lines[6] == ("%s wins!" % state["winner"] if state["winner"] else "A tie!")
-    assert any(e.startswith("unneutralize") for e in game.events)  # it came to that
-    assert any(e.startswith("defend") for e in game.events)
+    assert any(e.startswith("unneutralize") for e in game.history.events)  # it came to that
+    assert any(e.startswith("defend") for e in game.history.events)

@@ -555,10 +555,10 @@ def test_on_the_device_a_damage_shows_its_result_before_it_is_confirmed(rig):
     assert rig.lines[4:6] == ["Rex 4/6 -> 7/6", "KO, P2 +5 glory"]
     rig.keys("down", "right")  # dealt by P3
     assert rig.lines[4:6] == ["Rex 4/6 -> 7/6", "KO, P3 +5 glory"]
-    assert K(game, "P1.k1")["damage"] == 4 and game.events[-1] == "add P1.k1.damage 4"
+    assert K(game, "P1.k1")["damage"] == 4 and game.history.events[-1] == "add P1.k1.damage 4"
     rig.keys("a")
     assert K(game, "P1.k1")["ko"] == 1 and P(game, "P3")["glory"] == 5
-    assert game.events[-1] == "damage by=P3 k=P1.k1 n=3"
+    assert game.history.events[-1] == "damage by=P3 k=P1.k1 n=3"
     assert "Rex 4/6 -> 7/6 K" in rig.lines  # the play screen says what happened
 
 

@@ -606,7 +606,7 @@ def test_a_whole_game_on_the_device_with_the_castle_screen(rig):
     assert rig.lines[1:5] == ["1,1 <P1>", "1,7 <P1>", "7,1 <P1>", "7,7 <P2>"]
     rig.keys("a")  # P1 begins its turn holding 3 of the 4 castles
     assert g.state["winner"] == "P1" and "P1 wins!" in rig.lines
-    assert g.events[-2:] == ["control 1,1=P1 1,7=P1 7,1=P1 7,7=P2", "next"]
+    assert g.history.events[-2:] == ["control 1,1=P1 1,7=P1 7,1=P1 7,7=P2", "next"]
 
 
 def test_fog_of_war_on_the_device_hides_the_cards_until_turned_up_and_peeks(rig):
@@ -622,13 +622,13 @@ def test_fog_of_war_on_the_device_hides_the_cards_until_turned_up_and_peeks(rig)
     assert rig.lines[7] == short_of(board[42]) + "?" * 10 + short_of(board[48])
     rig.keys("right")
     assert rig.lines[0] == "1,2 ??"
-    events = list(g.events)
+    events = list(g.history.events)
     rig.keys("a:long")  # a peek: for one player's eyes, and not recorded
     assert rig.lines[0] == "Peek 1,2" and "others look away" in rig.lines
     rig.keys("a")
     assert rig.lines[1].startswith(board[1])
     rig.keys("b", "b", "b")  # the card, the board, the menu
-    assert g.events == events
+    assert g.history.events == events
     open_menu_item(rig, "Table")
     assert not any(line.startswith("board") for line in rig.app.screen.lines)
     rig.keys("b", "b")

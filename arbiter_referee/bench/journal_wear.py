@@ -134,7 +134,7 @@ def _row(journal, flash, data, game, whole, keep_at) -> dict:
     return {"events": game.count(), "journal_bytes": flash.size(journal.JOURNAL),
             "whole_journal_bytes": whole, "checkpoint_bytes": len(checkpoint),
             "flash_per_event": round(flash.bytes_written / game.count(), 1),
-            "ram_events": len(game.events), "ram_log": len(game.log),
+            "ram_events": len(game.history.events), "ram_log": len(game.log),
             "whole_ram_events": game.count(), "whole_ram_log": game.logged(),
             "resume_ms": round(took * 1000, 1),
             "replayed": game.count() - (json.loads(checkpoint)["n"] if checkpoint else 0),

@@ -61,8 +61,8 @@ def _ruleset_text(name: str) -> str:
 def audit(log: Path, ruleset_file: str | None = None) -> tuple[bool, list[str]]:
     found = _read(log)
     from arbiter.game import ruleset
-    from arbiter.game.engine import commitment
     from arbiter.game.errors import Illegal
+    from arbiter.game.rng import commitment
 
     header, checkpoint, events, _, _ = found
     start = checkpoint["n"] if checkpoint else 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import io
 import sys
 import tempfile
@@ -161,31 +162,45 @@ def mp_program(entry: str, body: str, lazy: bool = True) -> str:
 FUEL = 500_000_000_000
 
 
+@functools.lru_cache(maxsize=None)
+def board_rom() -> bytes:
+    """The virtual board's modules as .mpy in a ROMFS image, mapped outside the heap:
+    a Pico's board is C in its firmware (machine, neopixel), so the emulated one's
+    code must not weigh on the heap the firmware is measured in."""
+    from mpremote.romfs import make_romfs
+
+    from arbiter_referee.build import compile_tree
+
+    with tempfile.TemporaryDirectory() as folder:
+        compile_tree(Path(folder), GUEST_BOARD)
+        with contextlib.redirect_stdout(io.StringIO()):  # it lists every file it adds
+            return make_romfs(folder, mpy_cross=False)
+
+
 def run_driver(entry: str, body: str, mounts: dict, heap: int,
                firmware: Path = FIRMWARE, data: dict | None = None,
                preload: bool = True) -> mpwasm.Result:
     """Run ``body`` (see mp_program) in real MicroPython beside the firmware:
-    ``firmware`` is a folder (mounted at /fw) or a ROMFS image (mapped, at /rom).
-    ``data`` becomes module ``drvdata`` (constants built at import, not in main);
-    ``preload`` loads the lazily imported modules up front (see import_order)."""
+    ``firmware`` is a folder (mounted at /fw, the virtual board mapped at /rom) or
+    a ROMFS image holding both (mapped at /rom). ``data`` becomes module
+    ``drvdata`` (constants built at import, not in main); ``preload`` loads the
+    lazily imported modules up front (see import_order)."""
     with tempfile.TemporaryDirectory() as folder:
         (Path(folder) / "drv.py").write_text(mp_program(entry, body, preload))
         (Path(folder) / "drvdata.py").write_text(
             "".join(f"{key} = {value!r}\n" for key, value in (data or {}).items()))
         all_mounts = {"/emu": (GUEST_BOARD, False), "/drv": (Path(folder), False)}
         all_mounts.update(mounts)
-        rom = b""
+        code = ("import sys, vfs, uctypes, host\n"
+                "where, size = host.call('rom', '').split()\n"
+                "vfs.mount(vfs.VfsRom(uctypes.bytearray_at(int(where), int(size))), '/rom')\n"
+                "del where, size\n")
         if firmware.is_file():  # a ROMFS image: mapped, as on a Pico built with ROMFS
-            rom = firmware.read_bytes()
-            code = ("import sys, vfs, uctypes, host\n"
-                    "where, size = host.call('rom', '').split()\n"
-                    "vfs.mount(vfs.VfsRom(uctypes.bytearray_at(int(where), int(size))), '/rom')\n"
-                    "del where, size\n")
-            path = "/rom"
+            rom, path = firmware.read_bytes(), ["/rom"]
         else:
             all_mounts["/fw"] = (firmware, False)
-            code, path = "import sys\n", "/fw"
-        code += f"sys.path[:0] = [{path!r}, '/emu', '/drv']\nimport drvdata\nimport drv\n"
+            rom, path = board_rom(), ["/fw", "/rom"]
+        code += f"sys.path[:0] = {path + ['/emu', '/drv']!r}\nimport drvdata\nimport drv\n"
         return mpwasm.run(code, all_mounts, heap=heap, fuel=FUEL, rom=rom)
 
 

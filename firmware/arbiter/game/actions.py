@@ -171,7 +171,7 @@ def _reveal(game, secret, picks):
     for player in game.state["order"]:
         game.with_binding("p", player, secret.get("on_reveal", ()))
     if pending_pick(game)[0] is None:
-        game._begin_play()
+        game.begin_play()
 
 
 def _ruleset_action(game, name, args):

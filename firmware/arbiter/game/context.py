@@ -1,5 +1,6 @@
-"""What expressions read (see expr.py): paths, bindings, options, values, the
-pieces. The engine's Game is one; here apart so each part reads on its own."""
+"""What expressions read (see expr.py): the state by paths, whose turn it is, the
+bindings, arguments and vars of the action in progress, options, named values,
+the pieces. The engine's Game is a Context that also changes the state."""
 
 from arbiter.game.errors import Illegal, RuleError
 from arbiter.game.expr import EMPTY, evaluate
@@ -7,19 +8,53 @@ from arbiter.game.state import holder, kind_of, split
 
 
 class Context:
+    def __init__(self, rules, options):
+        self.rules = rules
+        self.options = options
+        self.state = None  # the game state (state.py), set when the game starts
+        self._keys = None  # see piece_keys
+        self._paths = {}  # "$v:h.$a:q" -> its two parts, worked out once (see locate)
+        self.rolls = []  # the dice the action in progress rolled, for its record
+        self.clear_scratch()
+
+    def clear_scratch(self):
+        """What one action works with: its arguments, the names bound in it (``$p``,
+        ``$k``, ``$t``), its vars (named rolls among them) and the ``call`` stack.
+        Empty between actions, whatever happened."""
+        self.args, self.binding, self.vars, self.calls = {}, {}, {}, []
+
+    # -- whose turn it is ------------------------------------------------------------
+
+    def phase(self):
+        phases = self.rules.get("phases", ())
+        return phases[self.state["phase"]] if phases else {"name": "play"}
+
+    def per_player(self, phase):
+        """Whether players take turns in this phase; an expression may decide (an option)."""
+        flag = phase.get("per_player")
+        return evaluate(self, flag) if isinstance(flag, dict) else flag
+
+    def active_player(self):
+        if not self.per_player(self.phase()):
+            return None
+        order = self.players_in_order()
+        return order[self.state["turn"] % len(order)] if order else None
+
+    def players_in_order(self):
+        """The players still in, in turn order (the state's own list while nobody is
+        out, asked for at every step: read it, never change it)."""
+        lost = self.state["lost"]
+        if not lost:
+            return self.state["order"]
+        return [p for p in self.state["order"] if p not in lost]
+
+    # -- bindings --------------------------------------------------------------------
+
     def bound(self, name):
         return self.binding.get(name)
 
     # A binding is set in place and given back after, not copied: these run for
     # every piece a condition looks at, and a copy each time is heap churn.
-
-    def with_binding(self, name, value, forms):
-        binding, old = self.binding, self.binding.get(name)
-        binding[name] = value
-        try:
-            self.run(forms)
-        finally:
-            _give_back(binding, name, old)
 
     def bound_eval(self, name, value, form):
         binding, old = self.binding, self.binding.get(name)
@@ -110,6 +145,16 @@ class Context:
         if what == "round":
             return self.state["round"]
         raise RuleError("now is player, phase or round, not %r" % (what,))
+
+    def roll_result(self, name, kind):
+        """A named roll of this action: its ``rolls``, or their ``sum`` (with success
+        faces, the hits)."""
+        rolls = self.vars.get("roll:" + name)
+        if rolls is None:
+            raise RuleError("no roll named " + name)
+        if kind == "rolls":
+            return rolls
+        return sum(rolls)
 
     def stat(self, name):
         piece = self.state["pieces"].get(self.binding.get("k"))

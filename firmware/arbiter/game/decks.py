@@ -50,7 +50,7 @@ def draw(game, effect):
             pick -= weights[i]
             i += 1
         drawn.append(cards[i])
-    game._rolls.append(picks)
+    game.rolls.append(picks)
     game.log.append({"event": "draw", "items": drawn,
                      "reason": game.text(effect.get("reason", "draw"))})
     game.vars[effect.get("as", "drawn")] = drawn
@@ -68,7 +68,7 @@ def shuffle(game, effect):
         j = game.rng.below(i + 1)
         picks.append(j)
         items[i], items[j] = items[j], items[i]
-    game._rolls.append(picks)
+    game.rolls.append(picks)
     game.log.append({"event": "shuffle", "items": len(items),
                      "reason": game.text(effect.get("reason", "shuffle"))})
     game.change(game.path(effect["to"]), items)

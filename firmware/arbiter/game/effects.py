@@ -1,108 +1,124 @@
 """Effects in rulesets: what phases, triggers and actions do to the game.
 
-Each effect is an object with one of these keys:
-``add`` (PATH, ``n``), ``set`` (PATH, ``to``), ``roll`` (DIE, ``count``,
-``player``, ``reason``, ``as``), ``opposed`` (two rolls compared, ties re-rolled),
-``require`` (EXPR, ``reason``: refuses the action), ``if`` (EXPR, ``then``,
-``else``), ``each_player`` / ``each_piece`` (effects with ``$p`` / ``$k`` bound),
-``let`` (NAME, ``be``), ``say`` (a list of parts), ``win`` / ``lose`` (a player),
-``tie``, ``turn_order`` (recompute the order), ``make_pieces`` (``of``, ``count``,
-``prefix``: numbered pieces, such as a matrix's positions), ``for_each`` (a list,
-``as``, ``do``), ``call`` (another action's effects, ``with`` its arguments),
-``team`` (give a player a team), ``next`` (move on, as the ``next`` action),
-``repeat`` (effects ``until`` a condition holds), ``draw`` / ``shuffle`` / ``append`` /
-``remove`` (cards and lists: see decks.py).
+An effect is an object with exactly one key of ``EFFECTS`` (its name) and that
+effect's own fields; ``EFFECTS`` maps each name to the function doing it. The
+checker (ruleset.py) and docs/rulesets.md read the same table.
 """
 
 from arbiter.game.errors import Illegal, RuleError
 from arbiter.game.expr import EMPTY, evaluate
 
+MAX_CALLS = 8  # ``call`` nested this deep is a ruleset's loop
+MAX_REPEATS = 100  # a ``repeat`` or a tied ``opposed`` roll gives up after this many
+
 
 def run(game, effects):
     for effect in effects:
-        _one(game, effect)
-
-
-def _one(game, effect):
-    if "add" in effect:
-        path = effect["add"]
-        game.change(path, game.get(path) + _int(evaluate(game, effect.get("n", 1))))
-    elif "set" in effect:
-        game.change(effect["set"], evaluate(game, effect.get("to")))
-    elif "roll" in effect:
-        count = _int(evaluate(game, effect.get("count", 1)))
-        who = evaluate(game, effect.get("player", "$p")) if "player" in effect else game.bound("p")
-        die = evaluate(game, effect["roll"])  # a name, or an expression such as a pick
-        game.roll(die, count, who, game.text(effect.get("reason", "")), effect.get("as"))
-    elif "opposed" in effect:
-        _opposed(game, effect)
-    elif "require" in effect:
-        if not evaluate(game, effect["require"]):
-            raise Illegal(game.text(effect.get("reason", "not allowed now")))
-    elif "if" in effect:
-        run(game, effect.get("then", ()) if evaluate(game, effect["if"]) else
-            effect.get("else", ()))
-    elif "each_player" in effect:
-        for player in game.players_in_order():
-            game.with_binding("p", player, effect["each_player"])
-    elif "each_piece" in effect:
-        owner = evaluate(game, effect["of"]) if "of" in effect else None
-        for key in game.piece_keys(owner):
-            if "where" not in effect or game.bound_eval("k", key, effect["where"]):
-                game.with_binding("k", key, effect["each_piece"])
-    elif "let" in effect:
-        game.vars[effect["let"]] = evaluate(game, effect.get("be"))
-    elif "say" in effect:
-        game.say(game.text(effect["say"]))
-    elif "win" in effect:
-        game.pending_win.append(evaluate(game, effect["win"]))
-    elif "lose" in effect:
-        game.pending_lose.append(evaluate(game, effect["lose"]))
-    elif "tie" in effect:
-        game.pending_tie = True
-    elif "make_pieces" in effect:
-        spec = effect["make_pieces"]
-        owner = game.path(spec.get("of", "$p"))
-        for i in range(_int(evaluate(game, spec["count"]))):
-            game.add_piece(owner, {"key": "%s%d" % (spec.get("prefix", ""), i + 1),
-                                   "stats": spec.get("stats", EMPTY)})
-    elif "turn_order" in effect:
-        game.order_players(effect["turn_order"])
-    elif "for_each" in effect:
-        items = evaluate(game, effect["for_each"])
-        for item in items if isinstance(items, list) else [items]:
-            game.with_binding(effect.get("as", "t"), str(item), effect.get("do", ()))
-    elif "call" in effect:
-        _call(game, effect)
-    elif "team" in effect:
-        from arbiter.game.teams import find, give
-
-        who = evaluate(game, effect["player"]) if "player" in effect else game.bound("p")
-        give(game, who, find(game, evaluate(game, effect["team"])))
-    elif "next" in effect:
-        game.next_phase()
-    elif "repeat" in effect:
-        _repeat(game, effect)
-    elif "draw" in effect or "shuffle" in effect or "append" in effect or "remove" in effect:
-        from arbiter.game import decks
-
-        if "draw" in effect:
-            decks.draw(game, effect)
-        elif "shuffle" in effect:
-            decks.shuffle(game, effect)
+        for name in effect:  # its fields are not names in the table
+            do = EFFECTS.get(name)
+            if do is not None:
+                do(game, effect)
+                break
         else:
-            decks.change_list(game, effect)
-    else:
-        raise RuleError("unknown effect %r" % (effect,))
+            raise RuleError("unknown effect %r" % (effect,))
+
+
+def _add(game, effect):
+    """``add`` PATH, ``n`` (1): a counter goes up (or down)."""
+    path = effect["add"]
+    game.change(path, game.get(path) + _int(evaluate(game, effect.get("n", 1))))
+
+
+def _set(game, effect):
+    """``set`` PATH, ``to``: a value becomes another."""
+    game.change(effect["set"], evaluate(game, effect.get("to")))
+
+
+def _roll(game, effect):
+    """``roll`` DIE (a name or an expression), ``count``, ``player``, ``reason``, ``as``."""
+    count = _int(evaluate(game, effect.get("count", 1)))
+    who = evaluate(game, effect.get("player", "$p")) if "player" in effect else game.bound("p")
+    die = evaluate(game, effect["roll"])
+    game.roll(die, count, who, game.text(effect.get("reason", "")), effect.get("as"))
+
+
+def _require(game, effect):
+    """``require`` EXPR, ``reason``: refuses the action unless EXPR holds."""
+    if not evaluate(game, effect["require"]):
+        raise Illegal(game.text(effect.get("reason", "not allowed now")))
+
+
+def _if(game, effect):
+    """``if`` EXPR, ``then``, ``else``."""
+    run(game, effect.get("then", ()) if evaluate(game, effect["if"]) else
+        effect.get("else", ()))
+
+
+def _each_player(game, effect):
+    """``each_player``: effects with ``$p`` bound to each player still in, in turn order."""
+    for player in game.players_in_order():
+        game.with_binding("p", player, effect["each_player"])
+
+
+def _each_piece(game, effect):
+    """``each_piece``: effects with ``$k`` bound to each piece (``of`` a player, ``where``)."""
+    owner = evaluate(game, effect["of"]) if "of" in effect else None
+    for key in game.piece_keys(owner):
+        if "where" not in effect or game.bound_eval("k", key, effect["where"]):
+            game.with_binding("k", key, effect["each_piece"])
+
+
+def _let(game, effect):
+    """``let`` NAME, ``be``: a var for the rest of the action."""
+    game.vars[effect["let"]] = evaluate(game, effect.get("be"))
+
+
+def _say(game, effect):
+    """``say``: a message, a list of parts."""
+    game.say(game.text(effect["say"]))
+
+
+def _win(game, effect):
+    game.pending_win.append(evaluate(game, effect["win"]))
+
+
+def _lose(game, effect):
+    game.pending_lose.append(evaluate(game, effect["lose"]))
+
+
+def _tie(game, effect):
+    game.pending_tie = True
+
+
+def _make_pieces(game, effect):
+    """``make_pieces`` {``of``, ``count``, ``prefix``, ``stats``}: numbered pieces, such as
+    a matrix's positions."""
+    spec = effect["make_pieces"]
+    owner = game.path(spec.get("of", "$p"))
+    for i in range(_int(evaluate(game, spec["count"]))):
+        game.add_piece(owner, {"key": "%s%d" % (spec.get("prefix", ""), i + 1),
+                               "stats": spec.get("stats", EMPTY)})
+
+
+def _turn_order(game, effect):
+    """``turn_order``: the order worked out again (see order.py)."""
+    game.order_players(effect["turn_order"])
+
+
+def _for_each(game, effect):
+    """``for_each`` LIST, ``as`` (t), ``do``: effects with ``$as`` bound to each item."""
+    items = evaluate(game, effect["for_each"])
+    for item in items if isinstance(items, list) else [items]:
+        game.with_binding(effect.get("as", "t"), str(item), effect.get("do", ()))
 
 
 def _call(game, effect):
-    """Runs a ruleset action's effects (not its phase check) with the arguments in
-    ``with``; ``p``, ``k`` and ``t`` among them bind ``$p``, ``$k`` and ``$t``."""
+    """``call`` ACTION, ``with``: a ruleset action's effects (not its phase check) with
+    the arguments in ``with``; ``p``, ``k`` and ``t`` among them bind ``$p``, ``$k``, ``$t``."""
     spec = game.rules.get("actions", EMPTY).get(effect["call"])
     if spec is None:
         raise RuleError("no action %s to call" % effect["call"])
-    if len(game.calls) >= 8:
+    if len(game.calls) >= MAX_CALLS:
         raise RuleError("calls nested too deep")
     args = {}
     for name, form in effect.get("with", EMPTY).items():
@@ -118,19 +134,26 @@ def _call(game, effect):
         game.calls.pop()
 
 
+def _team(game, effect):
+    """``team`` NAME or NUMBER, ``player``: that player takes the team (see teams.py)."""
+    from arbiter.game.teams import find, give
+
+    who = evaluate(game, effect["player"]) if "player" in effect else game.bound("p")
+    give(game, who, find(game, evaluate(game, effect["team"])))
+
+
+def _next(game, effect):
+    """``next``: move on, as the ``next`` action does."""
+    game.next_phase()
+
+
 def _repeat(game, effect):
-    """Runs the effects, then again until ``until`` holds (at most 100 times)."""
-    for _ in range(100):
+    """``repeat``: effects, then again until ``until`` holds."""
+    for _ in range(MAX_REPEATS):
         run(game, effect["repeat"])
         if evaluate(game, effect["until"]):
             return
-    raise RuleError("repeat: still not done after 100 times")
-
-
-def _int(value):
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError("not a whole number: %r" % (value,))
-    return value
+    raise RuleError("repeat: still not done after %d times" % MAX_REPEATS)
 
 
 def _opposed(game, effect):
@@ -140,7 +163,7 @@ def _opposed(game, effect):
     sets var NAME to "a", "b" or "tie"."""
     spec = effect["opposed"]
     score = spec.get("score", "sum")
-    for _ in range(100):
+    for _ in range(MAX_REPEATS):
         results = []
         for side in ("a", "b"):
             roll = spec[side]
@@ -153,6 +176,34 @@ def _opposed(game, effect):
             break
     game.vars[spec.get("as", "winner")] = (
         "a" if results[0] > results[1] else "b" if results[1] > results[0] else "tie")
+
+
+def _cards(game, effect):
+    """``draw``, ``shuffle``, ``append``, ``remove``: cards and lists (see decks.py)."""
+    from arbiter.game import decks
+
+    if "draw" in effect:
+        decks.draw(game, effect)
+    elif "shuffle" in effect:
+        decks.shuffle(game, effect)
+    else:
+        decks.change_list(game, effect)
+
+
+EFFECTS = {
+    "add": _add, "set": _set, "roll": _roll, "opposed": _opposed, "require": _require,
+    "if": _if, "each_player": _each_player, "each_piece": _each_piece, "let": _let,
+    "say": _say, "win": _win, "lose": _lose, "tie": _tie, "make_pieces": _make_pieces,
+    "turn_order": _turn_order, "for_each": _for_each, "call": _call, "team": _team,
+    "next": _next, "repeat": _repeat, "draw": _cards, "shuffle": _cards, "append": _cards,
+    "remove": _cards,
+}
+
+
+def _int(value):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError("not a whole number: %r" % (value,))
+    return value
 
 
 def bind_args(game, args):

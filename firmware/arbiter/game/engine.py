@@ -1,90 +1,86 @@
-"""The event-sourced referee: a game is ``replay(ruleset, options, seed, events)``.
+"""The referee: a game of one ruleset, applying actions, undoing them, ending.
 
-Every player action is an event (a short line of text). Applying one either
-changes the state and is recorded with the dice it rolled, or raises
-``Illegal`` with a reason and changes nothing. Undo is a replay without the
-last event; the generator restarts from the seed, so a re-done roll comes out
-the same (no undoing until lucky).
+A game is ``replay(ruleset, options, seed, events)``. Every player action is an
+event (a short line of text). ``apply`` either changes the state and records the
+event with the dice it rolled, or raises ``Illegal`` with a reason and changes
+nothing; ``undo`` and ``redo`` step through the events (its ``history``);
+``public()`` is what the players may see and ``result`` how it ended. The rest
+of this class is what effects call (effects.py) and the rules of play: phases,
+turns, triggers and the end. What expressions read is its Context part.
 """
 
-import hashlib
-
 from arbiter.game import actions, effects
+from arbiter.game.context import Context
 from arbiter.game.errors import Illegal, RuleError
 from arbiter.game.expr import EMPTY, evaluate
 from arbiter.game.history import History
-from arbiter.game.rng import Rng
+from arbiter.game.rng import Rng, commitment
 from arbiter.game.state import holder, new_state
 
-SNAP_EVERY = 16  # events between in-memory snapshots
-SNAP_KEEP = 4  # snapshots kept: undo further back replays from the start
-# keep=N (a device): an undo or a refused action replays at most 3 events from a
-# snapshot (a button answers at once, a pass's garbage stays small), undo reaches
-# 20 actions back or more, and the snapshots take a few KB.
-BOUNDED_SNAP_EVERY = 4
-BOUNDED_SNAP_KEEP = 6
 
-
-def commitment(seed):
-    """A short hash of the seed, shown at the start and checked when it is revealed."""
-    return hashlib.sha256(seed.to_bytes(8, "big")).digest()[:6].hex()
-
-
-class Game(History):
+class Game(Context):
     def __init__(self, rules, players=None, options=None, seed=0, keep=None):
-        self.rules = rules
         spec = rules.get("players", EMPTY)
         low, high = spec.get("min", 2), spec.get("max", spec.get("min", 2))
         self.players = spec.get("default", low) if players is None else players
         if not low <= self.players <= high:
             raise Illegal("%s takes %d to %d players" % (rules["name"], low, high))
-        self.options = self._resolve_options(options or {})
+        super().__init__(rules, _resolve_options(rules, options or {}))
         self.seed = seed
-        self.events = []  # applied events: "action|rolls"
-        self.undone = []  # for redo
-        self._snaps = []  # (events applied, state, rng, log length): undo replays from one
-        self._keys = None  # see piece_keys
-        self._paths = {}  # "$v:h.$a:q" -> its two parts, worked out once (see locate)
-        # keep=N (a device's heap): the log keeps its last N entries and the events
-        # before the oldest snapshot are dropped, so undo reaches undo_reach() or more
-        # back. None keeps everything (host tools: the whole log).
+        # keep=N (a device's heap): the log keeps its last N entries and the history
+        # the events undo can reach; None keeps everything (host tools).
         self.keep = keep
-        self._every, self._kept = (SNAP_EVERY, SNAP_KEEP) if keep is None else \
-            (BOUNDED_SNAP_EVERY, BOUNDED_SNAP_KEEP)
-        self.dropped = 0  # events no longer in RAM, before events[0]
-        self._restart()
+        self.history = History(self, keep)
+        self.restart()
 
-    def _resolve_options(self, given):
-        resolved = {}
-        declared = self.rules.get("options", EMPTY)
-        for name in given:
-            if name not in declared:
-                raise Illegal("unknown option %s" % name)
-        for name, spec in declared.items():
-            value = given.get(name, spec.get("default", spec["choices"][0]))
-            if value not in spec["choices"]:
-                # options arrive as text from a command line: match by spelling
-                match = [c for c in spec["choices"] if str(c).lower() == str(value).lower()]
-                if not match:
-                    raise Illegal("option %s must be one of %s" % (
-                        name, ", ".join(str(c) for c in spec["choices"])))
-                value = match[0]
-            resolved[name] = value
-        return resolved
+    # -- what the players do -----------------------------------------------------------
+
+    def apply(self, text):
+        """Apply one action; returns the recorded event. Raises Illegal (state unchanged)."""
+        name, args = actions.parse(text)
+        self.trim_log()  # before, not after: the caller reads this action's entries
+        if name == "undo":
+            return self.history.undo()
+        if name == "redo":
+            return self.history.redo()
+        event = self._apply_new(name, args, text)
+        self.history.add(event)
+        return event
+
+    def undo(self):
+        return self.apply("undo")
+
+    def redo(self):
+        return self.apply("redo")
+
+    def count(self):
+        """Events applied since the start (see history)."""
+        return self.history.count()
+
+    @property
+    def result(self):
+        """None while the game goes on, else "win" (``state["winner"]`` won) or "tie"."""
+        return self.state["result"]
+
+    def public(self):
+        """What the players may see: no unrevealed secret, no seed before the end."""
+        from arbiter.game.public import public_state
+
+        return public_state(self)
 
     # -- life cycle ---------------------------------------------------------------
 
-    def _restart(self):
+    def restart(self):
+        """The game as it starts: its state, its generator at the seed, its log."""
         self.state = new_state(self.rules, self.players)
         self.rng = Rng(self.seed)
         self.log = [{"event": "start", "ruleset": self.rules["name"],
                      "commitment": commitment(self.seed)}]
         self.log_dropped = 0  # log entries no longer in RAM, before log[0]
         self.clear_scratch()
-        self._rolls = []
         self._setup_players()
         if not self.rules.get("secrets"):
-            self._begin_play()
+            self.begin_play()
 
     def _setup_players(self):
         state = self.state
@@ -102,7 +98,7 @@ class Game(History):
             self.binding = {"p": player}
             record = state["players"][player]
             for name, spec in self.rules.get("counters", EMPTY).items():
-                record[name] = self._start_value(spec)
+                record[name] = self.start_value(spec)
         self.binding = {}
 
     def add_piece(self, owner, spec):
@@ -113,42 +109,30 @@ class Game(History):
         self.state["pieces"][key] = piece
         saved, self.binding = self.binding, {"p": owner, "k": key}
         for name, counter in self.rules.get("pieces", EMPTY).get("counters", EMPTY).items():
-            piece[name] = self._start_value(counter)
+            piece[name] = self.start_value(counter)
         self.binding = saved
 
-    def _start_value(self, spec):
+    def start_value(self, spec):
+        """A counter's value at the start (with $p, and $k for a piece, bound)."""
         if "choices" in spec:
             return spec.get("start", spec["choices"][0])
         return evaluate(self, spec.get("start", 0))
 
-    def _begin_play(self):
+    def begin_play(self):
+        """Round 1 begins (once every secret is picked): the turn order, the setup."""
         self.order_players(self.rules.get("turn_order", {"by": "fixed"}))
         self.state["round"] = 1
         self.run(self.rules.get("setup", ()))
         self._enter_phase()
 
-    # -- actions --------------------------------------------------------------------
-
-    def apply(self, text):
-        """Apply one action; returns the recorded event. Raises Illegal (state unchanged)."""
-        name, args = actions.parse(text)
-        self._trim_log()  # before, not after: the caller reads this action's entries
-        if name == "undo":
-            return self.undo()
-        if name == "redo":
-            return self.redo()
-        event = self._apply_new(name, args, text)
-        self.events.append(event)
-        self.undone = []
-        self._snapshot()
-        return event
+    # -- applying ------------------------------------------------------------------
 
     def _apply_new(self, name, args, text, again=False):
         # ``again``: an event replayed (undo, resume, audit) was accepted before and
         # cannot fail. A new one that fails is rolled back by replaying from the last
         # snapshot: no copy of the state per action (a Pico's heap), and a refusal,
         # the rare case, pays instead.
-        self._rolls = []
+        self.rolls = []
         try:
             if self.state["result"] and name != "note":
                 raise Illegal("the game is over")
@@ -157,24 +141,65 @@ class Game(History):
         except (Illegal, RuleError, KeyError, IndexError, TypeError, ValueError) as exc:
             self.clear_scratch()  # nothing of the refused action may reach the replay
             if not again:
-                self._rewind(self.count())
+                self.history.rewind(self.count())
             if isinstance(exc, Illegal):
                 raise
             raise Illegal("cannot do that: %s" % exc) from None
         finally:
             self.clear_scratch()
-        return actions.record(actions.canonical(name, args), self._rolls)
+        return actions.record(actions.canonical(name, args), self.rolls)
+
+    def apply_again(self, event):
+        """A recorded event applied once more (it was accepted before); its new record."""
+        text, _ = actions.unrecord(event)
+        name, args = actions.parse(text)
+        return self._apply_new(name, args, text, again=True)
 
     def clear_scratch(self):
-        """What one action works with (variables, arguments, bindings, calls, a win
-        or loss still to resolve): empty between actions, whatever happened."""
-        self.vars, self.args, self.binding, self.calls = {}, {}, {}, []
+        """The action's working state (see Context) and a win or loss still to resolve."""
+        super().clear_scratch()
         self.pending_win, self.pending_lose, self.pending_tie = [], [], False
+
+    # -- the log ------------------------------------------------------------------
+
+    def logged(self):
+        """Log entries since the start, the dropped ones included."""
+        return self.log_dropped + len(self.log)
+
+    def log_since(self, logged):
+        """The log entries after the first ``logged`` (those still in RAM)."""
+        return self.log[max(0, logged - self.log_dropped):]
+
+    def trim_log(self):
+        extra = len(self.log) - self.keep if self.keep is not None else 0
+        if extra > 0:
+            del self.log[:extra]
+            self.log_dropped += extra
+
+    def cut_log(self, logged):
+        """The log back to its first ``logged`` entries (undo)."""
+        kept = logged - self.log_dropped
+        if kept < 0:  # the entries up to it are trimmed: the log goes on from it
+            self.log_dropped, kept = logged, 0
+        del self.log[kept:]
 
     # -- what effects call ----------------------------------------------------------
 
     def run(self, forms):
         effects.run(self, forms)
+
+    def with_binding(self, name, value, forms):
+        """Runs ``forms`` with ``$name`` bound to ``value``; the binding is given back
+        after (set in place, not copied: this runs for every piece looked at)."""
+        binding, old = self.binding, self.binding.get(name)
+        binding[name] = value
+        try:
+            self.run(forms)
+        finally:
+            if old is None:
+                binding.pop(name, None)
+            else:
+                binding[name] = old
 
     def say(self, text):
         self.state["message"] = text
@@ -187,19 +212,11 @@ class Game(History):
             rolls = [faces[self.rng.below(len(faces))] for _ in range(count)]
         else:
             rolls = [self.rng.roll(faces) for _ in range(count)]
-        self._rolls.append(rolls)
+        self.rolls.append(rolls)
         self.log.append({"event": "roll", "player": player, "die": die, "rolls": rolls,
                          "reason": reason})
         self.vars["roll:" + (name or die)] = rolls
         return rolls
-
-    def roll_result(self, name, kind):
-        rolls = self.vars.get("roll:" + name)
-        if rolls is None:
-            raise RuleError("no roll named " + name)
-        if kind == "rolls":
-            return rolls
-        return sum(rolls)  # sum of face values; with success faces, that is the hits
 
     def change(self, path, value):
         """Sets a value by path (``$`` names filled in), kept in the counter's bounds;
@@ -262,29 +279,6 @@ class Game(History):
         self.state["order"] = order_players(self, spec)
 
     # -- phases, turns and the end ---------------------------------------------------
-
-    def phase(self):
-        phases = self.rules.get("phases", ())
-        return phases[self.state["phase"]] if phases else {"name": "play"}
-
-    def active_player(self):
-        if not self.per_player(self.phase()):
-            return None
-        order = self.players_in_order()
-        return order[self.state["turn"] % len(order)] if order else None
-
-    def per_player(self, phase):
-        """Whether players take turns in this phase; an expression may decide (an option)."""
-        flag = phase.get("per_player")
-        return evaluate(self, flag) if isinstance(flag, dict) else flag
-
-    def players_in_order(self):
-        """The players still in, in turn order (the state's own list while nobody is
-        out, asked for at every step: read it, never change it)."""
-        lost = self.state["lost"]
-        if not lost:
-            return self.state["order"]
-        return [p for p in self.state["order"] if p not in lost]
 
     def next_phase(self, leave=True):
         """Moves on: the next player's turn, else the next phase. ``leave=False`` when
@@ -352,3 +346,22 @@ class Game(History):
         from arbiter.game.order import resolve_end
 
         resolve_end(self)
+
+
+def _resolve_options(rules, given):
+    resolved = {}
+    declared = rules.get("options", EMPTY)
+    for name in given:
+        if name not in declared:
+            raise Illegal("unknown option %s" % name)
+    for name, spec in declared.items():
+        value = given.get(name, spec.get("default", spec["choices"][0]))
+        if value not in spec["choices"]:
+            # options arrive as text from a command line: match by spelling
+            match = [c for c in spec["choices"] if str(c).lower() == str(value).lower()]
+            if not match:
+                raise Illegal("option %s must be one of %s" % (
+                    name, ", ".join(str(c) for c in spec["choices"])))
+            value = match[0]
+        resolved[name] = value
+    return resolved

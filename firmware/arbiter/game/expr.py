@@ -43,6 +43,21 @@ def _all(ctx, args):
     return [evaluate(ctx, a) for a in args]
 
 
+def evaluate(ctx, form):
+    """``ctx`` is the game's evaluation context (see context.py)."""
+    if not isinstance(form, dict):
+        if isinstance(form, list):
+            return _all(ctx, form)
+        return form
+    if len(form) != 1:
+        raise RuleError("an expression has exactly one operator: %r" % (form,))
+    for op in form:  # no allocation: the one key
+        do = OPERATORS.get(op)
+        if do is None:
+            raise RuleError("unknown operator " + op)
+        return do(ctx, form[op])
+
+
 def _arith(ctx, op, forms):
     # folded as the operands come: no list of values (this runs at every step)
     if not isinstance(forms, list):
@@ -75,19 +90,17 @@ def _arith(ctx, op, forms):
     return -out if op == "-" and len(forms) == 1 else out
 
 
-_COMPARE = ("==", "!=", "<", "<=", ">", ">=")
-
-
-def _pair(arg):
+def _compare(ctx, op, arg):
+    # the operands as they come: no pair built (this runs at every step)
     if not isinstance(arg, list) or len(arg) != 2:
         raise RuleError("two operands expected: %r" % (arg,))
-
-
-def _compare(op, a, b):
+    a, b = evaluate(ctx, arg[0]), evaluate(ctx, arg[1])
     if op == "==":
         return a == b
     if op == "!=":
         return a != b
+    if op == "in":
+        return a in b
     a, b = _num(a), _num(b)
     if op == "<":
         return a < b
@@ -98,93 +111,50 @@ def _compare(op, a, b):
     return a >= b
 
 
-def evaluate(ctx, form):
-    """``ctx`` is the game's evaluation context (see engine.Context)."""
-    if not isinstance(form, dict):
-        if isinstance(form, list):
-            return _all(ctx, form)
-        return form
-    if len(form) != 1:
-        raise RuleError("an expression has exactly one operator: %r" % (form,))
-    for op in form:
-        arg = form[op]
-    if op in ("+", "-", "*", "//", "min", "max", "abs"):
-        return _arith(ctx, op, arg)
-    if op in _COMPARE:
-        _pair(arg)
-        return _compare(op, evaluate(ctx, arg[0]), evaluate(ctx, arg[1]))
-    if op == "and":
-        for a in arg:
-            if not evaluate(ctx, a):
-                return False
-        return True
-    if op == "or":
-        for a in arg:
-            if evaluate(ctx, a):
-                return True
-        return False
-    if op == "not":
-        return not evaluate(ctx, arg)
-    if op == "if":
-        return evaluate(ctx, arg[1] if evaluate(ctx, arg[0]) else arg[2])
-    if op == "in":
-        _pair(arg)
-        return evaluate(ctx, arg[0]) in evaluate(ctx, arg[1])
-    if op == "get":
-        return ctx.get(evaluate(ctx, arg))
-    if op == "opt":
-        return ctx.option(arg)
-    if op == "val":
-        return ctx.value(arg)
-    if op == "arg":
-        return ctx.arg(arg)
-    if op == "stat":
-        return ctx.stat(arg)
-    if op == "var":
-        return ctx.var(arg)
-    if op in ("rolls", "sum", "hits"):
-        return ctx.roll_result(arg, op)
-    if op == "count_pieces":
-        return ctx.count_pieces(evaluate(ctx, arg.get("of")), arg.get("where"))
-    if op in ("max_pieces", "sum_pieces"):
-        values = ctx.piece_values(evaluate(ctx, arg.get("of")), arg["value"], arg.get("where"))
-        if op == "sum_pieces":
-            return sum(values)
-        return max(values) if values else 0
-    if op == "bound":
-        return ctx.bound(arg)
-    if op == "players_where":
-        return ctx.count_players(arg)
-    if op == "others":  # the players still in, in turn order, but one (a target to name)
-        but = evaluate(ctx, arg)
-        return [p for p in ctx.players_in_order() if p != but]
-    if op == "now":
-        return ctx.now(arg)
-    if op == "split":
-        text, sep = _all(ctx, arg)
-        return [part for part in str(text).split(sep) if part]
-    if op == "list_pieces":
-        return ctx.piece_values(evaluate(ctx, arg.get("of")), arg.get("value", {"bound": "k"}),
-                                arg.get("where"))
-    if op == "join":
-        items, sep = _all(ctx, arg)
-        return sep.join(str(item) for item in items)
-    if op == "len":
-        return len(evaluate(ctx, arg))
-    if op == "unique":
-        out = []
-        for item in evaluate(ctx, arg):
-            if item not in out:
-                out.append(item)
-        return out
-    if op == "lookup":
-        key, keys, values = _all(ctx, arg)
-        if key not in keys:
-            raise RuleError("%r is not one of %r" % (key, keys))
-        return values[keys.index(key)]
-    if op in ("at", "slice", "concat", "at_least"):
-        return _lists(op, _all(ctx, arg))
-    raise RuleError("unknown operator " + op)
+def _and(ctx, arg):
+    for a in arg:
+        if not evaluate(ctx, a):
+            return False
+    return True
+
+
+def _or(ctx, arg):
+    for a in arg:
+        if evaluate(ctx, a):
+            return True
+    return False
+
+
+def _pieces(ctx, arg, op):
+    values = ctx.piece_values(evaluate(ctx, arg.get("of")), arg["value"], arg.get("where"))
+    if op == "sum_pieces":
+        return sum(values)
+    return max(values) if values else 0
+
+
+def _split(ctx, arg):
+    text, sep = _all(ctx, arg)
+    return [part for part in str(text).split(sep) if part]
+
+
+def _join(ctx, arg):
+    items, sep = _all(ctx, arg)
+    return sep.join(str(item) for item in items)
+
+
+def _unique(ctx, arg):
+    out = []
+    for item in evaluate(ctx, arg):
+        if item not in out:
+            out.append(item)
+    return out
+
+
+def _lookup(ctx, arg):
+    key, keys, values = _all(ctx, arg)
+    if key not in keys:
+        raise RuleError("%r is not one of %r" % (key, keys))
+    return values[keys.index(key)]
 
 
 def _lists(op, a):
@@ -205,8 +175,39 @@ def _lists(op, a):
     return len([x for x in items if _num(x) >= n])
 
 
-OPERATORS = ("+", "-", "*", "//", "min", "max", "abs") + _COMPARE + (
-    "and", "or", "not", "if", "in", "get", "opt", "val", "arg", "stat", "var", "rolls", "sum",
-    "hits", "count_pieces", "players_where", "max_pieces", "sum_pieces", "bound", "now", "split",
-    "list_pieces", "join", "len", "unique", "lookup", "at", "slice", "concat", "at_least",
-    "others")
+# Each operator: a function of the context and its argument (as written).
+OPERATORS = {
+    "+": lambda c, a: _arith(c, "+", a), "-": lambda c, a: _arith(c, "-", a),
+    "*": lambda c, a: _arith(c, "*", a), "//": lambda c, a: _arith(c, "//", a),
+    "min": lambda c, a: _arith(c, "min", a), "max": lambda c, a: _arith(c, "max", a),
+    "abs": lambda c, a: _arith(c, "abs", a),
+    "==": lambda c, a: _compare(c, "==", a), "!=": lambda c, a: _compare(c, "!=", a),
+    "<": lambda c, a: _compare(c, "<", a), "<=": lambda c, a: _compare(c, "<=", a),
+    ">": lambda c, a: _compare(c, ">", a), ">=": lambda c, a: _compare(c, ">=", a),
+    "and": _and, "or": _or, "not": lambda c, a: not evaluate(c, a),
+    "if": lambda c, a: evaluate(c, a[1] if evaluate(c, a[0]) else a[2]),
+    "in": lambda c, a: _compare(c, "in", a),
+    "get": lambda c, a: c.get(evaluate(c, a)), "opt": lambda c, a: c.option(a),
+    "val": lambda c, a: c.value(a), "arg": lambda c, a: c.arg(a),
+    "stat": lambda c, a: c.stat(a), "var": lambda c, a: c.var(a),
+    "rolls": lambda c, a: c.roll_result(a, "rolls"), "sum": lambda c, a: c.roll_result(a, "sum"),
+    "hits": lambda c, a: c.roll_result(a, "sum"),  # with success faces the sum is the hits
+    "count_pieces": lambda c, a: c.count_pieces(evaluate(c, a.get("of")), a.get("where")),
+    "max_pieces": lambda c, a: _pieces(c, a, "max_pieces"),
+    "sum_pieces": lambda c, a: _pieces(c, a, "sum_pieces"),
+    "bound": lambda c, a: c.bound(a), "players_where": lambda c, a: c.count_players(a),
+    "others": lambda c, a: _others(c, evaluate(c, a)),
+    "now": lambda c, a: c.now(a), "split": _split,
+    "list_pieces": lambda c, a: c.piece_values(evaluate(c, a.get("of")),
+                                               a.get("value", {"bound": "k"}), a.get("where")),
+    "join": _join, "len": lambda c, a: len(evaluate(c, a)), "unique": _unique,
+    "lookup": _lookup,
+    "at": lambda c, a: _lists("at", _all(c, a)), "slice": lambda c, a: _lists("slice", _all(c, a)),
+    "concat": lambda c, a: _lists("concat", _all(c, a)),
+    "at_least": lambda c, a: _lists("at_least", _all(c, a)),
+}
+
+
+def _others(ctx, but):
+    """The players still in, in turn order, but one (a target to name)."""
+    return [p for p in ctx.players_in_order() if p != but]

@@ -2,8 +2,8 @@
 before the end), and what an action would say before it is done."""
 
 from arbiter.game.actions import pending_pick
-from arbiter.game.engine import commitment
 from arbiter.game.expr import EMPTY
+from arbiter.game.rng import commitment
 
 
 def public_state(game):
@@ -60,10 +60,10 @@ def preview(game, text):
         return "the game is over"
     state, rng, length = clone(game.state), game.rng.snapshot(), len(game.log)
     game.state["message"] = ""
-    game._rolls = []
+    game.rolls = []
     try:
         perform(game, name, args)
-        said = "" if game._rolls else game.state["message"]
+        said = "" if game.rolls else game.state["message"]
     except Illegal as exc:
         said = exc.reason
     except (RuleError, KeyError, IndexError, TypeError, ValueError) as exc:

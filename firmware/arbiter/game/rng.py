@@ -101,3 +101,10 @@ class Rng:
 
     def restore(self, snapshot):
         self._s = [(snapshot >> (16 * k)) & 0xFFFF for k in range(4)]
+
+
+def commitment(seed):
+    """A short hash of the seed, shown at the start and checked when it is revealed."""
+    import hashlib
+
+    return hashlib.sha256(seed.to_bytes(8, "big")).digest()[:6].hex()

@@ -7,6 +7,7 @@ Schema pass and line numbers) and on the device before a ruleset is used.
 import json
 
 from arbiter.game import FORMAT  # noqa: F401  (re-exported for the host's validate)
+from arbiter.game.effects import EFFECTS
 from arbiter.game.expr import EMPTY, OPERATORS
 
 MAX_BYTES = 32768  # a ruleset must parse comfortably in a Pico's heap
@@ -14,9 +15,6 @@ MAX_PLAYERS = 8
 _TOP = ("format", "name", "title", "players", "options", "values", "dice", "counters",
         "pieces", "secrets", "phases", "turn_order", "triggers", "end", "tiebreak", "actions",
         "setup", "round_label", "show", "notes", "game", "teams", "grid", "leds", "pages")
-_EFFECTS = ("add", "set", "roll", "require", "if", "each_player", "each_piece", "let", "say",
-            "win", "lose", "tie", "opposed", "turn_order", "make_pieces", "for_each", "call",
-            "team", "next", "repeat", "draw", "shuffle", "append", "remove")
 
 
 # forms whose argument is an object of named fields, not an expression
@@ -276,11 +274,11 @@ def _bad_effect(effect, data):
         return "", "must be an object"
     kind, kinds = None, 0
     for key in effect:
-        if key in _EFFECTS:
+        if key in EFFECTS:
             kind, kinds = key, kinds + 1
     if kinds != 1:
-        return "", ("exactly one effect key expected (%s, ...: see docs/rulesets.md)"
-                    % ", ".join(_EFFECTS[:6]))
+        return "", ("exactly one effect key expected (add, set, roll, require, if, "
+                    "each_player, ...: see docs/rulesets.md)")
     if kind == "roll" and isinstance(effect["roll"], str) and \
             effect["roll"] not in data.get("dice", {}):
         return ".roll", "unknown die %r" % (effect["roll"],)
@@ -308,7 +306,7 @@ def _bad_operator(form, params=False):
     if isinstance(form, dict):
         for key in form:
             value = form[key]
-            if len(form) == 1 and not params and key not in OPERATORS and key not in _EFFECTS:
+            if len(form) == 1 and not params and key not in OPERATORS and key not in EFFECTS:
                 return "", "unknown operator %r" % key
             bad = _bad_operator(value, key in _PARAMS and isinstance(value, dict))
             if bad is not None:

@@ -34,7 +34,7 @@ def give(game, player, team):
     card = team.get("counters", EMPTY)
     saved, game.binding = game.binding, {"p": player}
     for name, spec in game.rules.get("counters", EMPTY).items():
-        record[name] = card[name] if name in card else game._start_value(spec)
+        record[name] = card[name] if name in card else game.start_value(spec)
     game.binding = saved
 
 

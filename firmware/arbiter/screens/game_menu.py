@@ -78,7 +78,7 @@ def leave(app):
 
 def end_game(app, play):
     """Close the journal (it stays for pull-log) and reveal the seed."""
-    from arbiter.game.engine import commitment
+    from arbiter.game.rng import commitment
 
     game = play.game
     play.journal.close()

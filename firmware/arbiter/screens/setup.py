@@ -174,8 +174,9 @@ class Setup:
 
 
 def start(app, setup, now):
-    from arbiter.game.engine import Game, commitment
+    from arbiter.game.engine import Game
     from arbiter.game.errors import Illegal
+    from arbiter.game.rng import commitment
 
     seed = (app.rng.next32() << 32) | app.rng.next32()
     try:
@@ -226,7 +227,7 @@ def resume_saved(app, now):
     lines = [game.rules.get("title", name), "%d events" % game.count()]
     if state["round"]:
         lines.append("round %d, %s" % (state["round"], game.phase()["name"]))
-    if game.events:
-        lines.append("last: " + public_text(game.events[-1]))
+    if game.history.events:
+        lines.append("last: " + public_text(game.history.events[-1]))
     app.log("resumed %s after %d events" % (name, game.count()))
     _play(app, game, journal, now, lines, "Game restored")

@@ -58,17 +58,18 @@ class Journal:
             start, state, rng, logged = game.count(), game.state, game.rng.snapshot(), \
                 game.logged()
         else:
-            start, state, rng, logged = game.oldest() if game.dropped else (0, 0, 0, 0)
-            if start != game.dropped:
+            history = game.history
+            start, state, rng, logged = history.oldest() if history.dropped else (0, 0, 0, 0)
+            if start != history.dropped:
                 return  # cannot happen: a snapshot stays where the events begin
         if start:
             parts.append(CHECKPOINT + json.dumps(
                 {"n": start, "state": state, "rng": rng, "logged": logged},
                 separators=(",", ":")))
         if not now:
-            parts.extend(game.events)
-            parts.extend(reversed(game.undone))
-            parts.extend(["undo"] * len(game.undone))
+            parts.extend(game.history.events)
+            parts.extend(reversed(game.history.undone))
+            parts.extend(["undo"] * len(game.history.undone))
         parts.append("")
         self.flash.write(JOURNAL, "\n".join(parts))
         self.base = start
@@ -162,7 +163,7 @@ def resume(journal, rules, found=None, keep=None):
         raise Illegal("the saved game is %s, not %s" % (header.get("ruleset"), rules["name"]))
     game = rebuild(rules, found, keep)
     journal.base = checkpoint["n"] if checkpoint else 0
-    game.undone = undone
+    game.history.undone = undone
     if cut:
         journal.compact(game)
     return game
@@ -180,5 +181,5 @@ def rebuild(rules, found, keep=None, check=None):
         game.state = checkpoint["state"]  # freshly parsed: the game's own
         game.rng.restore(checkpoint["rng"])
         start, logged = checkpoint["n"], checkpoint["logged"]
-    game.replay_from(start, events, logged, check)
+    game.history.replay_from(start, events, logged, check)
     return game
