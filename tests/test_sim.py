@@ -155,3 +155,9 @@ def test_sim_without_a_terminal_says_so(capsys):
     assert result.returncode == 2
     assert "needs a terminal" in result.stderr
 
+
+def test_emulate_without_pseudo_terminals_says_so_in_one_line(monkeypatch, capsys):
+    monkeypatch.delattr(os, "openpty", raising=False)  # as on Windows
+    assert arbiter(["emulate"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("arbiter emulate: needs pseudo-terminals")
