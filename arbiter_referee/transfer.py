@@ -90,18 +90,35 @@ def wait_for_restart(port: str) -> None:
 
 def _answer(output: str) -> str:
     """The device-side line ``OK ...`` or ``REFUSED reason`` (see firmware/arbiter/install.py)."""
-    for line in reversed(output.splitlines()):
-        if line.startswith(("OK", "REFUSED")):
-            if line.startswith("REFUSED"):
-                raise DeviceError("the device refused: " + line[8:])
-            return line[3:]
+    answers = _answers(output)
+    if not answers:
+        _no_answer(output)
+    reason, text = answers[-1]
+    if reason:
+        raise DeviceError("the device refused: " + reason)
+    return text
+
+
+def _answers(output: str) -> list[tuple[str | None, str]]:
+    """Every ``OK ...`` / ``REFUSED reason`` line in order: (reason or None, the rest)."""
+    found: list[tuple[str | None, str]] = []
+    for line in output.splitlines():
+        if line.startswith("REFUSED"):
+            reason = line[8:]
+            found.append((reason[9:] if reason.startswith("ruleset: ") else reason, ""))
+        elif line.startswith("OK"):
+            found.append((None, line[3:]))
+    return found
+
+
+def _no_answer(output: str):
     if "ImportError" in output or "no module named" in output:
         raise DeviceError(NO_FIRMWARE)
     raise DeviceError("the device gave no answer:\n" + output.strip())
 
 
-def push(port: str, ruleset: str, force: bool = False, host_check: bool = True) -> str:
-    """Install a ruleset as /rulesets/NAME.json, NAME from its ``name`` field."""
+def checked(ruleset: str, host_check: bool = True) -> tuple[str, Path]:
+    """A ruleset ready to push: (its name, its file), or DeviceError saying why not."""
     path = ruleset_path(ruleset)
     if host_check:
         reason = check_file(path)
@@ -113,11 +130,42 @@ def push(port: str, ruleset: str, force: bool = False, host_check: bool = True) 
         raise DeviceError(f"{path}: the ruleset has no name") from None
     if not isinstance(name, str) or not name.replace("_", "").replace("-", "").isalnum():
         raise DeviceError(f"{path}: name {name!r} cannot be a file name on the device")
-    out = mpremote(port, ["exec", MKDIR_RULESETS],
-                   ["fs", "cp", str(path), f":rulesets/{name}.part"],
-                   ["exec", f"from arbiter import install\ninstall.push({name!r}, {force})"])
-    _answer(out)
+    return name, path
+
+
+def _push_steps(rulesets: list[tuple[str, Path]], force: bool) -> list[list[str]]:
+    """mpremote steps installing each ruleset: copied to NAME.part, checked and renamed
+    by the device, which prints one OK or REFUSED line per ruleset."""
+    steps = [["exec", MKDIR_RULESETS]]
+    for name, path in rulesets:
+        steps += [["fs", "cp", str(path), f":rulesets/{name}.part"],
+                  ["exec", f"from arbiter import install\ninstall.push({name!r}, {force})"]]
+    return steps
+
+
+def push(port: str, ruleset: str, force: bool = False, host_check: bool = True) -> str:
+    """Install a ruleset as /rulesets/NAME.json, NAME from its ``name`` field."""
+    name, reason = push_many(port, [ruleset], force, host_check)[0]
+    if reason:
+        raise DeviceError("the device refused: " + reason)
     return name
+
+
+def push_many(port: str, rulesets: list[str], force: bool = False,
+              host_check: bool = True) -> list[tuple[str, str | None]]:
+    """Install several rulesets in one mpremote run: (name, None or the device's reason
+    for refusing it) for each. All are checked on the host first, and a problem
+    there (or two with one name) sends none of them."""
+    ready = [checked(ruleset, host_check) for ruleset in rulesets]
+    names = [name for name, _ in ready]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise DeviceError(f"two rulesets are named {', '.join(twice)}: push one of them")
+    out = mpremote(port, *_push_steps(ready, force))
+    answers = _answers(out)
+    if len(answers) != len(ready):
+        _no_answer(out)
+    return [(name, reason) for name, (reason, _) in zip(names, answers, strict=True)]
 
 
 def listing(port: str) -> list[tuple[str, int, bool]]:
