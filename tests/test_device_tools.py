@@ -26,8 +26,8 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs pseudo
 @pytest.fixture(scope="module")
 def device(tmp_path_factory):
     emulator = Emulator(tmp_path_factory.mktemp("emulated"))
-    result = emulator.arbiter("deploy")
-    assert "0 up to date" in result.stdout
+    emulator.first_deploy = emulator.arbiter("deploy")
+    assert "0 up to date" in emulator.first_deploy.stdout
     yield emulator
     emulator.stop()
 
@@ -58,6 +58,44 @@ def test_deploy_boots_the_firmware_and_a_second_deploy_copies_nothing(device):
     assert lines and lines[0].strip() == "ARBITER" and "Play a game" in lines[1]
     again = device.arbiter("deploy")
     assert again.stdout.startswith("0 file(s) copied"), again.stdout
+
+
+def test_deploy_says_what_the_device_runs_and_each_file_as_it_goes(device):
+    err = device.first_deploy.stderr.splitlines()
+    assert any(line.startswith("MicroPython 1.") and "loads .mpy version 6" in line
+               for line in err), err
+    copied = [line.split("] ", 1)[1] for line in err if line.startswith("[")]
+    assert "main.py" in copied and "arbiter/game/engine.mpy" in copied
+    assert [c for c in copied if c.startswith("rulesets/")] == \
+        [f"rulesets/{name}.json" for name in sorted(bundled())]
+    assert err[-1] == "waiting for the device to restart... back"
+
+
+def test_deploy_installs_the_bundled_rulesets_checked_by_the_device(device):
+    assert "5 bundled ruleset(s) installed" in device.first_deploy.stdout
+    for name, path in bundled().items():
+        assert (device.flash / "rulesets" / f"{name}.json").read_bytes() == path.read_bytes()
+    assert not list((device.flash / "rulesets").glob("*.part"))
+
+
+def test_deploy_keeps_the_ruleset_of_a_game_in_progress(device):
+    kept = device.flash / "rulesets" / "kaiju.json"
+    data = json.loads(ruleset_text("kaiju"))
+    data["title"] = "House Kaiju"
+    kept.write_text(json.dumps(data))
+    before = kept.read_bytes()
+    play_kaiju(device.flash, finish=False)
+    try:
+        done = device.arbiter("deploy")
+        assert "arbiter deploy: kept the device's kaiju: a game of it is in progress" \
+            in done.stderr
+        assert kept.read_bytes() == before
+    finally:
+        (device.flash / "game.jnl").unlink()
+    done = device.arbiter("deploy", "--no-rulesets")
+    assert kept.read_bytes() == before and "ruleset" not in done.stdout
+    assert "1 bundled ruleset(s) installed" in device.arbiter("deploy").stdout
+    assert kept.read_bytes() == ruleset_text("kaiju")
 
 
 def test_push_takes_several_rulesets_in_one_run(device):
@@ -261,7 +299,7 @@ def test_the_firmware_boots_in_the_smallest_heap_the_emulator_takes(tmp_path):
 
     emulator = Emulator(tmp_path, "--heap", str(MIN_HEAP))
     try:
-        emulator.arbiter("deploy")
+        emulator.arbiter("deploy", "--no-rulesets")  # checking a big ruleset needs more
         assert [line.strip() for line in emulator.screen_lines()[:2]] == \
             ["ARBITER", "Play a game"]
     finally:
