@@ -3,23 +3,16 @@ its screenshots."""
 
 import os
 import re
-import select
-import struct
 import subprocess
 import sys
-import time
 
 import pytest
+from helpers import drain, start_sim
 from PIL import Image
 
 from arbiter_referee.cli import main as arbiter
 from arbiter_referee.commands import sim
 from arbiter_referee.emulator.frames import WIDTH, Frame, oled_rows, to_text
-
-if os.name != "nt":
-    import fcntl
-    import pty
-    import termios
 
 needs_pty = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs pseudo-terminals")
 
@@ -45,38 +38,6 @@ def test_text_rendering_uses_half_blocks():
     lines = to_text(frame).splitlines()
     assert lines[1][1:3] == "\u2588\u2584"
     assert len(lines) == 1 + 32 + 1 + 1
-
-
-def drain(fd, until, timeout=60.0):
-    """Read the terminal's output until ``until(output)`` holds; the output. Asked where
-    the cursor is (blessed asks as it starts), answer as a terminal does."""
-    buffer = b""
-    asked = 0
-    end = time.monotonic() + timeout
-    while not until(buffer):
-        assert time.monotonic() < end, buffer[-2000:].decode(errors="replace")
-        ready, _, _ = select.select([fd], [], [], 0.2)
-        if ready:
-            try:
-                buffer += os.read(fd, 65536)
-            except OSError:  # the program ended and closed the terminal
-                break
-            while buffer.count(b"\x1b[6n") > asked:
-                asked += 1
-                os.write(fd, b"\x1b[1;1R")
-    return buffer
-
-
-def start_sim(tmp_path, cols, rows):
-    """``arbiter sim`` in a pseudo-terminal of ``cols`` x ``rows``: (process, its terminal)."""
-    main, child = pty.openpty()
-    fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "arbiter_referee", "sim", "--seed", "5", "--flash",
-         str(tmp_path)], stdin=child, stdout=child, stderr=child, close_fds=True,
-        env=dict(os.environ, TERM="xterm-256color"))
-    os.close(child)
-    return proc, main
 
 
 # CSI and DCS sequences (blessed's queries), and a few short ones

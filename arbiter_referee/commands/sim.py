@@ -116,13 +116,20 @@ class Terminal:
         self.status = f"seed {seed}"
         self.shown: tuple | None = None
 
+    def size(self) -> tuple[int, int]:
+        """The terminal's columns and rows; one that does not tell (0x0, as some
+        serial consoles) is taken to fit the smaller drawing."""
+        cols, rows = self.term.width, self.term.height
+        return (cols, rows) if cols and rows else SIZES["braille"]
+
     def too_small(self) -> str | None:
         """Why the terminal cannot show the device, or None."""
-        if layout(self.term.width, self.term.height):
+        cols, rows = self.size()
+        if layout(cols, rows):
             return None
-        cols, rows = SIZES["braille"]
-        return (f"the terminal is {self.term.width}x{self.term.height}; arbiter sim needs "
-                f"{cols}x{rows} or more (or use --screenshot)")
+        need_cols, need_rows = SIZES["braille"]
+        return (f"the terminal is {cols}x{rows}; arbiter sim needs "
+                f"{need_cols}x{need_rows} or more (or use --screenshot)")
 
     def loop(self) -> int:
         term = self.term
@@ -179,7 +186,7 @@ class Terminal:
     def draw(self) -> None:
         term = self.term
         frame = Frame.from_board(self.board)
-        size = (term.width, term.height)
+        size = self.size()
         if (frame, size, self.status) == self.shown:
             return
         resized = self.shown is None or self.shown[1] != size
