@@ -8,6 +8,7 @@ and resumes the game it had.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -19,6 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 from arbiter_referee import build
 from arbiter_referee.rulesets import bundled, check_file, ruleset_path
@@ -141,7 +143,7 @@ def _answers(output: str) -> list[tuple[str | None, str]]:
     return found
 
 
-def _no_answer(output: str):
+def _no_answer(output: str) -> NoReturn:
     if "ImportError" in output or "no module named" in output:
         raise DeviceError(NO_FIRMWARE)
     raise DeviceError("the device gave no answer:\n" + output.strip())
@@ -352,6 +354,8 @@ def deploy(port: str, staging: Path | None = None, rulesets: bool = True,
         version = mpy_version(next(out.rglob("*.mpy")))
         reason = can_run(device, version)
         if reason:
+            with contextlib.suppress(DeviceError):
+                mpremote(port)  # back to what it ran before the probe stopped it
             raise DeviceError(reason)
         if device.version[:2] < TESTED:
             say(f"warning: the device's {device.release} is older than MicroPython "
