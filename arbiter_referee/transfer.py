@@ -350,7 +350,9 @@ def deploy(port: str, staging: Path | None = None, rulesets: bool = True,
         files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
         bundle = [checked(str(path)) for path in bundled().values()] if rulesets else []
         ruleset_files = {name: f"rulesets/{name}.json" for name, _ in bundle}
-        device = probe(port, files + list(ruleset_files.values()))
+        # a source module beside its bytecode would be imported instead (mip installs those)
+        shadows = [f[:-4] + ".py" for f in files if f.endswith(".mpy")]
+        device = probe(port, files + shadows + list(ruleset_files.values()))
         version = mpy_version(next(out.rglob("*.mpy")))
         reason = can_run(device, version)
         if reason:
@@ -374,6 +376,10 @@ def deploy(port: str, staging: Path | None = None, rulesets: bool = True,
         steps = [["exec", _mkdirs(folders)]] if folders else []
         steps += [["fs", "cp", str(out / f), ":" + f] for f in result.copied]
         steps.append(["exec", _prune(files)])
+        shadowing = [f for f in shadows if device.files.get(f) is not None]
+        if shadowing:
+            steps.append(["exec", "import os\nfor p in %r:\n try:\n  os.remove(p)\n"
+                          "  print('removed', p)\n except OSError:\n  pass" % shadowing])
         total = len(result.copied) + len(stale)
         sent = 0
 

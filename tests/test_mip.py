@@ -57,5 +57,13 @@ def test_mip_install_from_the_checkout_makes_a_working_device(tmp_path):
         assert sorted(line.split("\t")[0] for line in listed.splitlines()) == sorted(bundled())
         assert [line.strip() for line in emulator.screen_lines(timeout=120)[:2]] == \
             ["ARBITER", "Play a game"]
+        # deploy over it: bytecode in place of every source module but main.py
+        emulator.screen.unlink()
+        done = emulator.arbiter("deploy")
+        assert "removed board.py" in done.stderr and "0 bundled ruleset(s) installed" in \
+            done.stdout
+        assert [p.name for p in emulator.flash.rglob("*.py")] == ["main.py"]
+        assert [line.strip() for line in emulator.screen_lines(timeout=120)[:2]] == \
+            ["ARBITER", "Play a game"]
     finally:
         emulator.stop()
