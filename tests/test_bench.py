@@ -172,3 +172,36 @@ def test_a_game_runs_in_the_48k_heap_budget():
     reference = run_session(game.device_seed, game.keys, "cpython")
     assert heap.attempt(game.device_seed, game.keys, heap.BUDGET, reference,
                         preload=False, firmware=heap.device_rom()) is not None
+
+
+@pytest.mark.parametrize("options", [[], ["--skip-heap", "--skip-scale"]])
+def test_bench_says_what_it_measures_n_of_m_on_stderr(monkeypatch, capsys, options):
+    # every measurement faked: this checks the progress lines and that stdout stays JSON
+    import json
+    from pathlib import Path
+
+    from arbiter_referee.bench import report
+    from arbiter_referee.cli import main as arbiter
+
+    fakes = {(report.heap, "device_firmware"): lambda: Path("fw"),
+             (report.heap, "device_rom"): lambda: Path("rom"),
+             (report.heap, "code_bytes"): lambda firmware: 1,
+             (report.heap, "smallest_heap"): lambda *a, **k: {"heap": 1},
+             (report, "key_presses"): lambda *a, **k: [],
+             (report.bus, "summarize"): lambda presses: {},
+             (report.bus, "cpu"): lambda presses: {},
+             (report, "run_session"): lambda *a: None,
+             (report.journal_wear, "flash_per_event"): lambda *a: {},
+             (report.journal_wear, "scale"): lambda *a: [],
+             (report, "boot"): lambda: {}, (report, "idle"): lambda: {}}
+    for (owner, name), fake in fakes.items():
+        monkeypatch.setattr(owner, name, fake)
+    assert arbiter(["bench", "--json", *options]) == 0
+    out, err = capsys.readouterr()
+    assert set(json.loads(out)) >= {"device", "flash", "boot", "idle"}
+    lines = err.splitlines()
+    total = len(lines)
+    assert total == (14 if options else 33)
+    for n, line in enumerate(lines, 1):
+        assert line.startswith(f"arbiter bench [{n:{len(str(total))}}/{total}] 0:0"), line
+    assert "juggernauts: the smallest heap it plays in, firmware in ROMFS" in err or options

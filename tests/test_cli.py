@@ -2,13 +2,12 @@
 line, never a traceback."""
 
 import os
-import pty
 import signal
 import subprocess
 import sys
 
 import pytest
-from helpers import REPO
+from helpers import REPO, drain, start_sim
 
 import arbiter_referee
 from arbiter_referee import commands
@@ -69,22 +68,12 @@ def test_sim_with_an_unknown_key_names_it(tmp_path):
 
 
 def test_ctrl_c_in_sim_quits_cleanly(tmp_path):
-    main, child = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "arbiter_referee", "sim", "--seed", "5",
-                             "--flash", str(tmp_path)], stdin=child, stdout=child,
-                            stderr=child, close_fds=True)
-    os.close(child)
-    seen = b""
+    proc, main = start_sim(tmp_path)
     try:
-        while b"Enter/z: A" not in seen:  # the device is on screen
-            seen += os.read(main, 65536)
+        seen = drain(main, lambda out: b"Enter/z: A" in out)  # the device is on screen
         proc.send_signal(signal.SIGINT)
+        seen += drain(main, lambda out: proc.poll() is not None)
         assert proc.wait(timeout=60) == 0
-        try:
-            while chunk := os.read(main, 65536):
-                seen += chunk
-        except OSError:  # the terminal closed with the program
-            pass
     finally:
         if proc.poll() is None:
             proc.kill()

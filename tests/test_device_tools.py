@@ -9,11 +9,10 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
+from emulated import ARBITER, Emulator, run
 
 from arbiter.game import ruleset
 from arbiter.game.engine import Game
@@ -23,74 +22,12 @@ from arbiter_referee.rulesets import bundled
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs pseudo-terminals")
 
-ARBITER = [sys.executable, "-m", "arbiter_referee"]
-MPREMOTE = [sys.executable, "-m", "mpremote"]
-
-
-def run(command, timeout):
-    """Run a command in its own process group; on a timeout the whole group goes
-    (an arbiter command's mpremote too, which would keep the port locked)."""
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               start_new_session=True)
-    try:
-        out, err = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        raise AssertionError(f"{command[2:]} did not finish in {timeout} s") from None
-    return subprocess.CompletedProcess(command, process.returncode, out, err)
-
-
-class Emulator:
-    def __init__(self, root: Path, *options: str):
-        self.flash = root / "flash"
-        self.flash.mkdir()
-        self.screen = root / "screen.txt"
-        port_file = root / "port"
-        self.process = subprocess.Popen(
-            [*ARBITER, "emulate", "--port-file", str(port_file), "--flash", str(self.flash),
-             "--screen", str(self.screen), "--seed", "3", *options],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while not port_file.exists():
-            assert self.process.poll() is None, self.process.stdout.read().decode()
-            assert time.monotonic() < deadline, "the emulator did not start"
-            time.sleep(0.05)
-        self.port = port_file.read_text().strip()
-
-    def arbiter(self, *args, check=True):
-        done = run([*ARBITER, *args, "--port", self.port], timeout=240)
-        done.stdout, done.stderr = done.stdout.decode(), done.stderr.decode()
-        if check:
-            assert done.returncode == 0, done.stderr
-        return done
-
-    def mpremote(self, *args, text=False):
-        done = run([*MPREMOTE, "connect", self.port, *args], timeout=120)
-        assert done.returncode == 0, done.stderr.decode()
-        return done.stdout.decode() if text else done.stdout
-
-    def screen_lines(self, timeout=20):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.screen.exists() and self.screen.read_text().strip():
-                return self.screen.read_text().splitlines()
-            time.sleep(0.1)
-        return []
-
-    def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-
 
 @pytest.fixture(scope="module")
 def device(tmp_path_factory):
     emulator = Emulator(tmp_path_factory.mktemp("emulated"))
-    result = emulator.arbiter("deploy")
-    assert "0 up to date" in result.stdout
+    emulator.first_deploy = emulator.arbiter("deploy")
+    assert "0 up to date" in emulator.first_deploy.stdout
     yield emulator
     emulator.stop()
 
@@ -121,6 +58,84 @@ def test_deploy_boots_the_firmware_and_a_second_deploy_copies_nothing(device):
     assert lines and lines[0].strip() == "ARBITER" and "Play a game" in lines[1]
     again = device.arbiter("deploy")
     assert again.stdout.startswith("0 file(s) copied"), again.stdout
+
+
+def test_deploy_says_what_the_device_runs_and_each_file_as_it_goes(device):
+    err = device.first_deploy.stderr.splitlines()
+    assert any(line.startswith("MicroPython 1.") and "loads .mpy version 6" in line
+               for line in err), err
+    copied = [line.split("] ", 1)[1] for line in err if line.startswith("[")]
+    assert "main.py" in copied and "arbiter/game/engine.mpy" in copied
+    assert [c for c in copied if c.startswith("rulesets/")] == \
+        [f"rulesets/{name}.json" for name in sorted(bundled())]
+    assert err[-1] == "waiting for the device to restart... back"
+
+
+def test_deploy_installs_the_bundled_rulesets_checked_by_the_device(device):
+    assert "5 bundled ruleset(s) installed" in device.first_deploy.stdout
+    for name, path in bundled().items():
+        assert (device.flash / "rulesets" / f"{name}.json").read_bytes() == path.read_bytes()
+    assert not list((device.flash / "rulesets").glob("*.part"))
+
+
+def test_deploy_keeps_the_ruleset_of_a_game_in_progress(device):
+    kept = device.flash / "rulesets" / "kaiju.json"
+    data = json.loads(ruleset_text("kaiju"))
+    data["title"] = "House Kaiju"
+    kept.write_text(json.dumps(data))
+    before = kept.read_bytes()
+    play_kaiju(device.flash, finish=False)
+    try:
+        done = device.arbiter("deploy")
+        assert "arbiter deploy: kept the device's kaiju: a game of it is in progress" \
+            in done.stderr
+        assert kept.read_bytes() == before
+    finally:
+        (device.flash / "game.jnl").unlink()
+    done = device.arbiter("deploy", "--no-rulesets")
+    assert kept.read_bytes() == before and "ruleset" not in done.stdout
+    assert "1 bundled ruleset(s) installed" in device.arbiter("deploy").stdout
+    assert kept.read_bytes() == ruleset_text("kaiju")
+
+
+def test_push_takes_several_rulesets_in_one_run(device):
+    device.arbiter("rm", "jugger")
+    done = device.arbiter("push", "jugger", "tactics", "impactics")
+    assert done.stdout.splitlines() == [f"pushed {name} to /rulesets/{name}.json (checked on "
+                                        "the device)" for name in ("jugger", "tactics",
+                                                                   "impactics")]
+    assert done.stderr.count("waiting for the device to restart") == 1
+    for name in ("jugger", "tactics", "impactics"):
+        assert (device.flash / "rulesets" / f"{name}.json").read_bytes() == ruleset_text(name)
+
+
+def test_a_bad_ruleset_among_several_stops_the_push_before_the_device(device, tmp_path):
+    device.arbiter("rm", "jugger")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": 1, "name": "bad", "dice": {"d": {"faces": []}}}')
+    refused = device.arbiter("push", "jugger", str(bad), check=False)
+    assert refused.returncode == 1 and len(refused.stderr.strip().splitlines()) == 1
+    assert "dice.d.faces" in refused.stderr
+    assert not (device.flash / "rulesets" / "jugger.json").exists()
+    device.arbiter("push", "jugger")
+
+
+def test_the_device_refusing_one_of_several_installs_the_others(device, tmp_path):
+    device.arbiter("rm", "jugger")
+    changed = json.loads(ruleset_text("kaiju"))
+    changed["title"] = "House Kaiju"
+    house = tmp_path / "kaiju.json"
+    house.write_text(json.dumps(changed))
+    play_kaiju(device.flash, finish=False)
+    try:
+        done = device.arbiter("push", str(house), "jugger", check=False)
+    finally:
+        (device.flash / "game.jnl").unlink()
+    assert done.returncode == 1
+    assert "arbiter push: the device refused kaiju: a game of kaiju is in progress" in \
+        done.stderr
+    assert done.stdout.strip() == "pushed jugger to /rulesets/jugger.json (checked on the device)"
+    assert (device.flash / "rulesets" / "jugger.json").read_bytes() == ruleset_text("jugger")
 
 
 def test_deploy_removes_a_stale_module_that_would_shadow_the_bytecode(device):
@@ -284,7 +299,7 @@ def test_the_firmware_boots_in_the_smallest_heap_the_emulator_takes(tmp_path):
 
     emulator = Emulator(tmp_path, "--heap", str(MIN_HEAP))
     try:
-        emulator.arbiter("deploy")
+        emulator.arbiter("deploy", "--no-rulesets")  # checking a big ruleset needs more
         assert [line.strip() for line in emulator.screen_lines()[:2]] == \
             ["ARBITER", "Play a game"]
     finally:

@@ -101,7 +101,9 @@ def test_every_kind_of_command_works_from_the_installed_wheel(installed, tmp_pat
             "arbiter push: the device has no Arbiter firmware: run arbiter deploy first\n"
         assert "file(s) copied" in ok("deploy", "--port", port)
         ok("push", "kaiju", "--port", port)
-        assert ok("ls", "--port", port).startswith("kaiju\t")
+        listed = ok("ls", "--port", port).splitlines()  # deploy installed the bundled games
+        assert [line.split("\t")[0] for line in listed] == \
+            ["impactics", "jugger", "juggernauts", "kaiju", "tactics"]
     finally:
         emulator.terminate()
         emulator.wait(30)

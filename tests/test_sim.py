@@ -2,16 +2,19 @@
 its screenshots."""
 
 import os
-import pty
-import select
+import re
 import subprocess
 import sys
-import time
 
+import pytest
+from helpers import drain, start_sim
 from PIL import Image
 
 from arbiter_referee.cli import main as arbiter
-from arbiter_referee.emulator.frames import Frame, to_text
+from arbiter_referee.commands import sim
+from arbiter_referee.emulator.frames import WIDTH, Frame, oled_rows, to_text
+
+needs_pty = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs pseudo-terminals")
 
 
 def test_screenshot_shows_the_oled_and_leds(tmp_path, capsys):
@@ -37,40 +40,74 @@ def test_text_rendering_uses_half_blocks():
     assert len(lines) == 1 + 32 + 1 + 1
 
 
-def read_until(fd, needle, timeout=20.0):
-    buffer = b""
-    end = time.monotonic() + timeout
-    while needle not in buffer and time.monotonic() < end:
-        ready, _, _ = select.select([fd], [], [], 0.2)
-        if ready:
-            try:
-                buffer += os.read(fd, 65536)
-            except OSError:
-                break
-    return buffer
+# CSI and DCS sequences (blessed's queries), and a few short ones
+ESCAPE = re.compile(r"\x1b(\[[0-9;?>=]*[ -/]*[@-~]|P[^\x1b]*\x1b\\|\([B0]|[=>78])")
 
 
-def test_interactive_sim_answers_keys_in_a_terminal(tmp_path):
-    main, child = pty.openpty()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "arbiter_referee", "sim", "--seed", "5", "--flash",
-         str(tmp_path)], stdin=child, stdout=child, stderr=child, close_fds=True,
-        cwd=os.path.dirname(os.path.dirname(__file__)))
-    os.close(child)
+def drawn_rows(output: bytes) -> dict[int, str]:
+    """What the terminal shows on each row: the text written after each cursor move."""
+    rows = {}
+    parts = re.split(r"\x1b\[(\d+);(\d+)H", output.decode(errors="replace"))
+    for row, column, text in zip(parts[1::3], parts[2::3], parts[3::3], strict=True):
+        assert column == "1"
+        rows[int(row)] = re.split(r"[\r\n]", ESCAPE.sub("", text))[0]
+    return rows
+
+
+@needs_pty
+def test_interactive_sim_draws_the_device_in_80x24_and_answers_keys(tmp_path):
+    proc, main = start_sim(tmp_path, 80, 24)
+    settings = tmp_path / "settings.json"
     try:
-        assert b"Enter/z: A" in read_until(main, b"Enter/z: A")
-        # Down to Settings, A to open, Right (sleep 120 -> 300 s), A to save.
-        for key in (b"\x1b[B", b"\x1b[B", b"z", b"\x1b[C", b"z"):
-            os.write(main, key)
-            read_until(main, b"never arrives", timeout=0.5)  # keep the pty drained
+        first = drain(main, lambda out: b"Enter/z: A" in out)
+        # Down to Settings, A to open, Right (sleep 120 -> 300 s), A to save: typed ahead
+        os.write(main, b"\x1b[B\x1b[Bz\x1b[Cz")
+        drain(main, lambda out: settings.exists() and '"sleep_s": 300' in settings.read_text())
         os.write(main, b"q")
-        read_until(main, b"\x1b[?25h", timeout=10)
-        assert proc.wait(timeout=10) == 0
+        drain(main, lambda out: proc.poll() is not None)
+        assert proc.wait(timeout=60) == 0
     finally:
         if proc.poll() is None:
             proc.kill()
         os.close(main)
-    assert '"sleep_s": 300' in (tmp_path / "settings.json").read_text()
+    rows = drawn_rows(first)
+    assert max(rows) <= 24 and max(len(text) for text in rows.values()) <= 80
+    assert rows[1] == "\u250c" + "\u2500" * 64 + "\u2510"  # Braille: 2x4 pixels a cell
+    assert rows[18] == "\u2514" + "\u2500" * 64 + "\u2518"
+    assert any("\u2800" < ch <= "\u28ff" for row in range(2, 18) for ch in rows[row])
+    assert rows[19].startswith(" LEDs ") and "Enter/z: A" in rows[20] and "seed 5" in rows[21]
+
+
+@needs_pty
+def test_sim_in_a_terminal_too_small_says_so_in_one_line(tmp_path):
+    proc, main = start_sim(tmp_path, 60, 20)
+    try:
+        out = drain(main, lambda out: proc.poll() is not None)
+    finally:
+        os.close(main)
+    assert proc.wait(timeout=60) == 2
+    lines = ESCAPE.sub("", out.decode()).strip().splitlines()
+    cols, rows = sim.SIZES["braille"]
+    assert lines == [f"arbiter sim: the terminal is 60x20; arbiter sim needs {cols}x{rows} "
+                     "or more (or use --screenshot)"]
+
+
+def test_the_braille_drawing_fits_80x24_and_the_blocks_need_more():
+    assert sim.SIZES["braille"][0] <= 80 and sim.SIZES["braille"][1] <= 24 - 1
+    assert sim.layout(80, 24) == "braille" and sim.layout(130, 37) == "blocks"
+    assert sim.layout(77, 24) is None and sim.layout(80, 20) is None
+
+
+def test_braille_cells_hold_2x4_pixels():
+    ram = bytearray(1024)
+    ram[0] = 0b1001  # pixels (0,0) and (0,3)
+    ram[1] = 0b0110  # pixels (1,1) and (1,2)
+    ram[WIDTH + 2] = 0b1  # pixel (2, 8): the second row of cells
+    frame = Frame(0, True, False, 207, [(0, 0, 0)] * 12, bytes(ram))
+    rows = oled_rows(frame, "braille")
+    assert len(rows) == 16 and {len(row) for row in rows} == {64}
+    assert rows[0][0] == chr(0x2800 + 0x01 + 0x40 + 0x10 + 0x20)
+    assert rows[2][1] == chr(0x2800 + 0x01) and rows[0][1] == " "
 
 
 def test_sim_without_a_terminal_says_so(capsys):
@@ -78,3 +115,10 @@ def test_sim_without_a_terminal_says_so(capsys):
                             stdin=subprocess.DEVNULL, capture_output=True, text=True)
     assert result.returncode == 2
     assert "needs a terminal" in result.stderr
+
+
+def test_emulate_without_pseudo_terminals_says_so_in_one_line(monkeypatch, capsys):
+    monkeypatch.delattr(os, "openpty", raising=False)  # as on Windows
+    assert arbiter(["emulate"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("arbiter emulate: needs pseudo-terminals")

@@ -2,11 +2,13 @@
 refused with a short reason naming where, and exit status 1."""
 
 import json
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
 from arbiter_referee.cli import main as arbiter
-from arbiter_referee.rulesets import bundled
+from arbiter_referee.rulesets import SCHEMA, bundled
 
 KAIJU = json.loads(bundled()["kaiju"].read_text())
 
@@ -101,3 +103,42 @@ def test_the_size_cap_counts_bytes_on_the_device_as_on_the_host(tmp_path, capsys
     assert "too large: %d bytes" % len(text.encode()) in capsys.readouterr().err
     with pytest.raises(ruleset.RulesetError, match="too large"):
         load_rules(Flash(str(tmp_path) + "/"), "kaiju")
+
+
+SCHEMA_DOC = json.loads(SCHEMA.read_text())
+
+
+def test_the_schema_has_a_url_for_its_id():
+    parts = urlsplit(SCHEMA_DOC["$id"])
+    assert parts.scheme == "https" and parts.netloc and parts.path.endswith(".json")
+
+
+def test_a_ruleset_naming_the_schema_validates_on_the_host_and_the_device(tmp_path, capsys):
+    from arbiter.game import rules
+
+    text = json.dumps({"$schema": SCHEMA_DOC["$id"], **KAIJU}, indent=1)
+    path = tmp_path / "kaiju.json"
+    path.write_text(text)
+    assert arbiter(["validate", str(path)]) == 0, capsys.readouterr().err
+    assert rules.parse(text)["name"] == "kaiju"
+
+
+@pytest.mark.parametrize("name", sorted(bundled()))
+def test_rulesets_validate_against_the_schema_found_by_its_id(name):
+    # as an editor does: the ruleset's "$schema" is looked up by the schema's $id
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+
+    registry = Registry().with_resource(SCHEMA_DOC["$id"],
+                                        Resource.from_contents(SCHEMA_DOC))
+    data = {"$schema": SCHEMA_DOC["$id"], **json.loads(bundled()[name].read_text())}
+    validator = Draft202012Validator({"$ref": data["$schema"]}, registry=registry)
+    assert [e.message for e in validator.iter_errors(data)] == []
+
+
+def test_vs_code_maps_the_rulesets_to_the_schema():
+    root = Path(__file__).resolve().parents[1]
+    settings = json.loads((root / ".vscode" / "settings.json").read_text())
+    (entry,) = [e for e in settings["json.schemas"]
+                if (root / e["url"]).resolve() == SCHEMA.resolve()]
+    assert "/rulesets/*.json" in entry["fileMatch"]

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import sys
+import time
+from collections.abc import Callable
 
 from arbiter_referee.bench import bus, heap, journal_wear, scenarios
 from arbiter_referee.bench.boot import boot
@@ -20,19 +23,44 @@ def device_scenarios():
             yield game.name, game.device_seed, game.keys, game
 
 
-def collect(skip_heap: bool = False, skip_scale: bool = False) -> dict:
+class Progress:
+    """``arbiter bench`` says what it measures, n of m, with the time so far (it takes
+    minutes), to ``say`` (stderr, so ``--json`` output stays one object)."""
+
+    def __init__(self, total: int, say: Callable[[str], None] | None = None):
+        self.total, self.done, self.say = total, 0, say or (lambda _line: None)
+        self.start = time.monotonic()
+
+    def step(self, what: str) -> None:
+        self.done += 1
+        elapsed = int(time.monotonic() - self.start)
+        width = len(str(self.total))
+        self.say(f"[{self.done:{width}}/{self.total}] {elapsed // 60}:{elapsed % 60:02d} {what}")
+
+
+def collect(skip_heap: bool = False, skip_scale: bool = False,
+            say: Callable[[str], None] | None = None) -> dict:
+    scenarios_run = list(device_scenarios())
+    total = 1 + len(scenarios_run) * (1 if skip_heap else 4) + len(scenarios.GAMES) + 2 + \
+        (0 if skip_scale else 1)
+    progress = Progress(total, say)
+    progress.step("compiling the firmware to .mpy and a ROMFS image")
     device = heap.device_firmware()  # the heap as installed: .mpy, loaded when needed
     rom = heap.device_rom()  # the same .mpy in a ROMFS partition, run in place
     result = {"device": {}, "flash": {}, "code_bytes": heap.code_bytes(device),
               "code_bytes_romfs": heap.code_bytes(rom)}
-    for name, seed, keys, game in device_scenarios():
+    for name, seed, keys, game in scenarios_run:
+        progress.step(f"{name}: bus and CPU per key press, under MicroPython")
         presses = key_presses(seed, keys, "micropython", preload=game is not None)
         row = {"bus": bus.summarize(presses), "cpu": bus.cpu(presses),
                "complete_game": bool(game and game.complete),
                "winner": game.winner if game else None}
         if not skip_heap:
+            progress.step(f"{name}: the frames under CPython, to compare")
             reference = run_session(seed, keys, "cpython")
             for key, firmware in (("heap", device), ("heap_romfs", rom)):
+                where = "firmware as .mpy files" if key == "heap" else "firmware in ROMFS"
+                progress.step(f"{name}: the smallest heap it plays in, {where}")
                 found = heap.smallest_heap(seed, keys, preload=False, firmware=firmware,
                                            reference=reference)
                 found["budget"] = heap.BUDGET if game else None
@@ -42,11 +70,15 @@ def collect(skip_heap: bool = False, skip_scale: bool = False) -> dict:
                 row[key] = found
         result["device"][name] = row
     for game in scenarios.GAMES:
+        progress.step(f"{game.name}: flash written per game event")
         result["flash"][game.name] = journal_wear.flash_per_event(
             game.name, game.players, game.seed, game.actions, game.options)
+    progress.step("boot to the first menu")
     result["boot"] = boot()
+    progress.step("idle on the menu")
     result["idle"] = idle()
     if not skip_scale:
+        progress.step(f"a {scenarios.SCALE_EVENTS:,}-event game of {scenarios.SCALE_RULESET}")
         result["scale"] = {"ruleset": scenarios.SCALE_RULESET, "marks": journal_wear.scale(
             scenarios.SCALE_RULESET, scenarios.SCALE_PLAYERS, scenarios.SCALE_CYCLE,
             scenarios.SCALE_EVENTS)}
@@ -112,6 +144,9 @@ def table(result: dict) -> str:
 
 
 def main(args) -> int:
-    result = collect(args.skip_heap, args.skip_scale)
+    def say(line: str) -> None:
+        print(f"arbiter bench {line}", file=sys.stderr, flush=True)
+
+    result = collect(args.skip_heap, args.skip_scale, say)
     print(json.dumps(result, sort_keys=True) if args.json else table(result))
     return 0

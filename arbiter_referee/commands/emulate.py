@@ -20,6 +20,13 @@ def arguments(parser) -> None:
 
 
 def run(args) -> int:
+    import os
+    import sys
+
+    if not hasattr(os, "openpty"):  # the port is a pseudo-terminal; Windows has none
+        print("arbiter emulate: needs pseudo-terminals, which Windows does not have: run it "
+              "under WSL (arbiter sim plays the device here)", file=sys.stderr)
+        return 2
     from arbiter_referee.emulator import serial
     from arbiter_referee.emulator.serial.vm import DEFAULT_HEAP
 

@@ -1,23 +1,29 @@
-"""``arbiter push``: install a ruleset on the device, checked there, atomically."""
+"""``arbiter push``: install rulesets on the device, each checked there, atomically."""
+
+import sys
 
 from arbiter_referee.commands import failed, port
 
-HELP = "install a ruleset on the device (checked there, atomic)"
+HELP = "install rulesets on the device (each checked there, atomic)"
 
 
 def arguments(parser) -> None:
     port(parser)
-    parser.add_argument("ruleset", help="a bundled ruleset name or a JSON file")
+    parser.add_argument("ruleset", nargs="+", help="bundled ruleset names or JSON files")
     parser.add_argument("--force", action="store_true",
-                        help="replace it even while a game of it is in progress")
+                        help="replace one even while a game of it is in progress")
 
 
 def run(args) -> int:
     from arbiter_referee import transfer
 
     try:
-        name = transfer.push(args.port, args.ruleset, args.force)
+        results = transfer.push_many(args.port, args.ruleset, args.force)
     except (transfer.DeviceError, FileNotFoundError) as exc:
         return failed("push", exc)
-    print(f"pushed {name} to /rulesets/{name}.json (checked on the device)")
-    return 0
+    for name, reason in results:
+        if reason:
+            print(f"arbiter push: the device refused {name}: {reason}", file=sys.stderr)
+        else:
+            print(f"pushed {name} to /rulesets/{name}.json (checked on the device)")
+    return 1 if any(reason for _, reason in results) else 0

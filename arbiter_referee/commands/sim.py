@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import random
-import select
 import sys
 import tempfile
 import time
@@ -22,11 +21,12 @@ from arbiter_referee.paths import factory_flash
 
 PRESS_MS = 80
 LONG_MS = 900
+GAP_MS = 40  # between a release and the next press: twice the firmware's debounce
 KEYS_HELP = "arrows: buttons  Enter/z: A  Bksp/x: B  Z/X: long A/B  p: screenshot  q: quit"
-KEYMAP = {
-    "\x1b[A": (0, PRESS_MS), "\x1b[B": (1, PRESS_MS), "\x1b[D": (2, PRESS_MS),
-    "\x1b[C": (3, PRESS_MS), "\r": (4, PRESS_MS), "\n": (4, PRESS_MS), "z": (4, PRESS_MS),
-    "\x7f": (5, PRESS_MS), "\x08": (5, PRESS_MS), "x": (5, PRESS_MS),
+KEYMAP = {  # blessed's key names, or the character typed
+    "KEY_UP": (0, PRESS_MS), "KEY_DOWN": (1, PRESS_MS), "KEY_LEFT": (2, PRESS_MS),
+    "KEY_RIGHT": (3, PRESS_MS), "KEY_ENTER": (4, PRESS_MS), "z": (4, PRESS_MS),
+    "KEY_BACKSPACE": (5, PRESS_MS), "KEY_DELETE": (5, PRESS_MS), "x": (5, PRESS_MS),
     "Z": (4, LONG_MS), "X": (5, LONG_MS),
 }
 
@@ -102,42 +102,63 @@ def _screenshot(seed: int, flash_dir: str, keys: str, path: str) -> int:
 
 
 class Terminal:
-    def __init__(self, seed: int, flash_dir: str, keys: str):
-        self.board, self.device = boot(seed, flash_dir, keys)
-        self.board.end_ms = None  # play the scripted keys, then run until q
+    """The device in a terminal through blessed (raw keys and sizes on POSIX and Windows).
+    The OLED is drawn in half blocks when the terminal has room, else in Braille cells,
+    which fit 80x24; a terminal too small for either says so instead of garbling."""
+
+    def __init__(self, seed: int, flash_dir: str, keys: str, term=None):
+        from blessed import Terminal as Blessed
+
+        self.term = term or Blessed()
+        self.boot = (seed, flash_dir, keys)
         self.releases: dict[int, int] = {}
         self.seed = seed
         self.status = f"seed {seed}"
-        self.shown: Frame | None = None
+        self.shown: tuple | None = None
+
+    def size(self) -> tuple[int, int]:
+        """The terminal's columns and rows; one that does not tell (0x0, as some
+        serial consoles) is taken to fit the smaller drawing."""
+        cols, rows = self.term.width, self.term.height
+        return (cols, rows) if cols and rows else SIZES["braille"]
+
+    def too_small(self) -> str | None:
+        """Why the terminal cannot show the device, or None."""
+        cols, rows = self.size()
+        if layout(cols, rows):
+            return None
+        need_cols, need_rows = SIZES["braille"]
+        return (f"the terminal is {cols}x{rows}; arbiter sim needs "
+                f"{need_cols}x{need_rows} or more (or use --screenshot)")
 
     def loop(self) -> int:
-        import termios
-        import tty
-
-        fd = sys.stdin.fileno()
-        saved = termios.tcgetattr(fd)
-        tty.setcbreak(fd)
-        sys.stdout.write("\x1b[?25l\x1b[2J")
-        try:
-            last = time.monotonic()
-            while True:
-                wait_ms = self.device.tick()
-                self.draw()
-                key = _read_key(fd, wait_ms / 1000)
-                if key == "q":
-                    return 0
-                self.key(key)
-                now = time.monotonic()
-                elapsed = max(wait_ms, int((now - last) * 1000))
-                last = now
-                self.advance(elapsed)
-        except KeyboardInterrupt:  # Ctrl-C quits, as q does
-            return 0
-        finally:
-            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-            sys.stdout.write("\x1b[?25h\n")
+        term = self.term
+        reason = self.too_small()
+        if reason:
+            print(f"arbiter sim: {reason}", file=sys.stderr)
+            return 2
+        self.board, self.device = boot(*self.boot)
+        self.board.end_ms = None  # play the scripted keys, then run until q
+        with term.cbreak(), term.hidden_cursor(), term.fullscreen():
+            try:
+                last = time.monotonic()
+                while True:
+                    wait_ms = self.device.tick()
+                    self.draw()
+                    key = term.inkey(timeout=wait_ms / 1000)
+                    if str(key) == "q":
+                        return 0
+                    self.key(key.name or str(key) or None)
+                    now = time.monotonic()
+                    elapsed = max(wait_ms, int((now - last) * 1000))
+                    last = now
+                    self.advance(elapsed)
+            except KeyboardInterrupt:  # Ctrl-C quits, as q does
+                return 0
 
     def key(self, key: str | None) -> None:
+        if key in KEYMAP and self.releases:
+            self.settle()  # a key typed ahead waits for the press before it to end
         if key == "p":
             path = f"arbiter-{self.board.elapsed}.png"
             to_png(Frame.from_board(self.board), path)
@@ -148,6 +169,13 @@ class Terminal:
             self.board.press(button, 0)
             self.releases[button] = self.board.elapsed + hold
 
+    def settle(self) -> None:
+        """Play on until every button held is released and a gap has passed."""
+        until = max(self.releases.values()) + GAP_MS
+        while self.board.elapsed < until:
+            wait_ms = self.device.tick()
+            self.advance(max(1, min(wait_ms, until - self.board.elapsed)))
+
     def advance(self, ms: int) -> None:
         self.board.sleep_ms(ms)
         for button, at in list(self.releases.items()):
@@ -156,18 +184,46 @@ class Terminal:
                 del self.releases[button]
 
     def draw(self) -> None:
+        term = self.term
         frame = Frame.from_board(self.board)
-        if frame == self.shown:
+        size = self.size()
+        if (frame, size, self.status) == self.shown:
             return
-        self.shown = frame
-        sys.stdout.write("\x1b[H" + to_text(frame, colour=True) + "\n " + KEYS_HELP + "\n "
-                         + self.status + "\x1b[K\n")
+        resized = self.shown is None or self.shown[1] != size
+        self.shown = (frame, size, self.status)
+        cells = layout(*size)
+        if cells is None:  # made smaller while running: wait to be made larger again
+            lines = [f"arbiter sim: {self.too_small()}"]
+        else:
+            lines = screen(frame, cells, self.status, paint=self.paint)
+        out = [term.clear] if resized else []
+        for row, line in enumerate(lines):
+            out.append(term.move_yx(row, 0) + line + term.clear_eol)
+        sys.stdout.write("".join(out))
         sys.stdout.flush()
 
+    def paint(self, rgb: tuple[int, int, int], text: str) -> str:
+        return self.term.color_rgb(*rgb) + text + self.term.normal
 
-def _read_key(fd: int, timeout: float) -> str | None:
-    ready, _, _ = select.select([fd], [], [], timeout)
-    if not ready:
-        return None
-    data = os.read(fd, 8).decode(errors="ignore")
-    return data if data.startswith("\x1b[") else data[:1]
+
+def screen(frame: Frame, cells: str, status: str, paint=None) -> list[str]:
+    """What the terminal shows: the device, the keys, the status line."""
+    lines = to_text(frame, colour=paint is not None, cells=cells, paint=paint).splitlines()
+    return [*lines, " " + KEYS_HELP, " " + status]
+
+
+def _size(cells: str) -> tuple[int, int]:
+    lines = screen(Frame(0, False, False, 0, [(0, 0, 0)] * 12, bytes(1024)), cells,
+                   "seed 18446744073709551615", paint=lambda rgb, text: text)
+    return max(len(line) for line in lines), len(lines)
+
+
+SIZES = {cells: _size(cells) for cells in ("blocks", "braille")}  # columns, rows each needs
+
+
+def layout(cols: int, rows: int) -> str | None:
+    """The largest drawing that fits a terminal of ``cols`` x ``rows``, or None."""
+    for cells in ("blocks", "braille"):
+        if cols >= SIZES[cells][0] and rows >= SIZES[cells][1]:
+            return cells
+    return None

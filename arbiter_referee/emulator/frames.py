@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 WIDTH, HEIGHT = 128, 64
 _HALF_BLOCKS = {(0, 0): " ", (1, 0): "\u2580", (0, 1): "\u2584", (1, 1): "\u2588"}
+# A Braille cell's dot bits by (row, column) of its 2x4 pixels (U+2800 has none).
+_BRAILLE_DOTS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
 
 
 @dataclass
@@ -38,15 +41,15 @@ class Frame:
         return bit ^ 1 if self.inverted else bit
 
 
-def leds_text(frame: Frame, colour: bool) -> str:
+def leds_text(frame: Frame, colour: bool,
+              paint: Callable[[tuple[int, int, int], str], str] | None = None) -> str:
+    """The ring as dots; ``paint(rgb, text)`` colours one (default: 24-bit escapes)."""
     if not colour:
         return " ".join("%02x%02x%02x" % rgb for rgb in frame.leds)
+    paint = paint or (lambda rgb, text: "\x1b[38;2;%d;%d;%dm%s\x1b[0m" % (*rgb, text))
     cells = []
-    for r, g, b in brightened(frame.leds):
-        if (r, g, b) == (0, 0, 0):
-            cells.append("\u25cb")
-        else:
-            cells.append(f"\x1b[38;2;{r};{g};{b}m\u25cf\x1b[0m")
+    for rgb in brightened(frame.leds):
+        cells.append("\u25cb" if rgb == (0, 0, 0) else paint(rgb, "\u25cf"))
     return " ".join(cells)
 
 
@@ -57,15 +60,37 @@ def brightened(leds):
     return [tuple(min(255, c * 255 // peak) for c in rgb) for rgb in leds]
 
 
-def to_text(frame: Frame, colour: bool = False) -> str:
-    """The OLED in Unicode half blocks (two pixel rows per line), framed, LEDs below."""
-    lines = ["\u250c" + "\u2500" * WIDTH + "\u2510"]
-    for y in range(0, HEIGHT, 2):
-        row = "".join(_HALF_BLOCKS[frame.pixel(x, y), frame.pixel(x, y + 1)]
-                      for x in range(WIDTH))
-        lines.append("\u2502" + row + "\u2502")
-    lines.append("\u2514" + "\u2500" * WIDTH + "\u2518")
-    lines.append(" LEDs " + leds_text(frame, colour))
+def oled_rows(frame: Frame, cells: str = "blocks") -> list[str]:
+    """The OLED as text: ``blocks`` draws 1x2 pixels a character (Unicode half blocks:
+    128x32 characters), ``braille`` 2x4 (Braille patterns: 64x16, for an 80x24
+    terminal)."""
+    if cells == "braille":
+        return [_braille_row(frame, y) for y in range(0, HEIGHT, 4)]
+    return ["".join(_HALF_BLOCKS[frame.pixel(x, y), frame.pixel(x, y + 1)]
+                    for x in range(WIDTH)) for y in range(0, HEIGHT, 2)]
+
+
+def _braille_row(frame: Frame, top: int) -> str:
+    out = []
+    for x in range(0, WIDTH, 2):
+        bits = 0
+        for dy, row in enumerate(_BRAILLE_DOTS):
+            for dx, bit in enumerate(row):
+                if frame.pixel(x + dx, top + dy):
+                    bits |= bit
+        out.append(chr(0x2800 + bits) if bits else " ")
+    return "".join(out)
+
+
+def to_text(frame: Frame, colour: bool = False, cells: str = "blocks",
+            paint: Callable[[tuple[int, int, int], str], str] | None = None) -> str:
+    """The OLED in Unicode cells (``oled_rows``), framed, LEDs below."""
+    rows = oled_rows(frame, cells)
+    width = len(rows[0])
+    lines = ["\u250c" + "\u2500" * width + "\u2510"]
+    lines += ["\u2502" + row + "\u2502" for row in rows]
+    lines.append("\u2514" + "\u2500" * width + "\u2518")
+    lines.append(" LEDs " + leds_text(frame, colour, paint))
     return "\n".join(lines)
 
 

@@ -12,7 +12,7 @@ from arbiter.game.expr import EMPTY, OPERATORS
 
 MAX_BYTES = 32768  # a ruleset must parse comfortably in a Pico's heap
 MAX_PLAYERS = 8
-_TOP = ("format", "name", "title", "players", "options", "values", "dice", "counters",
+_TOP = ("$schema", "format", "name", "title", "players", "options", "values", "dice", "counters",
         "pieces", "secrets", "phases", "turn_order", "triggers", "end", "tiebreak", "actions",
         "setup", "round_label", "show", "notes", "game", "teams", "grid", "leds", "pages")
 

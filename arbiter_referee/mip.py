@@ -1,0 +1,51 @@
+"""``package.json`` for MicroPython's package installer, mip: with it
+
+    mpremote mip install --target / github:OWNER/REPO
+    mpremote mip install --target / ./package.json   (from a checkout)
+
+puts the firmware (as source) and the bundled games on a device. It lists every
+file of ``firmware/`` and ``rulesets/``, so it is made from those folders:
+``python -m arbiter_referee.mip`` writes it again after the firmware changes
+(tests/test_mip.py fails while it is stale).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from arbiter_referee import __version__
+from arbiter_referee.paths import FIRMWARE, RULESETS
+
+PACKAGE_JSON = FIRMWARE.parent / "package.json"  # beside firmware/ in a checkout
+# Not for the device: MicroPython's build manifest, should the firmware get one.
+_NOT_INSTALLED = {"manifest.py"}
+
+
+def manifest() -> dict:
+    """mip's format: ``urls`` of [path on the device, path beside package.json]."""
+    urls = []
+    for path in sorted(FIRMWARE.rglob("*.py")):
+        on_device = path.relative_to(FIRMWARE).as_posix()
+        if on_device not in _NOT_INSTALLED and "__pycache__" not in path.parts:
+            urls.append([on_device, f"{FIRMWARE.name}/{on_device}"])
+    for path in sorted(RULESETS.glob("*.json")):
+        urls.append([f"rulesets/{path.name}", f"{RULESETS.name}/{path.name}"])
+    return {"urls": urls, "version": __version__}
+
+
+def text(data: dict | None = None) -> str:
+    """``manifest()`` as written: one file a line, so a change reads as one line."""
+    data = data or manifest()
+    rows = ",\n".join(f"    {json.dumps(row)}" for row in data["urls"])
+    return f'{{\n  "urls": [\n{rows}\n  ],\n  "version": {json.dumps(data["version"])}\n}}\n'
+
+
+def main() -> int:
+    PACKAGE_JSON.write_text(text())
+    print(f"wrote {PACKAGE_JSON} ({len(manifest()['urls'])} files)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

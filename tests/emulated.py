@@ -1,0 +1,71 @@
+"""The emulated device behind a serial port (``arbiter emulate``), for the tests that
+talk to it as to a Pico: through mpremote and the ``arbiter`` device commands."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ARBITER = [sys.executable, "-m", "arbiter_referee"]
+MPREMOTE = [sys.executable, "-m", "mpremote"]
+
+
+def run(command, timeout, cwd=None):
+    """Run a command in its own process group; on a timeout the whole group goes
+    (an arbiter command's mpremote too, which would keep the port locked)."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True, cwd=cwd)
+    try:
+        out, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise AssertionError(f"{command[2:]} did not finish in {timeout} s") from None
+    return subprocess.CompletedProcess(command, process.returncode, out, err)
+
+
+class Emulator:
+    def __init__(self, root: Path, *options: str):
+        self.flash = root / "flash"
+        self.flash.mkdir()
+        self.screen = root / "screen.txt"
+        port_file = root / "port"
+        self.process = subprocess.Popen(
+            [*ARBITER, "emulate", "--port-file", str(port_file), "--flash", str(self.flash),
+             "--screen", str(self.screen), "--seed", "3", *options],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while not port_file.exists():
+            assert self.process.poll() is None, self.process.stdout.read().decode()
+            assert time.monotonic() < deadline, "the emulator did not start"
+            time.sleep(0.05)
+        self.port = port_file.read_text().strip()
+
+    def arbiter(self, *args, check=True):
+        done = run([*ARBITER, *args, "--port", self.port], timeout=240)
+        done.stdout, done.stderr = done.stdout.decode(), done.stderr.decode()
+        if check:
+            assert done.returncode == 0, done.stderr
+        return done
+
+    def mpremote(self, *args, text=False):
+        done = run([*MPREMOTE, "connect", self.port, *args], timeout=120)
+        assert done.returncode == 0, done.stderr.decode()
+        return done.stdout.decode() if text else done.stdout
+
+    def screen_lines(self, timeout=20):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.screen.exists() and self.screen.read_text().strip():
+                return self.screen.read_text().splitlines()
+            time.sleep(0.1)
+        return []
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
