@@ -114,13 +114,13 @@ def test_the_schema_has_a_url_for_its_id():
 
 
 def test_a_ruleset_naming_the_schema_validates_on_the_host_and_the_device(tmp_path, capsys):
-    from arbiter.game import rules
+    from arbiter.game import ruleset
 
     text = json.dumps({"$schema": SCHEMA_DOC["$id"], **KAIJU}, indent=1)
     path = tmp_path / "kaiju.json"
     path.write_text(text)
     assert arbiter(["validate", str(path)]) == 0, capsys.readouterr().err
-    assert rules.parse(text)["name"] == "kaiju"
+    assert ruleset.parse(text)["name"] == "kaiju"
 
 
 @pytest.mark.parametrize("name", sorted(bundled()))

@@ -56,6 +56,7 @@ def evaluate(ctx, form):
         if do is None:
             raise RuleError("unknown operator " + op)
         return do(ctx, form[op])
+    raise RuleError("an expression has one operator")  # not reached: there is one key
 
 
 def _arith(ctx, op, forms):
