@@ -17,7 +17,6 @@ LEFT = const(2)
 RIGHT = const(3)
 A = const(4)
 B = const(5)
-NAMES = ("up", "down", "left", "right", "a", "b")
 
 PRESS = const(0)
 LONG = const(1)
@@ -60,7 +59,6 @@ class Buttons:
         self._ring = bytearray(_RING)
         self._head = 0
         self._count = 0
-        self.last_activity = 0
         self.activity = False  # a debounced press happened since the flag was cleared
 
     def poll(self, now):
@@ -82,7 +80,6 @@ class Buttons:
     def _pressed(self, i, now):
         self._down_at[i] = now
         self._long_done[i] = 0
-        self.last_activity = now
         self.activity = True
         if self._consumed[i]:
             return

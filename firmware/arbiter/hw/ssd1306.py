@@ -51,7 +51,6 @@ class SSD1306(framebuf.FrameBuffer):
         self._addr_cmd = bytearray((0x00, _COLUMN_ADDR, 0, 127, _PAGE_ADDR, 0, 0))
         self._data_prefix = b"\x40"
         self._stale = True  # panel contents unknown: the next show sends everything
-        self.is_on = False
         super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
         self.init_display(contrast)
 
@@ -84,7 +83,6 @@ class SSD1306(framebuf.FrameBuffer):
 
     def power(self, on):
         self._write_cmd(_DISPLAY_ON if on else _DISPLAY_OFF)
-        self.is_on = on
 
     def contrast(self, value):
         self._write_cmd(_SET_CONTRAST)

@@ -7,7 +7,6 @@ one line costs one page on the bus.
 import framebuf
 
 COLS = 16
-LINES = 8
 _glyph_buf = bytearray(8)
 _glyph = framebuf.FrameBuffer(_glyph_buf, 8, 8, framebuf.MONO_VLSB)
 
