@@ -39,14 +39,7 @@ def play(ruleset: str, players: int | None, seed: int, options: dict, actions: l
          runtime: str = "cpython") -> Outcome:
     path = ruleset_path(ruleset)
     if runtime == "cpython":
-        text = path.read_text()
-        use_firmware_path()
-        import vrun
-
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            vrun.main(text, players, seed, options, actions)
-        return _parse(out.getvalue())
+        return _play_here(path.read_text(), players, seed, options, actions)
     result = run_driver("vrun", (
         "game = vrun.load_file(drvdata.RULESET)\n"
         "gc.collect()\n"
@@ -65,3 +58,21 @@ def play(ruleset: str, players: int | None, seed: int, options: dict, actions: l
     if result.exit_code != 0:
         raise RuntimeError(f"MicroPython failed:\n{result.stderr}")
     return _parse(result.stdout)
+
+
+def _play_here(text: str, players: int | None, seed: int, options: dict,
+               actions: list[str]) -> Outcome:
+    """The same steps as vrun, in this process: the state as the engine gives it."""
+    use_firmware_path()
+    import vrun
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):  # vrun prints only why something was refused
+        game = vrun.start(vrun.load(text), players, seed, options)
+        done = game is not None and all(vrun.act(game, i + 1, action)
+                                        for i, action in enumerate(actions))
+    if not done:
+        return _parse(out.getvalue())
+    state = game.public()
+    state["screen"] = read_lines(vrun.screen_ram(game))
+    return Outcome(state, None)

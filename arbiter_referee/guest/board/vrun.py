@@ -53,19 +53,14 @@ def act(game, number, action):
     return True
 
 
-def finish(game):
-    print("R " + json.dumps(public_state(game)))
+def screen_ram(game):
+    """The play screen as the OLED's display RAM."""
     buf = bytearray(1024)
     fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
     ui.draw_lines(fb, screen_lines(game))
-    print("S " + binascii.hexlify(buf).decode())
+    return buf
 
 
-def main(text, players, seed, options, actions):
-    game = start(load(text), players, seed, options)
-    if game is None:
-        return
-    for number, action in enumerate(actions):
-        if not act(game, number + 1, action):
-            return
-    finish(game)
+def finish(game):
+    print("R " + json.dumps(public_state(game)))
+    print("S " + binascii.hexlify(screen_ram(game)).decode())
