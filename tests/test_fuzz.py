@@ -10,10 +10,9 @@ import random
 
 import pytest
 
-from arbiter.game import ruleset
+from arbiter.game import Illegal, ruleset
 from arbiter.game.actions import pending_pick
 from arbiter.game.engine import Game
-from arbiter.game.errors import Illegal
 from arbiter_referee.rulesets import bundled
 
 ACTIONS_PER_RULESET = 10_000

@@ -6,9 +6,8 @@ import json
 
 import pytest
 
-from arbiter.game import ruleset
+from arbiter.game import Illegal, ruleset
 from arbiter.game.engine import Game
-from arbiter.game.errors import Illegal
 from arbiter.hw.flash import Flash
 from arbiter.store import journal as jnl
 from arbiter_referee.rulesets import bundled

@@ -12,9 +12,8 @@ import json
 import pytest
 from helpers import REPO
 
-from arbiter.game import ruleset
+from arbiter.game import Illegal, ruleset
 from arbiter.game.engine import Game
-from arbiter.game.errors import Illegal
 from arbiter.screens.view import screen_lines
 from arbiter_referee.headless import play
 

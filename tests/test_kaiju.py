@@ -6,9 +6,8 @@ import json
 import pytest
 from undo_check import undoes_and_redoes_exactly
 
-from arbiter.game import ruleset
+from arbiter.game import Illegal, ruleset
 from arbiter.game.engine import Game
-from arbiter.game.errors import Illegal
 from arbiter.game.public import preview, public_state
 from arbiter.screens.view import screen_lines
 from arbiter_referee.headless import play

@@ -130,7 +130,7 @@ def test_screens_let_go_are_imported_at_the_top_only_by_each_other():
     # else a module that stays would keep them in the heap after they are let go
     from arbiter.screens import LET_GO
 
-    let_go = {"arbiter.screens." + leaf for leaf in LET_GO.split()}
+    let_go = {"arbiter.screens." + leaf for leaf in LET_GO}
     assert all((FIRMWARE / (name.replace(".", "/") + ".py")).is_file() for name in let_go)
     for path in (FIRMWARE / "arbiter").rglob("*.py"):
         module = module_name(path, FIRMWARE)

@@ -7,9 +7,8 @@ from collections import Counter
 import pytest
 from undo_check import undoes_and_redoes_exactly
 
-from arbiter.game import ruleset
+from arbiter.game import Illegal, ruleset
 from arbiter.game.engine import Game
-from arbiter.game.errors import Illegal
 from arbiter_referee.cli import main as arbiter
 from arbiter_referee.headless import play
 from arbiter_referee.rulesets import bundled

@@ -39,9 +39,8 @@ print('R %d %d %d %d' % (spent, allocated, gc.mem_alloc() - base, game.count()))
 
 def _engine():
     use_firmware_path()
-    from arbiter.game import ruleset
+    from arbiter.game import Illegal, ruleset
     from arbiter.game.engine import Game
-    from arbiter.game.errors import Illegal
     from arbiter.store import journal
     from vboard import VirtualFlash
 

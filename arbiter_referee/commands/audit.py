@@ -60,8 +60,7 @@ def _ruleset_text(name: str) -> str:
 
 def audit(log: Path, ruleset_file: str | None = None) -> tuple[bool, list[str]]:
     found = _read(log)
-    from arbiter.game import ruleset
-    from arbiter.game.errors import Illegal
+    from arbiter.game import Illegal, ruleset
     from arbiter.game.rng import commitment
 
     header, checkpoint, events, _, _ = found

@@ -7,12 +7,12 @@ move by name: ``push`` one on top, ``pop`` back, ``home`` to the main menu,
 once no screen of it is on the stack.
 """
 
-import sys
-
 from arbiter import VERSION, unload
 from arbiter.hw.buttons import button_of, kind_of
 from arbiter.hw.ticks import diff
 from arbiter.screens import LET_GO
+from arbiter.screens.dice import DiceRoller
+from arbiter.screens.settings import SettingsScreen
 from arbiter.store.settings import Settings
 from arbiter.ui.menu import Menu, TextPage
 
@@ -79,14 +79,13 @@ class App:
 
     def pop(self):
         if len(self.stack) > 1:
-            self.stack.pop()
-            self._let_go()
+            self._let_go(self.stack.pop())
         self.dirty = True
 
     def home(self):
         """Back to the main menu, every other screen closed."""
-        del self.stack[1:]
-        self._let_go()
+        while len(self.stack) > 1:
+            self._let_go(self.stack.pop())
         self.dirty = True
 
     def insert(self, below, screen):
@@ -94,12 +93,16 @@ class App:
         self.stack.insert(self.stack.index(below) + 1, screen)
         self.dirty = True
 
-    def _let_go(self):
-        shown = [type(screen).__module__ for screen in self.stack]
-        for leaf in LET_GO.split():
-            name = "arbiter.screens." + leaf
-            if name in sys.modules and name not in shown:
-                unload(name)
+    def _let_go(self, screen):
+        """The module of a screen just closed goes if it is one to let go and no
+        screen still open is of it."""
+        name = type(screen).__module__
+        if name[16:] not in LET_GO or not name.startswith("arbiter.screens."):
+            return
+        for other in self.stack:
+            if type(other).__module__ == name:
+                return
+        unload(name)
 
     def redraw(self):
         self.dirty = True
@@ -163,12 +166,8 @@ def _choose_game(app, now):
 
 
 def _roll_dice(app, now):
-    from arbiter.screens.dice import DiceRoller
-
     app.push(DiceRoller())
 
 
 def _settings(app, now):
-    from arbiter.screens.settings import SettingsScreen
-
     app.push(SettingsScreen())

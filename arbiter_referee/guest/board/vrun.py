@@ -8,9 +8,8 @@ import json
 import framebuf
 
 from arbiter import ui
-from arbiter.game import ruleset
+from arbiter.game import Illegal, ruleset
 from arbiter.game.engine import Game
-from arbiter.game.errors import Illegal
 from arbiter.game.public import public_state
 from arbiter.screens.view import screen_lines
 

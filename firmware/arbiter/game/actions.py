@@ -5,8 +5,8 @@ An event is the canonical action text, plus ``|`` and the dice it rolled
 (``4,2;6``: one group per roll) so a journal can be audited.
 """
 
+from arbiter.game import Illegal
 from arbiter.game.effects import bind_args
-from arbiter.game.errors import Illegal
 from arbiter.game.expr import EMPTY
 from arbiter.game.state import split
 

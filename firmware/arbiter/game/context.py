@@ -2,7 +2,7 @@
 bindings, arguments and vars of the action in progress, options, named values,
 the pieces. The engine's Game is a Context that also changes the state."""
 
-from arbiter.game.errors import Illegal, RuleError
+from arbiter.game import Illegal, RuleError
 from arbiter.game.expr import EMPTY, evaluate
 from arbiter.game.state import holder, kind_of, split
 

@@ -9,7 +9,7 @@ it with the action's dice (so undo, replay and audit give the same cards) and
 log what came up.
 """
 
-from arbiter.game.errors import Illegal, RuleError
+from arbiter.game import Illegal, RuleError
 from arbiter.game.expr import evaluate
 
 

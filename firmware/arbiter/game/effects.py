@@ -5,7 +5,7 @@ effect's own fields; ``EFFECTS`` maps each name to the function doing it. The
 checker (ruleset.py) and docs/rulesets.md read the same table.
 """
 
-from arbiter.game.errors import Illegal, RuleError
+from arbiter.game import Illegal, RuleError
 from arbiter.game.expr import EMPTY, evaluate
 
 MAX_CALLS = 8  # ``call`` nested this deep is a ruleset's loop

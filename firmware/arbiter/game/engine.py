@@ -9,9 +9,8 @@ of this class is what effects call (effects.py) and the rules of play: phases,
 turns, triggers and the end. What expressions read is its Context part.
 """
 
-from arbiter.game import actions, effects
+from arbiter.game import Illegal, RuleError, actions, effects
 from arbiter.game.context import Context
-from arbiter.game.errors import Illegal, RuleError
 from arbiter.game.expr import EMPTY, evaluate
 from arbiter.game.history import History
 from arbiter.game.rng import Rng, commitment

@@ -28,7 +28,7 @@ A one-key object is an operator:
 """
 
 
-from arbiter.game.errors import RuleError
+from arbiter.game import RuleError
 
 EMPTY = {}  # the default of an absent section: never written (a ``{}`` default allocates)
 

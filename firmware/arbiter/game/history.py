@@ -7,8 +7,7 @@ undo can no longer reach. The History works on the game it belongs to through
 its state, generator and log, ``restart()`` and ``apply_again(event)``.
 """
 
-from arbiter.game import actions
-from arbiter.game.errors import Illegal
+from arbiter.game import Illegal, actions
 from arbiter.game.state import clone
 
 SNAP_EVERY = 16  # events between in-memory snapshots

@@ -1,7 +1,7 @@
 """Turn order (fixed, rolled, or by a value with ties broken at random once) and
 deciding the end (wins, losses, ties and tie-breaks)."""
 
-from arbiter.game.errors import Illegal
+from arbiter.game import Illegal
 from arbiter.game.expr import evaluate
 
 

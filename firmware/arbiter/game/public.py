@@ -49,8 +49,8 @@ def preview(game, text):
 
     Only the action's effects run (not the end checks, which say nothing), on the
     game itself, which one copy of the state then restores: a Pico's heap."""
+    from arbiter.game import Illegal, RuleError
     from arbiter.game.actions import parse, perform
-    from arbiter.game.errors import Illegal, RuleError
     from arbiter.game.state import clone
 
     name, args = parse(text)

@@ -4,7 +4,7 @@ Paths name a value: ``P1.power`` (a player's counter or field), ``P1.k1.damage``
 (a piece's), ``game.NAME`` (a game-wide value set by effects).
 """
 
-from arbiter.game.errors import RuleError
+from arbiter.game import RuleError
 
 
 def clone(value):

@@ -4,7 +4,7 @@ Without a choice, player N gets the Nth team (wrapping round); the ``team``
 effect gives a player another team, by name or by number (1 is the first).
 """
 
-from arbiter.game.errors import Illegal
+from arbiter.game import Illegal
 from arbiter.game.expr import EMPTY
 
 

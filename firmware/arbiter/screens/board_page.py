@@ -9,7 +9,7 @@ for one player (the rules let a player look at cards near their armies): a
 "others look away" question first, then the card; nothing is recorded.
 """
 
-from arbiter.game.errors import Illegal
+from arbiter.game import Illegal
 from arbiter.game.expr import evaluate
 from arbiter.hw.buttons import LONG, A
 from arbiter.screens.grid import GridPage

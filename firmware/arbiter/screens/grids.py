@@ -1,6 +1,6 @@
 """The screen for a ruleset's ``grid``, by what it holds (see grid.py)."""
 
-from arbiter.game.errors import Illegal
+from arbiter.game import Illegal
 from arbiter.screens.grid import GridPage
 
 

@@ -6,7 +6,7 @@ long B: undo; B: the game menu (actions, dice, corrections, log, end).
 """
 
 from arbiter import ui
-from arbiter.game.errors import Illegal
+from arbiter.game import Illegal
 from arbiter.hw.buttons import DOWN, LONG, UP, A, B
 from arbiter.screens.colours import show_outcome
 from arbiter.screens.view import describe, public_text, screen_lines

@@ -174,8 +174,8 @@ class Setup:
 
 
 def start(app, setup, now):
+    from arbiter.game import Illegal
     from arbiter.game.engine import Game
-    from arbiter.game.errors import Illegal
     from arbiter.game.rng import commitment
 
     seed = (app.rng.next32() << 32) | app.rng.next32()
@@ -204,7 +204,7 @@ def _play(app, game, journal, now, lines, title):
 
 def resume_saved(app, now):
     """At boot: the game on flash, back where it was, and a page saying so."""
-    from arbiter.game.errors import Illegal
+    from arbiter.game import Illegal
     from arbiter.screens.view import public_text
     from arbiter.store.journal import resume
 

@@ -16,7 +16,7 @@ Read line by line, never whole: the heap holds a line at a time.
 
 import json
 
-from arbiter.game.errors import Illegal
+from arbiter.game import Illegal
 
 JOURNAL = "game.jnl"
 CHECKPOINT = "#ckpt "  # starts the checkpoint line, after the header
