@@ -54,13 +54,26 @@ def whole_state(game) -> str:
 
 
 def flash_per_event(ruleset: str, players: int, seed: int, actions, options=None) -> dict:
+    """What a game writes to flash per event, as the device plays it: in bytes of its
+    files, and on littlefs as a Pico mounts it (blocks erased and bytes programmed,
+    which is what wears the flash), beside rewriting the whole state each event."""
     journal, checker, Illegal, Game, VirtualFlash = _engine()
+    from arbiter.hw.flash import Flash
+    from arbiter_referee.bench import littlefs
+
+    device = littlefs.Device()
+    lfs = Flash("", littlefs.Filesystem(littlefs.mount(device, format=True)))
+    lfs._os.mkdir("rulesets")  # a device after arbiter deploy: the bundled games on it
+    for path in bundled().values():
+        lfs.write("rulesets/" + path.name, path.read_text())
+    erased, programmed = device.erases, device.programmed
     with tempfile.TemporaryDirectory() as folder:
         flash = VirtualFlash(folder + "/")
         game = Game(checker.parse(bundled()[ruleset].read_text()), players, options, seed,
                     journal.DEVICE_KEEP)  # as the device plays it
-        jnl = journal.Journal(flash)
-        jnl.start(game)  # the header counts: it is written for this game too
+        journals = journal.Journal(flash), journal.Journal(lfs)
+        for jnl in journals:
+            jnl.start(game)  # the header counts: it is written for this game too
         naive, events, refused = 0, 0, []
         for action in actions:
             try:
@@ -68,15 +81,20 @@ def flash_per_event(ruleset: str, players: int, seed: int, actions, options=None
             except Illegal as exc:
                 refused.append(f"{action}: {exc}")
                 continue
-            jnl.record(game, event)
+            for jnl in journals:
+                jnl.record(game, event)
             events += 1
             naive += len(whole_state(game))
     per_event = flash.bytes_written / events if events else 0
     naive_per_event = naive / events if events else 0
+    erased, programmed = device.erases - erased, device.programmed - programmed
     return {"events": events, "refused": refused, "bytes": flash.bytes_written,
             "per_event": round(per_event, 1), "naive_per_event": round(naive_per_event, 1),
             "ratio": round(per_event / naive_per_event, 3) if naive_per_event else None,
             "budget_ok": per_event <= BUDGET_PER_EVENT,
+            "littlefs_erases_per_event": round(erased / events, 3) if events else 0,
+            "littlefs_programmed_per_event": round(programmed / events) if events else 0,
+            "littlefs_most_erased_block": max(device.erased),
             "result": game.state["result"], "winner": game.state["winner"]}
 
 

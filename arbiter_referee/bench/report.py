@@ -117,13 +117,17 @@ def table(result: dict) -> str:
                    f"  budget 0.25 {_ok(b['budget_ok'])}")
         out.append(f"  cpu/press  median {c['median_fuel']:,.0f} fuel, worst "
                    f"{c['worst_fuel']:,} ({c['flushed']} presses flushed a frame)")
-    out.append("== flash per game event (headless journal vs whole state as JSON)")
+    out.append("== flash per game event (headless journal vs whole state as JSON; on littlefs "
+               "as a Pico mounts it: 4 KB blocks erased, bytes programmed)")
     for name, f in result["flash"].items():
         refused = f", {len(f['refused'])} actions refused" if f["refused"] else ""
         end = f"{f['result']} {f['winner'] or ''}".strip() if f["result"] else "unfinished"
         out.append(f"  {name:12} {f['per_event']:6} B/event vs {f['naive_per_event']:8} "
                    f"ratio {f['ratio']}  budget 64 {_ok(f['budget_ok'])}  "
                    f"({f['events']} events, {end}{refused})")
+        out.append(f"  {'':12} littlefs: {f['littlefs_erases_per_event']} erases and "
+                   f"{f['littlefs_programmed_per_event']} B programmed per event; the most "
+                   f"erased block {f['littlefs_most_erased_block']} times")
     out.append("== boot to the first menu      .py            .mpy          ROMFS")
     kinds = [result["boot"][kind] for kind in ("py", "mpy", "romfs")]
     out.append("  fuel                 " + " ".join(f"{k['fuel']:>14,}" for k in kinds))

@@ -2,45 +2,55 @@
 
 A write goes to ``NAME.tmp`` first and is renamed over ``NAME`` only when
 complete, so a reset or a pulled battery mid-write leaves the old file whole.
-``root`` is "" on the Pico and a folder in the emulator.
+``root`` is "" on the Pico and a folder in the emulator; ``fs`` is the
+filesystem (``os`` and ``open`` by default; the bench hands in littlefs).
 """
 
 import os
 
 
 class Flash:
-    def __init__(self, root=""):
+    def __init__(self, root="", fs=None):
         self.root = root
+        self._os = fs or os
+        self._open = fs.open if fs else open
 
     def path(self, name):
         return self.root + name
 
+    def open(self, name, mode="r"):
+        """The file, open (to stream it: a ruleset or a journal is not read whole)."""
+        return self._open(self.path(name), mode)
+
+    def rename(self, name, new):
+        self._os.rename(self.path(name), self.path(new))
+
     def read(self, name):
         """The file's text, or None when it does not exist or cannot be read."""
         try:
-            with open(self.path(name)) as f:
+            with self._open(self.path(name)) as f:
                 return f.read()
         except OSError:
             return None
 
     def write(self, name, text):
         tmp = self.path(name + ".tmp")
-        with open(tmp, "w") as f:
+        with self._open(tmp, "w") as f:
             f.write(text)
         self.wrote(len(text))
-        os.rename(tmp, self.path(name))
+        self._os.rename(tmp, self.path(name))
 
     def append(self, name, text):
         """Add to the end of a file; a cut mid-write leaves a partial last line,
         which readers ignore."""
-        with open(self.path(name), "a") as f:
+        with self._open(self.path(name), "a") as f:
             f.write(text)
         self.wrote(len(text))
 
     def names(self, folder):
         """The files in ``folder``, sorted; none when it does not exist."""
         try:
-            return sorted(os.listdir(self.path(folder)))
+            return sorted(self._os.listdir(self.path(folder)))
         except OSError:
             return []
 
@@ -50,13 +60,13 @@ class Flash:
     def size(self, name):
         """The file's size in bytes, or None when it does not exist."""
         try:
-            return os.stat(self.path(name))[6]
+            return self._os.stat(self.path(name))[6]
         except OSError:
             return None
 
     def remove(self, name):
         try:
-            os.remove(self.path(name))
+            self._os.remove(self.path(name))
         except OSError:
             pass
 

@@ -29,7 +29,7 @@ def _ruleset_file(flash, name, ruleset):
     """The ruleset's file, open, its size checked first; RulesetError if it is not there."""
     ruleset.check_size(flash.size(FOLDER + name + ".json"))
     try:
-        return open(flash.path(FOLDER + name + ".json"))
+        return flash.open(FOLDER + name + ".json")
     except OSError:
         raise ruleset.RulesetError("", "no ruleset %s on the device" % name) from None
 

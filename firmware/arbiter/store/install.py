@@ -8,8 +8,6 @@ for the host to relay. A ruleset the saved game is played with is not
 replaced or removed unless forced: resuming would replay it on other rules.
 """
 
-import os
-
 from arbiter.game import ruleset
 from arbiter.hw.flash import Flash
 from arbiter.store.journal import Journal
@@ -28,10 +26,10 @@ def _in_play(flash):
 
 def push(name, force=False, flash=None):
     flash = flash or Flash("")
-    part = flash.path(FOLDER + name + ".part")
+    part = FOLDER + name + ".part"
     try:
-        ruleset.check_size(flash.size(FOLDER + name + ".part"))
-        with open(part) as f:
+        ruleset.check_size(flash.size(part))
+        with flash.open(part) as f:
             text = f.read()
         data = ruleset.parse(text)
         if data.get("name") != name:
@@ -41,10 +39,10 @@ def push(name, force=False, flash=None):
             raise ruleset.RulesetError("", "a game of %s is in progress on the device; end it "
                                       "first (or push with --force)" % name)
     except (ValueError, OSError, MemoryError) as exc:
-        flash.remove(FOLDER + name + ".part")
+        flash.remove(part)
         print("REFUSED", exc)
         return
-    os.rename(part, flash.path(FOLDER + name + ".json"))
+    flash.rename(part, FOLDER + name + ".json")
     print("OK", name)
 
 
@@ -53,7 +51,7 @@ def listing(flash=None):
     playing = _in_play(flash)
     for file in flash.names(FOLDER[:-1]):
         if file.endswith(".json"):
-            size = os.stat(flash.path(FOLDER + file))[6]
+            size = flash.size(FOLDER + file)
             name = file[:-5]
             print("%s\t%d%s" % (name, size, "\tin play" if name == playing else ""))
     print("OK")
@@ -67,5 +65,5 @@ def remove(name, force=False, flash=None):
         print("REFUSED a game of %s is in progress on the device; end it first "
               "(or rm with --force)" % name)
     else:
-        os.remove(flash.path(FOLDER + name + ".json"))
+        flash.remove(FOLDER + name + ".json")
         print("OK", name)

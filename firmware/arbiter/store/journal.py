@@ -80,7 +80,7 @@ class Journal:
     def unfinished(self):
         """True when flash holds a game that was never left (read from its tail only)."""
         try:
-            with open(self.flash.path(JOURNAL), "rb") as f:
+            with self.flash.open(JOURNAL, "rb") as f:
                 size = f.seek(0, 2)
                 if size < 2:
                     return False
@@ -101,7 +101,7 @@ class Journal:
 
     def _open(self, whole):
         try:
-            stream = open(self.flash.path(JOURNAL))
+            stream = self.flash.open(JOURNAL)
         except OSError:
             return None
         with stream:
