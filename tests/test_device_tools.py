@@ -12,7 +12,7 @@ import subprocess
 import time
 
 import pytest
-from emulated import ARBITER, Emulator, run
+from helpers.emulator import ARBITER, Emulator, run
 
 from arbiter.game import ruleset
 from arbiter.game.engine import Game
