@@ -9,11 +9,7 @@ the game, each action checked, loops bounded.
 
 from __future__ import annotations
 
-
-def game_of(rig):
-    from test_device_games import game_of
-
-    return game_of(rig)
+from helpers.device import fill_form, game_of, open_menu_item, open_setup
 
 
 def kaiju(rig):
@@ -34,11 +30,8 @@ def tactics(rig):
     test_a_whole_game_on_the_device_with_the_castle_screen(rig)
 
 
-def act(rig, label, values):
+def from_menu(rig, label, values):
     """A game-menu item's form filled in and done; it must be applied."""
-    from test_device_games import open_menu_item
-    from test_impactics import fill_form
-
     recorded = len(rig.journal)  # the RecordingRig's: a game in RAM may drop old events
     open_menu_item(rig, label)
     fill_form(rig, values)
@@ -67,8 +60,6 @@ def juggernauts(rig):
 def jugger(rig):
     # A short game (the first point wins): the initiative, an attack, a referee's
     # hit and a pin, a dispute, an undo and redo, then P1's qwik scores.
-    from test_device_games import open_setup
-
     open_setup(rig, "jugger")
     rig.keys("a", "a")  # start (a short game), the dice commitment
     game = game_of(rig)
@@ -78,15 +69,15 @@ def jugger(rig):
             g.active_player() == player and g.state["game"]["voa"] == voa
 
     next_until(rig, turn("P1", 5))
-    act(rig, "Attack (2 focus)", ["P1.j1", "P2.j1", 0, 0, "duel"])
+    from_menu(rig, "Attack (2 focus)", ["P1.j1", "P2.j1", 0, 0, "duel"])
     next_until(rig, turn("P2", 5))
-    act(rig, "Hit: crouch", ["P1.j2", "P2.j1"])
+    from_menu(rig, "Hit: crouch", ["P1.j2", "P2.j1"])
     next_until(rig, turn("P2", 4))
-    act(rig, "Pin (1 focus)", ["P1.j2", "P2.j2"])  # Gus holds Bo down
+    from_menu(rig, "Pin (1 focus)", ["P1.j2", "P2.j2"])  # Gus holds Bo down
     rig.keys("b:long", "a:long")  # the pin undone, redone
-    act(rig, "Dispute roll", [])
+    from_menu(rig, "Dispute roll", [])
     next_until(rig, turn("P1", 3))
-    act(rig, "Score a point", ["P1"])
+    from_menu(rig, "Score a point", ["P1"])
     assert game.state["winner"] == "P1" and "P1 wins!" in rig.lines, rig.lines
 
 

@@ -4,6 +4,7 @@ digest: ../shared/docs/referee-spec.md section 2). P1 plays the van Dammes, P2 t
 import json
 
 import pytest
+from helpers.device import fill_form, game_of, open_menu_item, start_game
 from undo_check import undoes_and_redoes_exactly
 
 from arbiter.game import ruleset
@@ -346,17 +347,6 @@ def test_a_whole_game_to_its_end_on_arbiter_run_in_both_runtimes():
 # -- on the device (the emulated Pico that `arbiter sim` runs) ------------------------------
 
 
-def fill_form(rig, values):
-    """Set a game-menu form's fields by value (Left/Right, Down), then A."""
-    form = rig.app.screen
-    for value in values:
-        field = form.fields[form.cursor]
-        diff = field[1].index(str(value)) - field[2]
-        rig.keys(*["right" if diff > 0 else "left"] * abs(diff))
-        rig.keys("down")
-    rig.keys("a")
-
-
 def hands_page(g):
     """The Hands page as the rules have it: each hand, then the queue (16 columns)."""
     from arbiter.ui import wrap
@@ -383,8 +373,6 @@ def page_text(rig):
 
 
 def test_a_whole_game_on_the_device(rig):
-    from test_device_games import game_of, open_menu_item, start_game
-
     start_game(rig, "impactics")
     g = game_of(rig)
     assert rig.lines[1] == "Planning"
@@ -432,8 +420,6 @@ def test_a_whole_game_on_the_device(rig):
 def test_a_page_opened_by_an_action_from_the_menu_is_what_shows_after_it(rig):
     # a phase begun by a form's action (here a ruleset's own "skip", a next): the
     # form and the menu close onto the page, not the page under them
-    from test_device_games import game_of, open_menu_item
-
     data = json.loads(bundled()["impactics"].read_text())
     data["name"] = "pagetest"
     data["actions"]["skip"] = {"label": "Skip", "effects": [{"next": True}]}

@@ -5,6 +5,7 @@ import functools
 import json
 
 import pytest
+from helpers.device import game_of
 
 from arbiter.game import ruleset
 from arbiter.game.engine import Game
@@ -27,7 +28,6 @@ class PowerCut(Exception):
 
 class CuttingFlash(Flash):
     """Flash that loses power after ``budget`` bytes: the write in progress is cut."""
-
     def __init__(self, root, budget=None):
         super().__init__(root)
         self.budget = budget
@@ -316,8 +316,6 @@ def test_audit_of_a_compacted_journal_says_from_which_event_it_verifies(
 
 
 def test_the_device_resumes_a_long_game_and_says_when_undo_reaches_no_further(rig):
-    from test_device_games import game_of
-
     game = device_game()
     play_on(Flash(str(rig.flash_dir) + "/"), game, LONG * 19)  # 152 events, checkpoint 128
     after = rig.reboot()

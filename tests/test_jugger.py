@@ -7,6 +7,7 @@ numbers as in ../shared/docs/referee-spec.md section 3."""
 import json
 
 import pytest
+from helpers.device import act, lit, open_menu_item, open_setup, play_screen
 
 from arbiter.game import ruleset
 from arbiter.game.engine import Game
@@ -668,18 +669,9 @@ GREEN, BLUE, RED, VIOLET, WHITE = (0, 192, 0), (0, 80, 255), (255, 0, 0), (176, 
 
 def device_game(rig, *setup_keys):
     """A Jugger game started on the virtual device; its play screen."""
-    from test_device_games import open_setup
-
-    from arbiter.screens.play import PlayScreen
-
     open_setup(rig, "jugger")
     rig.keys(*setup_keys, "a")
-    return [s for s in rig.app.stack if isinstance(s, PlayScreen)][0]
-
-
-def lit(rig, colour, level=100):
-    """What an LED shows for ``colour`` at ``level`` percent, under the brightness cap."""
-    return rig.app.leds._scaled(tuple(c * level // 100 for c in colour))
+    return play_screen(rig)
 
 
 def test_on_the_device_a_point_opens_with_3_2_1_jugger_on_the_leds_then_a_led_per_jugger(rig):
@@ -708,39 +700,37 @@ def test_on_the_device_the_leds_show_who_acts_crouch_counts_running_down_and_pin
     rig.keys("a")
     game = screen.game
 
-    def act(text):
-        assert screen.act(rig.app, text, rig.board.elapsed), screen.notice
+    def acted(text):
+        act(rig, text)
         rig.run(1200)  # past the dice spinning
         return rig.frame.leds
 
-    act("hit P2.j2 crouch=5")  # Gus
+    acted("hit P2.j2 crouch=5")  # Gus
     while not (game.phase()["name"] == "activation" and game.active_player() == "P1" and
                game.state["game"]["voa"] == 4):
-        leds = act("next")
+        leds = acted("next")
     dim = lit(rig, GREEN, 25)
     assert leds[:5] == [dim, lit(rig, GREEN), dim, dim, dim]  # Bo acts at Reflexes 4
     assert leds[6:11] == [lit(rig, BLUE, 25), lit(rig, RED), *[lit(rig, BLUE, 25)] * 3]
-    assert act("pin P2.j2 by=P1.j2")[7] == lit(rig, VIOLET)
+    assert acted("pin P2.j2 by=P1.j2")[7] == lit(rig, VIOLET)
     while game.phase()["name"] != "initiative":  # the next stone's maintenance: count 4
-        act("next")
-    assert act("unpin P2.j2")[7] == lit(rig, RED, 80)
+        acted("next")
+    assert acted("unpin P2.j2")[7] == lit(rig, RED, 80)
 
 
 def test_on_the_device_a_swapped_in_reserve_takes_its_place_on_the_leds(rig):
     screen = device_game(rig, "right")  # Game length: long
     rig.keys("a")
     assert screen.game.options == {"length": "long"}
-    screen.act(rig.app, "hit P2.j5 crouch=2", rig.board.elapsed)
+    act(rig, "hit P2.j5 crouch=2")
     rig.run(2000)  # past "3, 2, 1, Jugger!"
     assert rig.frame.leds[6:12] == [lit(rig, BLUE)] * 4 + [lit(rig, RED, 40), (0, 0, 0)]
-    screen.act(rig.app, "swap P2.j5 P2.j8", rig.board.elapsed)  # Wen out, Zed in
+    act(rig, "swap P2.j5 P2.j8")  # Wen out, Zed in
     rig.run(100)
     assert rig.frame.leds[6:12] == [lit(rig, BLUE)] * 5 + [(0, 0, 0)]
 
 
 def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
-    from test_device_games import open_menu_item
-
     device_game(rig)
     rig.keys("a")
     rig.keys("b")

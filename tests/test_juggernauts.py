@@ -11,11 +11,13 @@ import json
 
 import pytest
 from helpers import REPO
+from helpers.device import act, fill_form, game_of, lit, open_menu_item, pick, start_game
 
 from arbiter.game import ruleset
 from arbiter.game.engine import Game
 from arbiter.game.errors import Illegal
 from arbiter.screens.view import screen_lines
+from arbiter_referee.emulator.rig import Rig
 from arbiter_referee.headless import play
 
 FULL = REPO / "rulesets" / "juggernauts.json"
@@ -762,8 +764,6 @@ def test_a_whole_two_player_game_runs_to_its_end_the_same_in_both_runtimes():
 
 
 def test_on_the_device_an_attack_and_its_defense_come_from_the_game_menu(rig):
-    from test_device_games import game_of, open_menu_item, pick, start_game
-
     start_game(rig, "juggernauts")
     pick(rig, 1)  # P1: d6
     pick(rig, 2)  # P2: d8
@@ -790,46 +790,39 @@ def test_on_the_device_alert_tokens_blink_amber_then_red_at_2_never_like_a_colou
     # Issue 4: "alert tokens shown (amber, then red at 2)"; a roll spins; a win shows the
     # winner's colour. P1's own colour is red: a warning blinks (lit, dark), a colour
     # stays lit, so P1 at 2 alerts never looks like P1 at none.
-    from test_device_games import pick, start_game
-
     from arbiter.screens.colours import AMBER, RED
-    from arbiter.screens.play import PlayScreen
 
     start_game(rig, "juggernauts")
     pick(rig, 0)
     pick(rig, 0)
     rig.keys("a")  # past the reveal: Energize, everyone at once
-    screen = [s for s in rig.app.stack if isinstance(s, PlayScreen)][0]
-    scaled, dark = rig.app.leds._scaled, (0, 0, 0)
+    dark = (0, 0, 0)
     first, last = 0, len(rig.frame.leds) - 1  # an LED of P1's arc, one of P2's
 
     seen = rig.led_colours()
-    assert seen[first] == {scaled(RED)} and seen[last] == {scaled((0, 64, 255))}  # steady
+    assert seen[first] == {lit(rig, RED)} and seen[last] == {lit(rig, (0, 64, 255))}  # steady
     for alerts, colour in ((1, AMBER), (2, RED)):
-        screen.act(rig.app, "set P2.alerts %d" % alerts, rig.board.elapsed)
+        act(rig, "set P2.alerts %d" % alerts)
         seen = rig.led_colours()
-        assert seen[last] == {scaled(colour), dark}  # blinking
-        assert seen[first] == {scaled(RED)}  # P1 steady in its own red
-    screen.act(rig.app, "set P1.alerts 2", rig.board.elapsed)
-    assert rig.led_colours()[first] == {scaled(RED), dark}  # now P1's arc blinks
+        assert seen[last] == {lit(rig, colour), dark}  # blinking
+        assert seen[first] == {lit(rig, RED)}  # P1 steady in its own red
+    act(rig, "set P1.alerts 2")
+    assert rig.led_colours()[first] == {lit(rig, RED), dark}  # now P1's arc blinks
     for _ in range(5):  # to Recover
-        screen.act(rig.app, "next", rig.board.elapsed)
-    screen.act(rig.app, "set P2.alerts 3", rig.board.elapsed)
-    screen.act(rig.app, "set P1.alerts 0", rig.board.elapsed)
-    screen.act(rig.app, "next", rig.board.elapsed)
-    assert screen.game.state["winner"] == "P1"
+        act(rig, "next")
+    act(rig, "set P2.alerts 3")
+    act(rig, "set P1.alerts 0")
+    act(rig, "next")
+    assert game_of(rig).state["winner"] == "P1"
     rig.run(3000)
     seen = rig.led_colours()
-    assert all(colours == {scaled(RED)} for colours in seen)  # P1's colour, steady
+    assert all(colours == {lit(rig, RED)} for colours in seen)  # P1's colour, steady
 
 
 def test_on_the_device_a_pick_leaves_no_trace_until_all_have_picked(tmp_path):
     # Rules: "Conceal a die in your hand ... reveal your Commanders simultaneously."
     # Issue 4: "Nothing on screen, LEDs or serial output hints at a pick until all have
     # picked" (the full ruleset on the device; rulesets/juggernauts.json in test_device_games)
-    from conftest import Rig
-    from test_device_games import pick, start_game
-
     seen = []
     for steps in (0, 5):  # P1 picks d4 on one device, d20 on another
         folder = tmp_path / str(steps)
@@ -870,19 +863,14 @@ def test_on_the_device_each_players_matrix_is_a_grid_of_positions(rig):
     # tokens) in your matrix, starting with the upper right and reading across, down to the
     # lower left"; issue 4: "The matrix of each player, positions 1..N, each card, damaged,
     # neutralized (with a token count) or token, shown as a compact grid."
-    from test_device_games import game_of, open_menu_item, pick, start_game
-
-    from arbiter.screens.play import PlayScreen
-
     start_game(rig, "juggernauts")
     pick(rig, 5)  # P1: d20
     pick(rig, 1)  # P2: d6
     rig.keys("a", "a", "a", "a")  # the reveal, then to Resolve
     assert rig.lines[1] == "Resolve"
-    screen = [s for s in rig.app.stack if isinstance(s, PlayScreen)][0]
     for action in ("damage P1 pos=3", "neutralize P1 pos=4", "neutralize P1 pos=4",
                    "token P1 pos=9", "damage P1 pos=20", "mark P1 pos=10", "mark P1 pos=4"):
-        assert screen.act(rig.app, action, rig.board.elapsed)
+        act(rig, action)
     rig.keys("down")  # from the play screen, a key away
     assert rig.lines[0] == "P1.1 card"
     assert [line.split()[0] for line in rig.lines[1:6]] == ["1", "5", "9", "13", "17"]
@@ -907,8 +895,6 @@ def test_on_the_device_each_players_matrix_is_a_grid_of_positions(rig):
 
 def test_on_the_device_a_battle_royale_attack_offers_the_other_players(rig):
     # Issue 4: "battle_royale (3-6 players; attacks name their target player)"
-    from test_device_games import game_of, open_menu_item, pick, start_game
-
     start_game(rig, "juggernauts", "right", "down", "down", "down", "right")  # 3, royale
     game = game_of(rig)
     assert game.players == 3 and game.options["battle_royale"] is True
@@ -930,9 +916,6 @@ def test_a_whole_two_player_game_on_the_device_needs_no_pen_and_paper(rig):
     # Issue 4: "A complete two-player game runs to its end on `arbiter sim` with no step
     # that needs pen and paper." Every choice below is made from what the screen shows:
     # the phase, the refusal that says who must act, the targets on the matrix pages.
-    from test_device_games import game_of, open_menu_item, pick, start_game
-    from test_impactics import fill_form
-
     start_game(rig, "juggernauts")
     pick(rig, 0)  # P1: d4
     pick(rig, 1)  # P2: d6

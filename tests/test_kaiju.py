@@ -4,6 +4,7 @@ against the rules text (../shared/seeds/004_09292776f3f3e267.txt)."""
 import json
 
 import pytest
+from helpers.device import act, game_of, lit, open_menu_item, start_game
 from undo_check import undoes_and_redoes_exactly
 
 from arbiter.game import ruleset
@@ -460,24 +461,15 @@ def test_a_complete_three_player_game_the_same_in_both_runtimes():
 # -- on the device --------------------------------------------------------------------------
 
 
-def play_screen(rig):
-    from arbiter.screens.play import PlayScreen
-
-    return next(s for s in rig.app.stack if isinstance(s, PlayScreen))
-
-
 def on_device(rig, players=3, actions=()):
     """A new game on the emulated device (3 players: the Right key in setup), and
     ``actions`` applied as the game menu would (each test drives its own part by keys)."""
-    from test_device_games import start_game
-
     start_game(rig, "kaiju", *["right"] * (players - 2))
-    screen = play_screen(rig)
     for action in actions:
-        assert screen.act(rig.app, action, rig.board.elapsed), screen.notice
+        act(rig, action)
     rig.app.redraw()
     rig.run(100)
-    return screen.game
+    return game_of(rig)
 
 
 def field_text(label, value):
@@ -513,8 +505,6 @@ def offered(rig, row):
 def device_do(rig, action):
     """One action by keys, as players enter it: A for next, else the game menu item and
     its form, field by field. Returns the form's screen just before A."""
-    from test_device_games import open_menu_item
-
     if action == "next":
         rig.keys("a")
         return None
@@ -543,8 +533,6 @@ def device_do(rig, action):
 
 # "Before confirming, the screen previews the result ("Rex 4/6 -> 7/6 KO, P1 +5 glory")."
 def test_on_the_device_a_damage_shows_its_result_before_it_is_confirmed(rig):
-    from test_device_games import open_menu_item
-
     game = on_device(rig, 3, ["next", "next", "pass P1", "pass P2", "pass P3",
                               "active P1 k1", "active P2 k1", "active P3 k1",
                               "add P1.k1.damage 4"])
@@ -563,8 +551,6 @@ def test_on_the_device_a_damage_shows_its_result_before_it_is_confirmed(rig):
 
 
 def test_on_the_device_forms_offer_the_kaiju_and_players_that_make_sense(rig):
-    from test_device_games import open_menu_item
-
     game = on_device(rig, 3, ["next", "next", "pass P1", "pass P2", "pass P3",
                               "set P1.k2.ko 1"])
     # Select: P1 chooses among its own conscious kaiju (Gorath is knocked out)
@@ -603,8 +589,8 @@ def test_on_the_device_a_team_that_may_rage_pulses_until_its_rage_attack(rig):
 
     game = on_device(rig, 3, ["next", "next", "pass P1", "pass P2", "pass P3",
                               "active P1 k1", "active P2 k1", "active P3 k1", "add P2.fury 7"])
-    scaled, dark = rig.app.leds._scaled, (0, 0, 0)
-    p1, p2 = (scaled(player_colour(DATA, p)) for p in ("P1", "P2"))
+    dark = (0, 0, 0)
+    p1, p2 = (lit(rig, player_colour(DATA, p)) for p in ("P1", "P2"))
     assert rig.led_colours() == [{p1}] * 12  # P1's turn: the ring in P1's colour
     device_do(rig, "damage P2.k1 1 by=P1")
     assert "P2 may launch a" in rig.lines and P(game, "P2")["rage_ready"] == 1

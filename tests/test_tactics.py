@@ -5,6 +5,7 @@ import json
 from collections import Counter
 
 import pytest
+from helpers.device import fill_form, game_of, open_menu_item, start_game
 from undo_check import undoes_and_redoes_exactly
 
 from arbiter.game import ruleset
@@ -527,9 +528,6 @@ def test_a_whole_game_on_arbiter_run_in_both_runtimes():
 
 
 def deal_on_the_device(rig, *setup_keys):
-    from test_device_games import game_of, open_menu_item, start_game
-    from test_impactics import fill_form
-
     start_game(rig, "tactics", *setup_keys)
     g = game_of(rig)
     open_menu_item(rig, "Deal / show the board")
@@ -539,8 +537,6 @@ def deal_on_the_device(rig, *setup_keys):
 
 
 def test_the_board_on_the_oled_shows_suit_and_rank_per_square_and_zooms(rig):
-    from test_device_games import open_menu_item
-
     from arbiter.screens.grid import short
 
     g = deal_on_the_device(rig)
@@ -567,9 +563,6 @@ def test_the_board_on_the_oled_shows_suit_and_rank_per_square_and_zooms(rig):
 
 
 def test_a_whole_game_on_the_device_with_the_castle_screen(rig):
-    from test_device_games import open_menu_item
-    from test_impactics import fill_form
-
     g = deal_on_the_device(rig)
     for player, square in [("P1", "1,1"), ("P2", "7,7"), ("P2", "1,7"), ("P1", "7,1")]:
         open_menu_item(rig, "Choose a castle")
@@ -610,9 +603,6 @@ def test_a_whole_game_on_the_device_with_the_castle_screen(rig):
 
 
 def test_fog_of_war_on_the_device_hides_the_cards_until_turned_up_and_peeks(rig):
-    from test_device_games import open_menu_item
-    from test_impactics import fill_form
-
     g = deal_on_the_device(rig, "down", "right")  # Fog of war <on>
     board = g.state["game"]["board"]
     open_menu_item(rig, "Board")
