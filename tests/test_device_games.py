@@ -3,10 +3,9 @@ secret picks, the play screen, the game menu, the journal across a reset."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from helpers.device import BUNDLED, game_of, open_menu_item, open_setup, pick, start_game
+from helpers.game import canonical
 
 from arbiter_referee.emulator.rig import Rig
 from arbiter_referee.paths import RULESETS
@@ -127,7 +126,7 @@ def test_a_ruleset_action_from_the_menu(rig):
 
 def test_an_illegal_correction_is_refused_with_the_reason_and_changes_nothing(rig):
     start_game(rig, "kaiju")
-    before = json.dumps(game_of(rig).state, sort_keys=True)
+    before = canonical(game_of(rig).state)
     open_menu_item(rig, "Correct")
     assert rig.lines[1] == "who <P1>"
     rig.keys("down", "down", *["left"] * 25)  # by -20: numbers stop at their ends
@@ -137,7 +136,7 @@ def test_an_illegal_correction_is_refused_with_the_reason_and_changes_nothing(ri
     rig.keys("a")
     assert rig.lines[3] == "by <-20>"
     assert "below its minimum" in " ".join(rig.lines[4:7])
-    assert json.dumps(game_of(rig).state, sort_keys=True) == before
+    assert canonical(game_of(rig).state) == before
     assert game_of(rig).history.events == []
 
 

@@ -9,8 +9,8 @@ import json
 import random
 
 import pytest
+from helpers.game import rules
 
-from arbiter.game import ruleset
 from arbiter.game.actions import pending_pick
 from arbiter.game.engine import Game
 from arbiter.game.errors import Illegal
@@ -115,7 +115,7 @@ def snapshot(game):
 
 @pytest.mark.parametrize("name", sorted(bundled()))
 def test_random_actions_never_crash_or_break_bounds_and_undo_is_exact(name):
-    data = ruleset.parse(bundled()[name].read_text())
+    data = rules(name)
     rng = random.Random(f"fuzz-{name}")
     spec = data.get("players", {})
     game, refused, applied, undo_checks = None, 0, 0, 0

@@ -12,9 +12,17 @@ import json
 import pytest
 from helpers import REPO
 from helpers.device import act, fill_form, game_of, lit, open_menu_item, pick, start_game
+from helpers.game import (
+    canonical,
+    new_game,
+    piece_state,
+    player,
+    refused,
+    rolls,
+    to_phase,
+)
 
 from arbiter.game import ruleset
-from arbiter.game.engine import Game
 from arbiter.game.errors import Illegal
 from arbiter.screens.view import screen_lines
 from arbiter_referee.emulator.rig import Rig
@@ -25,7 +33,7 @@ RULES = ruleset.parse(FULL.read_text())
 
 
 def new(seed=1, players=None, **options):
-    return Game(RULES, players=players, options=options, seed=seed)
+    return new_game(RULES, seed, players, options)
 
 
 def started(seed=1, dice=("d6", "d8"), **options):
@@ -33,36 +41,6 @@ def started(seed=1, dice=("d6", "d8"), **options):
     for i, die in enumerate(dice):
         g.apply("commander P%d %s" % (i + 1, die))
     return g
-
-
-def to_phase(g, name):
-    for _ in range(20):
-        if g.phase()["name"] == name:
-            return g
-        g.apply("next")
-    raise AssertionError("never reached " + name)
-
-
-def player(g, p):
-    return g.state["players"][p]
-
-
-def piece(g, key):
-    return g.state["pieces"][key]
-
-
-def rolls(g, reason_start=""):
-    return [e for e in g.log if e["event"] == "roll" and e["reason"].startswith(reason_start)]
-
-
-def refused(g, action, reason):
-    before = (json.dumps(g.state, sort_keys=True), len(g.log), g.rng.snapshot(),
-              len(g.history.events))
-    with pytest.raises(Illegal, match=reason):
-        g.apply(action)
-    after = (json.dumps(g.state, sort_keys=True), len(g.log), g.rng.snapshot(),
-             len(g.history.events))
-    assert after == before  # a refusal changes nothing
 
 
 def find_seed(test, tries=300):
@@ -122,7 +100,7 @@ def test_the_reveal_says_what_to_draw_and_lay_out_and_the_deck_limit():
     assert "Deck limit 40" in notes
     assert sorted(k for k in g.state["pieces"] if k.startswith("P2.")) == [
         "P2.1", "P2.2", "P2.3", "P2.4"]
-    assert all(piece(g, k)["state"] == "card" for k in g.state["pieces"])
+    assert all(piece_state(g, k)["state"] == "card" for k in g.state["pieces"])
     assert player(g, "P1")["faces"] == 12 and player(g, "P1")["hand"] == 5
 
 
@@ -207,7 +185,7 @@ def test_removing_a_token_for_free_is_not_an_activation():
     g = command_with_every_position("neutralized")
     pos = player(g, "P1")["rolled"]
     g.apply("unneutralize P1 free")
-    assert piece(g, "P1.%d" % pos)["tokens"] == 1 and player(g, "P1")["power"] == 1
+    assert piece_state(g, "P1.%d" % pos)["tokens"] == 1 and player(g, "P1")["power"] == 1
     g.apply("next")
     assert player(g, "P1")["active"] == 0 and player(g, "P1")["alerts"] == 3
 
@@ -222,7 +200,7 @@ def test_paying_three_power_per_token_activates_the_card():
     g.apply("add P1.power 5")
     g.apply("unneutralize P1 pay=2")
     assert player(g, "P1")["power"] == 0 and player(g, "P1")["active"] == pos
-    assert piece(g, "P1.%d" % pos) ["state"] == "card"
+    assert piece_state(g, "P1.%d" % pos) ["state"] == "card"
     g.apply("next")
     assert player(g, "P1")["alerts"] == 0
 
@@ -232,7 +210,7 @@ def test_paying_for_some_tokens_only_leaves_no_active_card():
     pos = player(g, "P1")["rolled"]
     g.apply("add P1.power 2")
     g.apply("unneutralize P1 pay=1")  # 3 Power, one token of two
-    assert piece(g, "P1.%d" % pos)["tokens"] == 1 and player(g, "P1")["power"] == 0
+    assert piece_state(g, "P1.%d" % pos)["tokens"] == 1 and player(g, "P1")["power"] == 0
     g.apply("next")
     assert player(g, "P1")["alerts"] == 3
 
@@ -416,7 +394,7 @@ def test_a_neutralizing_attack_marks_its_target_so():
     # if defense fails. Instead ... put a neutralization token on it."
     g = attacked(1, "attack P1 level=1 neutralizing")
     pos = rolls(g, "attack")[-1]["rolls"][0]
-    assert piece(g, "P2.%d" % pos)["neutralizing"] == 1
+    assert piece_state(g, "P2.%d" % pos)["neutralizing"] == 1
     assert g.history.events[-1].startswith("attack level=1 neutralizing=1 p=P1|")
 
 
@@ -440,8 +418,8 @@ def test_each_defense_level_rolls_its_dice_costs_its_power_and_survives_on_a_mat
         assert (roll["player"], roll["die"], len(roll["rolls"])) == ("P2", "d20", 2 * level + 1)
         assert player(g, "P2")["power"] == 21 - COSTS[level]
         survived = 7 in roll["rolls"]
-        assert piece(g, "P2.7")["state"] == ("card" if survived else "damaged")
-        assert piece(g, "P2.7")["targeted"] == 0
+        assert piece_state(g, "P2.7")["state"] == ("card" if survived else "damaged")
+        assert piece_state(g, "P2.7")["targeted"] == 0
         outcomes.add(survived)
         if outcomes == {True, False}:
             break
@@ -455,7 +433,8 @@ def test_a_failed_defense_against_a_neutralizing_attack_adds_a_token():
         g.apply("defend P2 pos=7 level=0")
         if 7 not in rolls(g, "defense")[-1]["rolls"]:
             break
-    assert piece(g, "P2.7")["state"] == "neutralized" and piece(g, "P2.7")["tokens"] == 1
+    seven = piece_state(g, "P2.7")
+    assert seven["state"] == "neutralized" and seven["tokens"] == 1
 
 
 def test_defense_costs_can_be_refused_or_reduced_by_discards():
@@ -478,10 +457,10 @@ def test_a_damaged_position_is_not_targeted_again_and_cannot_be_damaged_twice():
     g.apply("mark P2 pos=3")
     assert targeted(g, "P2") == {} and g.state["message"] == "P2.3 is already damaged"
     g.apply("repair P2 pos=3")  # Rules: "remove the damage token and replace it with a card token"
-    assert piece(g, "P2.3")["state"] == "token"
+    assert piece_state(g, "P2.3")["state"] == "token"
     refused(g, "repair P2 pos=3", "P2.3 is not damaged")
     g.apply("card P2 pos=3")
-    assert piece(g, "P2.3")["state"] == "card"
+    assert piece_state(g, "P2.3")["state"] == "card"
 
 
 # -- the end ------------------------------------------------------------------------------
@@ -665,10 +644,10 @@ EVERY_ACTION = [
 
 
 def undone_exactly(g, action):
-    before = (json.dumps(g.state, sort_keys=True), json.dumps(g.log), g.rng.snapshot())
+    before = (canonical(g.state), canonical(g.log), g.rng.snapshot())
     g.apply(action)
     g.apply("undo")
-    assert (json.dumps(g.state, sort_keys=True), json.dumps(g.log), g.rng.snapshot()) == before
+    assert (canonical(g.state), canonical(g.log), g.rng.snapshot()) == before
     g.apply("redo")  # the same dice again
     again = g.history.events[-1]
     g.apply("undo")
@@ -733,7 +712,7 @@ def plan_game(seed):
                 if player(g, p)["todo"] == "target":
                     do("target %s pos=%d" % (p, player(g, p)["aim"][0]))
             for key in sorted(g.state["pieces"]):
-                while piece(g, key)["targeted"]:
+                while piece_state(g, key)["targeted"]:
                     owner, pos = key.split(".")
                     do("defend %s pos=%s level=1" % (owner, pos))
         do("next")
@@ -745,7 +724,7 @@ def test_a_whole_two_player_game_runs_to_its_end_the_same_in_both_runtimes():
     assert g.state["result"] in ("win", "tie")
     cp = play(str(FULL), None, 8, {}, actions, "cpython").state
     mp = play(str(FULL), None, 8, {}, actions, "micropython").state
-    assert json.dumps(cp, sort_keys=True) == json.dumps(mp, sort_keys=True)
+    assert canonical(cp) == canonical(mp)
     assert cp["result"] == g.state["result"] and cp["seed"] == 8
     # Rules: both lose conditions are checked "at the end of a round"
     assert cp["phase"] == "recover"

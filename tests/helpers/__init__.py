@@ -13,4 +13,7 @@ The fixtures are in ``conftest.py``.
 
 from pathlib import Path
 
+from arbiter_referee.emulator.session import use_firmware_path
+
 REPO = Path(__file__).resolve().parents[2]  # the checkout: docs, firmware, rulesets
+use_firmware_path()  # the firmware's modules (``arbiter.game``...) importable here

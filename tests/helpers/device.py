@@ -3,6 +3,7 @@ by keys, reading the screen, and where a test needs it, straight through the pla
 screen as the game menu would."""
 
 from arbiter_referee.paths import RULESETS
+from helpers.game import named
 
 BUNDLED = sorted(path.stem for path in RULESETS.glob("*.json"))  # Play's list, in order
 
@@ -72,10 +73,10 @@ def fill_form(rig, values):
 
 
 def act(rig, action):
-    """``action`` applied through the play screen, as the game menu applies a form's
-    action (no keys): it must be applied. The play screen."""
+    """``action`` (pieces named as in helpers.game) applied through the play screen, as
+    the game menu applies a form's action (no keys): it must be applied. The screen."""
     screen = play_screen(rig)
-    assert screen.act(rig.app, action, rig.board.elapsed), screen.notice
+    assert screen.act(rig.app, named(screen.game, action), rig.board.elapsed), screen.notice
     return screen
 
 
