@@ -10,6 +10,7 @@ the game, each action checked, loops bounded.
 from __future__ import annotations
 
 from helpers.device import fill_form, game_of, open_menu_item, open_setup
+from helpers.game import piece
 
 
 def kaiju(rig):
@@ -39,7 +40,7 @@ def from_menu(rig, label, values):
         raise AssertionError(f"{label} {values} not applied: {rig.lines}")
 
 
-def next_until(rig, done, limit=40):
+def press_next_until(rig, done, limit=40):
     """A (next) until ``done(game)``: bounded, a state never reached fails."""
     game = game_of(rig)
     for _ in range(limit):
@@ -68,15 +69,16 @@ def jugger(rig):
         return lambda g: g.phase()["name"] == "activation" and \
             g.active_player() == player and g.state["game"]["voa"] == voa
 
-    next_until(rig, turn("P1", 5))
-    from_menu(rig, "Attack (2 focus)", ["P1.j1", "P2.j1", 0, 0, "duel"])
-    next_until(rig, turn("P2", 5))
-    from_menu(rig, "Hit: crouch", ["P1.j2", "P2.j1"])
-    next_until(rig, turn("P2", 4))
-    from_menu(rig, "Pin (1 focus)", ["P1.j2", "P2.j2"])  # Gus holds Bo down
+    press_next_until(rig, turn("P1", 5))
+    ana, bo, fen, gus = (piece(game, name) for name in ("Ana", "Bo", "Fen", "Gus"))
+    from_menu(rig, "Attack (2 focus)", [ana, fen, 0, 0, "duel"])
+    press_next_until(rig, turn("P2", 5))
+    from_menu(rig, "Hit: crouch", [bo, fen])
+    press_next_until(rig, turn("P2", 4))
+    from_menu(rig, "Pin (1 focus)", [bo, gus])  # Gus holds Bo down
     rig.keys("b:long", "a:long")  # the pin undone, redone
     from_menu(rig, "Dispute roll", [])
-    next_until(rig, turn("P1", 3))
+    press_next_until(rig, turn("P1", 3))
     from_menu(rig, "Score a point", ["P1"])
     assert game.state["winner"] == "P1" and "P1 wins!" in rig.lines, rig.lines
 

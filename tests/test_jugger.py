@@ -2,17 +2,25 @@
 initiative, activation, focus/stamina/synergy, combat, rosters, points, disputes.
 
 Quotes are from the rules (../shared/seeds/002_3f7d8541c1733e1c.txt, Spanish);
-numbers as in ../shared/docs/referee-spec.md section 3."""
+numbers as in ../shared/docs/referee-spec.md section 3.
+
+The juggers go by their names (rulesets/jugger.json's rosters): the short game's
+Falcons (P1) are Ana (the Qwik), Bo, Cyd, Dag and Eli (the chain), the Ravens (P2) Fen
+(the Qwik), Gus, Hal, Ivo and Jo; the long game's Wolves and Bears are Kai to Rae and
+Sol to Zed. An action names them in braces: "hit {Eli}" is applied as "hit P1.j5"."""
 
 import json
 
 import pytest
 from helpers.device import act, lit, open_menu_item, open_setup, play_screen
 from helpers.game import (
+    apply,
     canonical,
+    named,
     new_game,
     next_until,
     notes,
+    piece,
     piece_state,
     refused,
     rolls,
@@ -82,7 +90,7 @@ def test_initiative_dice_are_the_highest_will_among_active_juggers():
     # "Cada jugador identifica el valor más alto de Voluntad entre sus Juggers Activos
     # ... Este valor es el número de dados que el jugador lanza"
     g = new(5)
-    g.apply("hit P1.j5 crouch=3")  # Eli, Will 4, crouches: Falcons roll 3 (Ana, Bo)
+    apply(g, "hit {Eli} crouch=3")  # Will 4, crouches: Falcons roll 3 (Ana, Bo)
     g.apply("next")
     first = rolls(g, "initiative")[:2]
     assert [len(r["rolls"]) for r in first] == [3, 4]  # Ravens: Jo's Will 4
@@ -118,10 +126,10 @@ def test_activation_counts_down_reflexes_initiative_side_first_refilling_focus()
     for _ in range(10):
         seen.append((g.state["game"]["voa"], g.active_player(), g.state["message"]))
         if seen[-1][:2] == (5, "P1"):
-            g.apply("spend P1.j2 focus=3")  # Bo (Reflexes 4) spends before his slot
-            assert piece_state(g, "P1.j2")["focus"] == 1
+            apply(g, "spend {Bo} focus=3")  # Bo (Reflexes 4) spends before his slot
+            assert piece_state(g, "Bo")["focus"] == 1
         if seen[-1][:2] == (4, "P2"):
-            assert piece_state(g, "P1.j2")["focus"] == 4  # refilled at value 4
+            assert piece_state(g, "Bo")["focus"] == 4  # refilled at value 4
         g.apply("next")
     assert [s[:2] for s in seen] == [(v, p) for v in (5, 4, 3, 2, 1) for p in ("P2", "P1")]
     assert seen[0][2] == "R5: Fen" and seen[1][2] == "R5: Ana"
@@ -135,13 +143,13 @@ def test_a_jugger_acts_only_at_its_reflexes_unless_delayed():
     g = with_initiative("P1")
     to_turn(g, "P1", 4)
     # Eli's Reflexes is 2 (refused before the chain check)
-    refused(g, "ready P1.j5", "Eli activates at Reflexes 2")
-    g.apply("delay P1.j2")
-    assert piece_state(g, "P1.j2")["delayed"] == 1 and piece_state(g, "P1.j2")["focus"] == 3
+    refused(g, "ready {Eli}", "Eli activates at Reflexes 2")
+    apply(g, "delay {Bo}")
+    assert piece_state(g, "Bo")["delayed"] == 1 and piece_state(g, "Bo")["focus"] == 3
     to_turn(g, "P1", 2)
-    g.apply("ready P1.j5")
-    g.apply("attack P1.j2 P2.j5 defense=none")  # Bo acts late, delayed
-    assert piece_state(g, "P1.j2")["focus"] == 1
+    apply(g, "ready {Eli}")
+    apply(g, "attack {Bo} {Jo} defense=none")  # Bo acts late, delayed
+    assert piece_state(g, "Bo")["focus"] == 1
 
 
 # -- crouch counts and pins -------------------------------------------------------------
@@ -150,90 +158,92 @@ def test_a_jugger_acts_only_at_its_reflexes_unless_delayed():
 def test_crouch_counts_by_weapon_and_out_of_bounds():
     # Tabla 1: "Cadena 5", the other weapons 3; out of bounds 3 (spec section 3)
     g = new(2)
-    g.apply("hit P2.j1 by=P1.j5")  # hit by the chain
-    g.apply("hit P2.j2 by=P1.j2")  # sword and shield
-    g.apply("out P2.j3")
-    g.apply("hit P2.j4 crouch=4")
-    assert [piece_state(g, "P2.j%d" % i)["crouch"] for i in (1, 2, 3, 4)] == [5, 3, 3, 4]
+    apply(g, "hit {Fen} by={Eli}")  # hit by the chain
+    apply(g, "hit {Gus} by={Bo}")  # sword and shield
+    apply(g, "out {Hal}")
+    apply(g, "hit {Ivo} crouch=4")
+    assert [piece_state(g, name)["crouch"] for name in ("Fen", "Gus", "Hal", "Ivo")] == [
+        5, 3, 3, 4]
     assert "Fen drops the Jugg" in notes(g)  # a hit Qwik drops the Jugg
 
 
 def test_crouch_counts_fall_each_stone_and_say_who_stands_up():
     # "Todos los Juggers que están agachados pueden quitarse 1 Ficha de Conteo"
     g = new(2)
-    g.apply("hit P2.j2 crouch=1")
-    g.apply("hit P1.j3 crouch=3")
+    apply(g, "hit {Gus} crouch=1")
+    apply(g, "hit {Cyd} crouch=3")
     end_stone(g)  # the first stone had no maintenance; the second starts with it
     assert [e.get("round") for e in g.log if e.get("name") == "maintenance"] == [None, 2]
     assert g.phase()["name"] == "maintenance"
-    assert piece_state(g, "P2.j2")["crouch"] == 0 and piece_state(g, "P1.j3")["crouch"] == 2
+    assert piece_state(g, "Gus")["crouch"] == 0 and piece_state(g, "Cyd")["crouch"] == 2
     assert g.state["message"] == "Gus stands up"
 
 
 def test_a_crouched_jugger_cannot_act():
     g = with_initiative("P1")
-    g.apply("hit P1.j1 crouch=2")
+    apply(g, "hit {Ana} crouch=2")
     to_turn(g, "P1", 5)
-    refused(g, "delay P1.j1", "Ana is crouched")
+    refused(g, "delay {Ana}", "Ana is crouched")
 
 
 def pin_ready():
     """P1 to act at Reflexes 4 with Bo; Ravens' Gus crouched for 1 stone."""
     g = with_initiative("P1")
-    g.apply("hit P2.j2 crouch=1")
+    apply(g, "hit {Gus} crouch=1")
     return to_turn(g, "P1", 4)
 
 
 def test_a_pin_costs_one_focus_and_holds_a_jugger_down_past_zero():
     # "Un Jugger inmovilizado permanece agachado aunque su conteo llegue a 0"
     g = pin_ready()
-    g.apply("pin P2.j2 by=P1.j2")
-    assert piece_state(g, "P2.j2")["pinned"] == "P1.j2" and piece_state(g, "P1.j2")["focus"] == 3
+    apply(g, "pin {Gus} by={Bo}")
+    assert piece_state(g, "Gus")["pinned"] == piece(g, "Bo") and piece_state(g, "Bo")["focus"] == 3
     end_stone(g)
-    assert piece_state(g, "P2.j2")["crouch"] == 0 and piece_state(g, "P2.j2")["pinned"] == "P1.j2"
+    gus = piece_state(g, "Gus")
+    assert gus["crouch"] == 0 and gus["pinned"] == piece(g, "Bo")
     assert "Gus stands up" not in notes(g)
     g.apply("next")  # initiative: Gus, still down, gives no Will
-    g.apply("unpin P2.j2")  # the pinner declares it over
-    assert piece_state(g, "P2.j2")["pinned"] == "" and g.state["message"] == "Gus stands up"
+    apply(g, "unpin {Gus}")  # the pinner declares it over
+    assert piece_state(g, "Gus")["pinned"] == "" and g.state["message"] == "Gus stands up"
 
 
 def test_a_jugger_freed_after_its_value_acts_in_its_sides_turn_one_freed_before_waits():
     # "Si los Reflejos del jugador son mayores que la Orden de Activación actual, los
     # jugadores se pueden activar normalmente durante el turno del Jugador."
     g = pin_ready()
-    g.apply("pin P2.j2 by=P1.j2")
+    apply(g, "pin {Gus} by={Bo}")
     end_stone(g)  # Gus's count runs out; the pin holds him down
     g.apply("next")  # initiative
     g.apply("next")  # activation
     to_turn(g, "P2", 2)  # past Gus's Reflexes of 3: the pin ends now
-    g.apply("unpin P2.j2")
-    assert piece_state(g, "P2.j2")["delayed"] == 1 and "Gus may act this stone" in notes(g)
-    assert g.bound_eval("k", "P2.j2", {"val": "acts"})  # he acts now, in his side's turn
+    apply(g, "unpin {Gus}")
+    assert piece_state(g, "Gus")["delayed"] == 1 and "Gus may act this stone" in notes(g)
+    assert g.bound_eval("k", piece(g, "Gus"), {"val": "acts"})  # he acts now, in his side's turn
     # no focus to pay: his turn is owed, not bought
-    refused(g, "delay P2.j2", "Gus is delayed already")
+    refused(g, "delay {Gus}", "Gus is delayed already")
     h = pin_ready()
-    h.apply("pin P2.j2 by=P1.j2")
+    apply(h, "pin {Gus} by={Bo}")
     end_stone(h)
     h.apply("next")
     h.apply("next")
-    h.apply("unpin P2.j2")  # before his value (5 > 3): he acts when it comes, no more
-    assert piece_state(h, "P2.j2")["delayed"] == 0 and "Gus may act this stone" not in notes(h)
+    apply(h, "unpin {Gus}")  # before his value (5 > 3): he acts when it comes, no more
+    assert piece_state(h, "Gus")["delayed"] == 0 and "Gus may act this stone" not in notes(h)
 
 
-@pytest.mark.parametrize("how", ["hit P1.j2 crouch=3", "out P1.j2"])
+@pytest.mark.parametrize("how", ["hit {Bo} crouch=3", "out {Bo}"])
 def test_a_pin_ends_when_the_pinner_is_hit_or_leaves(how):
     g = pin_ready()
-    g.apply("pin P2.j2 by=P1.j2")
-    g.apply(how)
-    assert piece_state(g, "P2.j2")["pinned"] == ""
+    apply(g, "pin {Gus} by={Bo}")
+    apply(g, how)
+    assert piece_state(g, "Gus")["pinned"] == ""
     assert "Gus is free" in notes(g)
 
 
 @pytest.mark.parametrize("pinner, voa, defense, freed", [
-    ("P1.j2", 4, "full", False),  # Bo: sword and shield, the shield defends
-    ("P1.j2", 4, "duel", True),
-    ("P1.j3", 3, "full", True),  # Cyd: a staff
-    ("P1.j3", 3, "none", False)])
+    ("Bo", 4, "full", False),  # sword and shield: the shield defends
+    ("Bo", 4, "duel", True),
+    ("Cyd", 3, "full", True),  # a staff
+    ("Cyd", 3, "none", False)])
 def test_a_pin_ends_when_the_pinner_defends_with_its_weapon_not_its_shield(
         pinner, voa, defense, freed):
     # "Un Pineo es removido cuando el Jugador Pineador: Es atacado y el Jugador Pineador usa
@@ -241,36 +251,36 @@ def test_a_pin_ends_when_the_pinner_defends_with_its_weapon_not_its_shield(
     # Espada Corta y Escudo"
     for start in range(1, 300, 7):  # a seed where Hal does not hit the pinner (that ends it too)
         g = with_initiative("P1", start=start)
-        g.apply("hit P2.j2 crouch=3")
+        apply(g, "hit {Gus} crouch=3")
         to_turn(g, "P1", voa)
-        g.apply("pin P2.j2 by=" + pinner)
+        apply(g, "pin {Gus} by={%s}" % pinner)
         to_turn(g, "P2", 3)
-        g.apply("attack P2.j3 %s defense=%s" % (pinner, defense))
+        apply(g, "attack {Hal} {%s} defense=%s" % (pinner, defense))
         if piece_state(g, pinner)["crouch"] == 0:
             break
-    assert (piece_state(g, "P2.j2")["pinned"] == "") is freed
+    assert (piece_state(g, "Gus")["pinned"] == "") is freed
     assert ("Gus is free" in notes(g)) is freed
 
 
 def test_a_jugger_pins_one_opponent_at_a_time():
     # "Un Jugador solamente puede pinear a un jugador a la vez."
     g = pin_ready()
-    g.apply("hit P2.j4 crouch=2")
-    g.apply("pin P2.j2 by=P1.j2")
-    refused(g, "pin P2.j4 by=P1.j2", "Bo pins one jugger at a time")
-    g.apply("unpin P2.j2")  # declared over: Bo may pin another
-    g.apply("pin P2.j4 by=P1.j2")
-    assert piece_state(g, "P2.j4")["pinned"] == "P1.j2" and piece_state(g, "P1.j2")["focus"] == 2
+    apply(g, "hit {Ivo} crouch=2")
+    apply(g, "pin {Gus} by={Bo}")
+    refused(g, "pin {Ivo} by={Bo}", "Bo pins one jugger at a time")
+    apply(g, "unpin {Gus}")  # declared over: Bo may pin another
+    apply(g, "pin {Ivo} by={Bo}")
+    assert piece_state(g, "Ivo")["pinned"] == piece(g, "Bo") and piece_state(g, "Bo")["focus"] == 2
 
 
 def test_qwiks_and_chains_cannot_pin_and_only_crouched_opponents_are_pinned():
     g = with_initiative("P1")
-    g.apply("hit P2.j2 crouch=3")
+    apply(g, "hit {Gus} crouch=3")
     to_turn(g, "P1", 5)
-    refused(g, "pin P2.j2 by=P1.j1", "a Qwik cannot pin")
+    refused(g, "pin {Gus} by={Ana}", "a Qwik cannot pin")
     to_turn(g, "P1", 2)
-    refused(g, "pin P2.j2 by=P1.j5", "a chain cannot pin")
-    refused(g, "pin P2.j3 by=P1.j3", "Hal is not crouched")
+    refused(g, "pin {Gus} by={Eli}", "a chain cannot pin")
+    refused(g, "pin {Hal} by={Cyd}", "Hal is not crouched")
 
 
 # -- focus, stamina, synergy ----------------------------------------------------------------
@@ -291,22 +301,22 @@ def test_spending_names_its_pool_and_the_last_stamina_exhausts():
     # "Inmediatamente después de que la acción en la que un Jugger gasta su última Ficha
     # de PA ... sufre la condición de AGOTADO"
     g = new(1)
-    g.apply("spend P1.j2 focus=1 synergy=2")
-    assert piece_state(g, "P1.j2")["focus"] == 3 and g.state["players"]["P1"]["synergy"] == 1
-    refused(g, "spend P1.j2 stamina=4", "Bo has 3 stamina")
-    g.apply("spend P1.j2 stamina=2")
-    assert piece_state(g, "P1.j2")["exhausted"] == 0
-    g.apply("spend P1.j2 stamina=1")
-    assert piece_state(g, "P1.j2")["exhausted"] == 1 and g.state["message"] == "Bo is exhausted"
+    apply(g, "spend {Bo} focus=1 synergy=2")
+    assert piece_state(g, "Bo")["focus"] == 3 and g.state["players"]["P1"]["synergy"] == 1
+    refused(g, "spend {Bo} stamina=4", "Bo has 3 stamina")
+    apply(g, "spend {Bo} stamina=2")
+    assert piece_state(g, "Bo")["exhausted"] == 0
+    apply(g, "spend {Bo} stamina=1")
+    assert piece_state(g, "Bo")["exhausted"] == 1 and g.state["message"] == "Bo is exhausted"
 
 
 def test_exhaustion_takes_a_die_from_attack_and_defense_minimum_zero():
     # "Los valores ataque y defensa base del Jugger se reducen en 1 con un mínimo de 0"
     g = with_initiative("P1")
-    g.apply("spend P1.j2 stamina=3")
-    g.apply("spend P2.j3 stamina=3")
+    apply(g, "spend {Bo} stamina=3")
+    apply(g, "spend {Hal} stamina=3")
     to_turn(g, "P1", 4)
-    g.apply("attack P1.j2 P2.j3 defense=full")
+    apply(g, "attack {Bo} {Hal} defense=full")
     att, dfn = rolls(g, "attack")[-1], rolls(g, "defense")[-1]
     assert len(att["rolls"]) == 0 + 1  # attack 1-1, sword and shield 1
     assert len(dfn["rolls"]) == 1 + 3  # defense 2-1, sword and shield 3
@@ -321,9 +331,9 @@ def combat(action, want, player="P1", voa=4, first=()):
         g = with_initiative(player, start=start)
         to_turn(g, player, voa)
         for step in first:
-            g.apply(step)
+            apply(g, step)
         before = canonical(g.state)
-        g.apply(action)
+        apply(g, action)
         if g.state["message"].endswith(want):
             return g, before
     raise AssertionError("no seed gives %s" % want)
@@ -347,20 +357,20 @@ def test_every_combat_outcome(defense, want, a_vs_d):
     # "No se Defiende: Si la tirada ... es igual o mayor ... impactado". From the flank Hal
     # keeps his choice without his shield (no defense: no dice, any Jugg hits); from the back
     # he cannot defend, whatever he chose.
-    g, _ = combat("attack P1.j2 P2.j3 defense=" + defense, want)
+    g, _ = combat("attack {Bo} {Hal} defense=" + defense, want)
     a, d = juggs(g)
     assert a > 0 and eval("%d %s %d" % (a, a_vs_d, d))
     assert rolls(g, "defense")[-1]["reason"] == (
         "defense none" if "back" in defense else "defense " + defense.split()[0])
-    hal, bo = piece_state(g, "P2.j3")["crouch"], piece_state(g, "P1.j2")["crouch"]
+    hal, bo = piece_state(g, "Hal")["crouch"], piece_state(g, "Bo")["crouch"]
     assert (hal, bo) == {"Hal hit": (3, 0), "Bo hit": (0, 3), "doubles": (3, 3),
                          "no hit": (0, 0)}[want]
 
 
 def test_an_attacker_with_no_juggs_misses_outright():
     # "Si el atacante obtiene un resultado en blanco ... el ataque falla automáticamente"
-    g, _ = combat("attack P1.j2 P2.j3 defense=none side=back", "miss")
-    assert juggs(g) == (0, 0) and piece_state(g, "P2.j3")["crouch"] == 0
+    g, _ = combat("attack {Bo} {Hal} defense=none side=back", "miss")
+    assert juggs(g) == (0, 0) and piece_state(g, "Hal")["crouch"] == 0
 
 
 def test_dice_pools_come_from_stats_weapons_and_the_defense_choice():
@@ -374,7 +384,7 @@ def test_dice_pools_come_from_stats_weapons_and_the_defense_choice():
     for extra, attack_dice, defense_dice in cases:
         g = with_initiative("P1")
         to_turn(g, "P1", 4)
-        g.apply("attack P1.j2 P2.j3 " + extra)
+        apply(g, "attack {Bo} {Hal} " + extra)
         assert len(rolls(g, "attack")[-1]["rolls"]) == attack_dice, extra
         assert len(rolls(g, "defense")[-1]["rolls"]) == defense_dice, extra
 
@@ -384,19 +394,20 @@ def test_costs_and_boosts_are_paid_focus_first():
     # pagando 2 PC por cada dado"; PA and PSE pay in place of PC 1:1
     g = with_initiative("P1")
     to_turn(g, "P1", 4)
-    g.apply("attack P1.j2 P2.j3 defense=full boost=1 dboost=1")
-    assert piece_state(g, "P1.j2")["focus"] == 0 and piece_state(g, "P2.j3")["focus"] == 0
+    apply(g, "attack {Bo} {Hal} defense=full boost=1 dboost=1")
+    assert piece_state(g, "Bo")["focus"] == 0 and piece_state(g, "Hal")["focus"] == 0
     g.apply("undo")
-    g.apply("attack P1.j2 P2.j3 defense=none boost=2")  # 6: 4 focus, 2 synergy
-    assert piece_state(g, "P1.j2")["focus"] == 0 and g.state["players"]["P1"]["synergy"] == 1
-    assert piece_state(g, "P2.j3")["focus"] == 4  # no defense costs nothing
+    apply(g, "attack {Bo} {Hal} defense=none boost=2")  # 6: 4 focus, 2 synergy
+    assert piece_state(g, "Bo")["focus"] == 0 and g.state["players"]["P1"]["synergy"] == 1
+    assert piece_state(g, "Hal")["focus"] == 4  # no defense costs nothing
     g.apply("undo")
-    refused(g, "attack P1.j2 P2.j3 defense=none boost=5", "Bo cannot pay 12")
-    refused(g, "attack P1.j2 P2.j3 side=back dboost=1", "no defense boost against a back attack")
+    refused(g, "attack {Bo} {Hal} defense=none boost=5", "Bo cannot pay 12")
+    refused(g, "attack {Bo} {Hal} side=back dboost=1", "no defense boost against a back attack")
 
 
-def pools(g, key):
-    record = piece_state(g, key)
+def pools(g, name):
+    """The jugger's focus and stamina, its side's synergy."""
+    record = piece_state(g, name)
     return record["focus"], record["stamina"], g.state["players"][record["owner"]]["synergy"]
 
 
@@ -406,17 +417,17 @@ def test_a_cost_is_paid_from_the_pool_the_player_names_first():
     # podría gastar PC o PA, puede gastar uno o más PSE ... 1:1"
     g = with_initiative("P1")
     to_turn(g, "P1", 4)
-    assert pools(g, "P1.j2") == (4, 3, 3) and pools(g, "P2.j3") == (4, 3, 3)
-    g.apply("delay P1.j2 from=stamina")
-    assert pools(g, "P1.j2") == (4, 2, 3)
-    g.apply("attack P1.j2 P2.j3 defense=full from=synergy dfrom=stamina")
-    assert pools(g, "P1.j2") == (4, 2, 1) and pools(g, "P2.j3") == (4, 1, 3)
+    assert pools(g, "Bo") == (4, 3, 3) and pools(g, "Hal") == (4, 3, 3)
+    apply(g, "delay {Bo} from=stamina")
+    assert pools(g, "Bo") == (4, 2, 3)
+    apply(g, "attack {Bo} {Hal} defense=full from=synergy dfrom=stamina")
+    assert pools(g, "Bo") == (4, 2, 1) and pools(g, "Hal") == (4, 1, 3)
     g.apply("undo")
-    g.apply("attack P1.j2 P2.j3 defense=duel boost=1 from=synergy")  # 4: 3 synergy, 1 focus
-    assert pools(g, "P1.j2") == (3, 2, 0) and pools(g, "P2.j3") == (2, 3, 3)
+    apply(g, "attack {Bo} {Hal} defense=duel boost=1 from=synergy")  # 4: 3 synergy, 1 focus
+    assert pools(g, "Bo") == (3, 2, 0) and pools(g, "Hal") == (2, 3, 3)
     g.apply("undo")
     # 4 + 2 + 3 points in all
-    refused(g, "attack P1.j2 P2.j3 defense=none boost=5 from=stamina", "Bo cannot pay 12")
+    refused(g, "attack {Bo} {Hal} defense=none boost=5 from=stamina", "Bo cannot pay 12")
 
 
 def test_paying_with_the_last_stamina_exhausts():
@@ -424,11 +435,11 @@ def test_paying_with_the_last_stamina_exhausts():
     # PA ... sufre la condición de AGOTADO"
     g = with_initiative("P1")
     to_turn(g, "P1", 2)
-    g.apply("spend P1.j5 stamina=2")
-    g.apply("ready P1.j5 from=stamina")
-    assert pools(g, "P1.j5") == (4, 0, 3) and piece_state(g, "P1.j5")["exhausted"] == 1
+    apply(g, "spend {Eli} stamina=2")
+    apply(g, "ready {Eli} from=stamina")
+    assert pools(g, "Eli") == (4, 0, 3) and piece_state(g, "Eli")["exhausted"] == 1
     assert notes(g)[-2:] == ["Eli is exhausted", "Eli readies the chain"]
-    g.apply("attack P1.j5 P2.j2 defense=none")
+    apply(g, "attack {Eli} {Gus} defense=none")
     assert len(rolls(g, "attack")[-1]["rolls"]) == 0 + 3  # attack 1-1, chain 3
 
 
@@ -436,17 +447,17 @@ def test_the_chain_must_be_readied_for_one_focus_and_again_after_attacking():
     # "La cadena sólo puede atacar si está preparada ... y cuesta 1 PC"
     g = with_initiative("P1")
     to_turn(g, "P1", 2)
-    refused(g, "attack P1.j5 P2.j2 defense=none", "ready the chain first")
-    g.apply("ready P1.j5")
-    assert piece_state(g, "P1.j5")["chain_ready"] == 1 and piece_state(g, "P1.j5")["focus"] == 3
-    g.apply("attack P1.j5 P2.j2 defense=none")
-    assert piece_state(g, "P1.j5")["chain_ready"] == 0
+    refused(g, "attack {Eli} {Gus} defense=none", "ready the chain first")
+    apply(g, "ready {Eli}")
+    assert piece_state(g, "Eli")["chain_ready"] == 1 and piece_state(g, "Eli")["focus"] == 3
+    apply(g, "attack {Eli} {Gus} defense=none")
+    assert piece_state(g, "Eli")["chain_ready"] == 0
     assert len(rolls(g, "attack")[-1]["rolls"]) == 1 + 3
 
 
 def test_a_chain_hit_crouches_for_five():
-    g, _ = combat("attack P1.j5 P2.j2 defense=none", "Gus hit", voa=2, first=["ready P1.j5"])
-    assert piece_state(g, "P2.j2")["crouch"] == 5
+    g, _ = combat("attack {Eli} {Gus} defense=none", "Gus hit", voa=2, first=["ready {Eli}"])
+    assert piece_state(g, "Gus")["crouch"] == 5
 
 
 # -- Jugg dice and disputes ------------------------------------------------------------
@@ -493,16 +504,16 @@ def test_a_point_clears_counts_and_statuses_but_not_exhaustion_and_rests_reserve
     # excepción de las Fichas de Estado Agotado"; "todos los Juggers de Reserva recuperan
     # un número de PA equivalente al valor de su Fortaleza"
     g = with_initiative("P1", "long")
-    g.apply("spend P1.j2 stamina=3")
-    g.apply("spend P1.j6 stamina=4")  # Pia, in reserve, Fortitude 3
-    g.apply("hit P2.j2 crouch=3")
+    apply(g, "spend {Lu} stamina=3")
+    apply(g, "spend {Pia} stamina=4")  # in reserve, Fortitude 3
+    apply(g, "hit {Tam} crouch=3")
     end_stone(g)
     to_turn(g, "P1", 5)
     g.apply("score P1")
     assert g.state["result"] is None and g.state["players"]["P1"]["points"] == 1
     assert g.phase()["name"] == "start" and g.state["message"] == "3, 2, 1, Jugger!"
-    assert piece_state(g, "P2.j2")["crouch"] == 0 and piece_state(g, "P1.j2")["exhausted"] == 1
-    assert piece_state(g, "P1.j6")["stamina"] == 3
+    assert piece_state(g, "Tam")["crouch"] == 0 and piece_state(g, "Lu")["exhausted"] == 1
+    assert piece_state(g, "Pia")["stamina"] == 3
     g.apply("next")
     assert g.phase()["name"] == "initiative"  # a new point: no maintenance
 
@@ -549,33 +560,33 @@ def test_a_long_game_swaps_reserves_in_at_a_point_and_deals_synergy_again():
     # Juggers en Juego"
     g = new(4, "long")
     assert g.phase()["name"] == "start" and g.state["players"]["P2"]["synergy"] == 3
-    g.apply("swap P2.j5 P2.j8")  # Wen (Brau, Will 4) out, Zed (Osos) in: five Osos
-    assert (piece_state(g, "P2.j5")["in_play"], piece_state(g, "P2.j8")["in_play"]) == (0, 1)
+    apply(g, "swap {Wen} {Zed}")  # Wen (Brau, Will 4) out, Zed (Osos) in: five Osos
+    assert (piece_state(g, "Wen")["in_play"], piece_state(g, "Zed")["in_play"]) == (0, 1)
     assert g.state["players"]["P2"]["synergy"] == 4 and g.state["message"] == "Zed in for Wen"
-    for action, reason in [("swap P1.j1 P1.j6", "a Qwik swaps only for a Qwik"),
-                           ("swap P1.j2 P1.j3", "Max is in play"),
-                           ("swap P1.j2 P2.j6", "swap within a side"),
-                           ("swap P1.j6 P1.j7", "Pia is in reserve")]:
+    for action, reason in [("swap {Kai} {Pia}", "a Qwik swaps only for a Qwik"),
+                           ("swap {Lu} {Max}", "Max is in play"),
+                           ("swap {Lu} {Xan}", "swap within a side"),
+                           ("swap {Pia} {Quin}", "Pia is in reserve")]:
         refused(g, action, reason)
     g.apply("next")  # the initiative: Zed is in play, Wen is not (Bears' best Will is 3)
     assert [len(r["rolls"]) for r in rolls(g, "initiative")[:2]] == [4, 3]
-    refused(g, "swap P1.j2 P1.j6", "swap is for the start phase, not initiative")
+    refused(g, "swap {Lu} {Pia}", "swap is for the start phase, not initiative")
     while not (g.phase()["name"] == "activation" and g.active_player() == "P1"):
         g.apply("next")
     g.apply("score P1")  # the next point: swap again, Wen back in
-    g.apply("swap P2.j8 P2.j5")
-    assert g.state["players"]["P2"]["synergy"] == 3 and piece_state(g, "P2.j5")["in_play"] == 1
+    apply(g, "swap {Zed} {Wen}")
+    assert g.state["players"]["P2"]["synergy"] == 3 and piece_state(g, "Wen")["in_play"] == 1
 
 
 def test_a_short_game_has_no_reserves_to_swap():
-    refused(new(1), "swap P1.j2 P1.j3", "Cyd is in play")
+    refused(new(1), "swap {Bo} {Cyd}", "Cyd is in play")
 
 
 def test_helpers_are_no_actions_of_their_own():
     g = with_initiative("P1")
     to_turn(g, "P1", 4)
     for helper in ("pay", "take", "act", "check", "release"):
-        refused(g, helper + " P1.j2 n=1", "%s is only part of other actions" % helper)
+        refused(g, helper + " {Bo} n=1", "%s is only part of other actions" % helper)
 
 
 # -- undo, runtimes --------------------------------------------------------------------
@@ -583,42 +594,42 @@ def test_helpers_are_no_actions_of_their_own():
 
 def test_every_action_can_be_undone():
     g = with_initiative("P1")
-    g.apply("hit P2.j2 crouch=2")
+    apply(g, "hit {Gus} crouch=2")
     to_turn(g, "P1", 4)
-    for action in ["hit P2.j3 by=P1.j5", "out P2.j4", "pin P2.j2 by=P1.j2",
-                   "spend P1.j2 focus=1 stamina=1 synergy=1", "delay P1.j2 from=stamina",
-                   "attack P1.j2 P2.j3 defense=duel side=flank boost=1 dboost=1 from=synergy",
+    for action in ["hit {Hal} by={Eli}", "out {Ivo}", "pin {Gus} by={Bo}",
+                   "spend {Bo} focus=1 stamina=1 synergy=1", "delay {Bo} from=stamina",
+                   "attack {Bo} {Hal} defense=duel side=flank boost=1 dboost=1 from=synergy",
                    "dispute", "next", "roster P1"]:
         before = canonical(public_state(g))
         try:
-            g.apply(action)
+            apply(g, action)
         except Illegal:
             continue
         g.apply("undo")
         assert canonical(public_state(g)) == before, action
-    g.apply("pin P2.j2 by=P1.j2")
+    apply(g, "pin {Gus} by={Bo}")
     before = canonical(public_state(g))
-    g.apply("unpin P2.j2")
+    apply(g, "unpin {Gus}")
     g.apply("undo")
     assert canonical(public_state(g)) == before
     to_turn(g, "P1", 2)
-    for action in ["ready P1.j5", "score P1"]:
+    for action in ["ready {Eli}", "score P1"]:
         before = canonical(public_state(g))
-        g.apply(action)
+        apply(g, action)
         g.apply("undo")
         assert canonical(public_state(g)) == before, action
     long = new(2, "long")
-    for action in ["roster P1 team=Bears", "swap P1.j3 P1.j6"]:
+    for action in ["roster P1 team=Bears", "swap {Max} {Pia}"]:
         before = canonical(public_state(long))
-        long.apply(action)
+        apply(long, action)
         long.apply("undo")
         assert canonical(public_state(long)) == before, action
 
 
 def full_game():
-    actions = ["next", "next", "hit P2.j2 crouch=1"]
-    actions += ["next"] * 12 + ["dispute"]
     g = new(6)
+    actions = ["next", "next", named(g, "hit {Gus} crouch=1")]
+    actions += ["next"] * 12 + ["dispute"]
     for a in actions:
         g.apply(a)
     while g.active_player() != "P1" or g.phase()["name"] != "activation":
@@ -680,27 +691,27 @@ def test_on_the_device_the_leds_show_who_acts_crouch_counts_running_down_and_pin
         rig.run(1200)  # past the dice spinning
         return rig.frame.leds
 
-    acted("hit P2.j2 crouch=5")  # Gus
+    acted("hit {Gus} crouch=5")
     while not (game.phase()["name"] == "activation" and game.active_player() == "P1" and
                game.state["game"]["voa"] == 4):
         leds = acted("next")
     dim = lit(rig, GREEN, 25)
     assert leds[:5] == [dim, lit(rig, GREEN), dim, dim, dim]  # Bo acts at Reflexes 4
     assert leds[6:11] == [lit(rig, BLUE, 25), lit(rig, RED), *[lit(rig, BLUE, 25)] * 3]
-    assert acted("pin P2.j2 by=P1.j2")[7] == lit(rig, VIOLET)
+    assert acted("pin {Gus} by={Bo}")[7] == lit(rig, VIOLET)
     while game.phase()["name"] != "initiative":  # the next stone's maintenance: count 4
         acted("next")
-    assert acted("unpin P2.j2")[7] == lit(rig, RED, 80)
+    assert acted("unpin {Gus}")[7] == lit(rig, RED, 80)
 
 
 def test_on_the_device_a_swapped_in_reserve_takes_its_place_on_the_leds(rig):
     screen = device_game(rig, "right")  # Game length: long
     rig.keys("a")
     assert screen.game.options == {"length": "long"}
-    act(rig, "hit P2.j5 crouch=2")
+    act(rig, "hit {Wen} crouch=2")
     rig.run(2000)  # past "3, 2, 1, Jugger!"
     assert rig.frame.leds[6:12] == [lit(rig, BLUE)] * 4 + [lit(rig, RED, 40), (0, 0, 0)]
-    act(rig, "swap P2.j5 P2.j8")  # Wen out, Zed in
+    act(rig, "swap {Wen} {Zed}")  # Wen out, Zed in: Zed's LED lit
     rig.run(100)
     assert rig.frame.leds[6:12] == [lit(rig, BLUE)] * 5 + [(0, 0, 0)]
 
@@ -712,7 +723,7 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
     start = [label for label, _ in rig.app.screen.items]
     rig.keys("b", "a", "a")  # to the first activation turn
     open_menu_item(rig, "Attack (2 focus)")
-    assert rig.lines[1:3] == ["k <P1.j1>", "t <P1.j1>"]
+    assert rig.lines[1:3] == ["k <P1.j1>", "t <P1.j1>"]  # Ana, as the form shows her
     rig.keys("b", "b")
     rig.keys("b")
     acting = [label for label, _ in rig.app.screen.items]
