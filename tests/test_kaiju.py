@@ -1,12 +1,20 @@
 """Colossal Kaiju Combat refereed by its ruleset (rulesets/kaiju.json), each test
-against the rules text (../shared/seeds/004_09292776f3f3e267.txt)."""
+against the rules text (../shared/seeds/004_09292776f3f3e267.txt).
+
+The kaiju go by their names (the teams of rulesets/kaiju.json): P1's Titans are Rex,
+Gorath and Lumina, P2's Abyss Kraken and Leviath, P3's Swarm Hive, Stinger and Drone.
+An action names them in braces: "damage {Rex} 2 by=P2" is applied as "damage P1.k1 2
+by=P2". The forms on the device show keys, and "active P1 k1" takes one's last part."""
 
 import pytest
 from helpers.device import act, game_of, lit, open_menu_item, start_game
 from helpers.game import (
+    apply,
     canonical,
+    named,
     new_game,
     notes,
+    piece,
     piece_state,
     player,
     refused,
@@ -116,11 +124,11 @@ def test_healing_is_automatic_for_inactive_conscious_kaiju_only():
     to_phase(g, "select", step=passing)
     g.apply("active P1 k1")
     g.apply("active P2 k1")
-    g.apply("damage P1.k1 2 by=P2")  # active: does not heal
-    g.apply("damage P1.k2 2 by=P2")  # inactive: heals 1
-    g.apply("add P2.k2.damage 7")  # Leviath knocked out (6 + 1): never heals
+    apply(g, "damage {Rex} 2 by=P2")  # active: does not heal
+    apply(g, "damage {Gorath} 2 by=P2")  # inactive: heals 1
+    apply(g, "add {Leviath}.damage 7")  # knocked out (6 + 1): never heals
     to_phase(g, "healing", step=passing)
-    assert [piece_state(g, k)["damage"] for k in ("P1.k1", "P1.k2", "P2.k2")] == [2, 1, 7]
+    assert [piece_state(g, k)["damage"] for k in ("Rex", "Gorath", "Leviath")] == [2, 1, 7]
     g.apply("next")
     assert all(piece_state(g, k)["active"] == 0 for k in g.state["pieces"])
 
@@ -128,14 +136,14 @@ def test_healing_is_automatic_for_inactive_conscious_kaiju_only():
 # "Whenever a character is damaged by an attack, that character's team gains 1 Fury."
 def test_each_damaging_attack_gives_the_damaged_team_one_fury():
     g = new(players=3)
-    g.apply("damage P2.k1 3 by=P1")
-    g.apply("damage P2.k2 1 by=P3")
+    apply(g, "damage {Kraken} 3 by=P1")
+    apply(g, "damage {Leviath} 1 by=P3")
     assert (player(g, "P1")["fury"], player(g, "P2")["fury"], player(g, "P3")["fury"]) == (0, 2, 0)
-    assert piece_state(g, "P2.k1")["damage"] == 3
-    for bad, why in [("damage P2.k1 0 by=P1", "damage is 1 or more"),
-                     ("damage P2.k1 2", "missing by="),
-                     ("damage P2.k1 2 by=P2", "a team does not damage itself"),
-                     ("damage P2.k1 2 by=P9", "no such player or piece: P9")]:
+    assert piece_state(g, "Kraken")["damage"] == 3
+    for bad, why in [("damage {Kraken} 0 by=P1", "damage is 1 or more"),
+                     ("damage {Kraken} 2", "missing by="),
+                     ("damage {Kraken} 2 by=P2", "a team does not damage itself"),
+                     ("damage {Kraken} 2 by=P9", "no such player or piece: P9")]:
         refused(g, bad, why)
 
 
@@ -144,17 +152,17 @@ def test_each_damaging_attack_gives_the_damaged_team_one_fury():
 # who dealt the final blow."
 def test_knock_out_exactly_at_fortitude_plus_bonus_gives_the_dealer_five_glory():
     g = new(players=2)  # P1 Rex: FORTITUDE 4, Titans bonus +2 -> KO at 6
-    g.apply("damage P1.k1 4 by=P2")
-    assert preview(g, "damage P1.k1 1 by=P2") == "Rex 4/6 -> 5/6"
-    assert preview(g, "damage P1.k1 3 by=P2") == "Rex 4/6 -> 7/6 KO, P2 +5 glory"
-    assert piece_state(g, "P1.k1")["damage"] == 4  # a preview changes nothing
-    g.apply("damage P1.k1 1 by=P2")
-    assert piece_state(g, "P1.k1")["ko"] == 0 and player(g, "P2")["glory"] == 0
-    g.apply("damage P1.k1 1 by=P2")
-    assert piece_state(g, "P1.k1")["ko"] == 1 and player(g, "P2")["glory"] == 5
+    apply(g, "damage {Rex} 4 by=P2")
+    assert preview(g, named(g, "damage {Rex} 1 by=P2")) == "Rex 4/6 -> 5/6"
+    assert preview(g, named(g, "damage {Rex} 3 by=P2")) == "Rex 4/6 -> 7/6 KO, P2 +5 glory"
+    assert piece_state(g, "Rex")["damage"] == 4  # a preview changes nothing
+    apply(g, "damage {Rex} 1 by=P2")
+    assert piece_state(g, "Rex")["ko"] == 0 and player(g, "P2")["glory"] == 0
+    apply(g, "damage {Rex} 1 by=P2")
+    assert piece_state(g, "Rex")["ko"] == 1 and player(g, "P2")["glory"] == 5
     assert g.state["message"] == "Rex 5/6 -> 6/6 KO, P2 +5 glory"
-    refused(g, "damage P1.k1 1 by=P2", "Rex is already knocked out")
-    refused(g, "heal P1.k1 1", "Rex is knocked out")
+    refused(g, "damage {Rex} 1 by=P2", "Rex is already knocked out")
+    refused(g, "heal {Rex} 1", "Rex is knocked out")
 
 
 def test_roar_spend_and_the_power_cap():
@@ -179,27 +187,27 @@ def test_roar_spend_and_the_power_cap():
 def test_rage_attack_when_fury_reaches_the_team_threshold():
     g = new(players=3)  # Abyss rages at 8 Fury
     g.apply("add P2.fury 6")
-    g.apply("damage P2.k1 1 by=P1")
+    apply(g, "damage {Kraken} 1 by=P1")
     assert player(g, "P2")["rage_ready"] == 0
-    g.apply("damage P2.k1 1 by=P3")
+    apply(g, "damage {Kraken} 1 by=P3")
     assert player(g, "P2")["rage_ready"] == 1 and "P2 may Rage" in g.state["message"]
     to_phase(g, "select", step=passing)
     to_phase(g, "action", step=passing)
-    refused(g, "rage P1 targets=P2.k1", "P1 has 0 of 10 Fury")
-    g.apply("add P1.k1.damage 4")  # Rex at 4 of 6
+    refused(g, "rage P1 targets={Kraken}", "P1 has 0 of 10 Fury")
+    apply(g, "add {Rex}.damage 4")  # Rex at 4 of 6
     energy = player(g, "P2")["energy"]
-    g.apply("rage P2 targets=P1.k1,P3.k1")
+    apply(g, "rage P2 targets={Rex},{Hive}")
     assert player(g, "P2")["fury"] == 0 and player(g, "P2")["rage_ready"] == 0
     assert player(g, "P2")["energy"] == energy + 5
     # the rage's final blow
-    assert piece_state(g, "P1.k1")["ko"] == 1 and player(g, "P2")["glory"] == 5
-    assert piece_state(g, "P3.k1")["damage"] == 2
+    assert piece_state(g, "Rex")["ko"] == 1 and player(g, "P2")["glory"] == 5
+    assert piece_state(g, "Hive")["damage"] == 2
     assert (player(g, "P1")["fury"], player(g, "P3")["fury"]) == (1, 1)  # the rage gives them Fury
     assert "draw 3 combat cards" in g.state["message"]
     g.apply("spend P2 15")  # no POWER cap while raging
     g.apply("undo")
     g.apply("undo")
-    refused(g, "rage P2 targets=P2.k2", "a Rage Attack hits opponents")
+    refused(g, "rage P2 targets={Leviath}", "a Rage Attack hits opponents")
 
 
 # "GLORY ... from defeating a location or opponent ... event cards ... face-down cards
@@ -232,8 +240,8 @@ def at_once(glory, knocked_out=()):
     """Three players; the glory totals given arrive at the same moment (as an event
     card giving several players glory would): the state is set, one action checks."""
     g = new(players=3)
-    for k in knocked_out:
-        g.apply("set %s.ko 1" % k)
+    for name in knocked_out:
+        apply(g, "set {%s}.ko 1" % name)
     for p, n in glory.items():
         g.state["players"][p]["glory"] = n
     g.apply("next")
@@ -243,21 +251,21 @@ def at_once(glory, knocked_out=()):
 def test_several_at_twenty_at_once_highest_total_then_most_conscious_then_tie():
     assert at_once({"P1": 21, "P2": 23}) == ("win", "P2")
     # equal totals: Titans (3 kaiju, one knocked out: 2) against Abyss (2 conscious)
-    assert at_once({"P1": 20, "P3": 20}, ["P1.k1", "P1.k2"]) == ("win", "P3")
+    assert at_once({"P1": 20, "P3": 20}, ["Rex", "Gorath"]) == ("win", "P3")
     assert at_once({"P1": 22, "P2": 22}) == ("win", "P1")  # 3 conscious against 2
-    assert at_once({"P1": 22, "P2": 22}, ["P1.k1"]) == ("tie", None)
+    assert at_once({"P1": 22, "P2": 22}, ["Rex"]) == ("tie", None)
 
 
 # "If at any time only one player has characters left on their team, that player
 # immediately wins the game, regardless of how much GLORY they have."
 def test_last_team_standing_wins_at_once():
     g = new(players=3, actions=["glory P1 4"])
-    for k in ("k1", "k2"):
-        g.apply("damage P2.%s 9 by=P1" % k)
+    for name in ("Kraken", "Leviath"):
+        apply(g, "damage {%s} 9 by=P1" % name)
     assert g.state["lost"] == ["P2"] and g.state["result"] is None
     assert player(g, "P1")["glory"] == 14
-    for k in ("k1", "k2", "k3"):
-        g.apply("add P3.%s.damage 9" % k)
+    for name in ("Hive", "Stinger", "Drone"):
+        apply(g, "add {%s}.damage 9" % name)
     assert (g.state["result"], g.state["winner"]) == ("win", "P1")
 
 
@@ -278,31 +286,32 @@ def test_two_to_five_players_play_a_turn(players):
 def test_undo_of_every_action_including_a_knock_out_and_a_win():
     g = new(players=2, actions=["glory P2 15", "team P1 Storm"])
     assert g.state["order"] == ["P2", "P1"]  # Abyss 55 before Storm 50
-    script = ["next", "next", "pass P2", "pass P1", "active P2 k1", "active P1 k1",
-              "roar P1", "spend P1 3", "damage P1.k1 2 by=P2",
-              "heal P1.k1 1", "glory P1 2 source=event", "add P2.fury 7",
-              "damage P2.k1 1 by=P1", "rage P2 targets=P1.k1", "damage P1.k1 3 by=P2"]
+    script = ["next", "next", "pass P2", "pass P1", "active P2 k1", "active P1 k1",  # Kraken, Volt
+              "roar P1", "spend P1 3", "damage {Volt} 2 by=P2",
+              "heal {Volt} 1", "glory P1 2 source=event", "add P2.fury 7",
+              "damage {Kraken} 1 by=P1", "rage P2 targets={Volt}", "damage {Volt} 3 by=P2"]
     undoes_and_redoes_exactly(g, script, lambda g: canonical(public_state(g)))
-    assert piece_state(g, "P1.k1")["ko"] == 1 and (g.state["result"], g.state["winner"]) == (
-        "win", "P2")  # Volt knocked out: 15 + 5 glory
+    assert piece_state(g, "Volt")["ko"] == 1 and (g.state["result"], g.state["winner"]) == (
+        "win", "P2")  # 15 + 5 glory
 
 
 def test_the_same_game_in_micropython():
+    storm = new(players=2, seed=5, actions=["team P2 Storm"])  # P2's kaiju: Volt and Gale
     actions = ["team P2 Storm", "next", "next", "pass P1", "pass P2", "active P1 k1",
-               "active P2 k2", "damage P2.k2 3 by=P1", "spend P1 2", "rage P1"]
+               "active P2 k2", named(storm, "damage {Gale} 3 by=P1"), "spend P1 2", "rage P1"]
     cp = play("kaiju", 2, 5, {}, actions[:-1], "cpython")
     mp = play("kaiju", 2, 5, {}, actions[:-1], "micropython")
     assert canonical(cp.state) == canonical(mp.state)
-    assert cp.state["pieces"]["P2.k2"]["damage"] == 3
-    refused = play("kaiju", 2, 5, {}, actions, "micropython").refused
-    assert refused == (10, "P1 has 0 of 10 Fury")
+    assert cp.state["pieces"][piece(storm, "Gale")]["damage"] == 3
+    refusal = play("kaiju", 2, 5, {}, actions, "micropython").refused
+    assert refusal == (10, "P1 has 0 of 10 Fury")
 
 
 # "When your team has accumulated 10 Fury (or whatever is specified on your Team Card) -
 # you may activate your Rage Attack": rage_ready says so, and stops saying so when Fury
 # (or the threshold) is corrected back below it.
 def test_rage_ready_follows_fury_both_ways_after_corrections():
-    g = new(players=2, actions=["add P2.fury 7", "damage P2.k1 1 by=P1"])  # Abyss: 8
+    g = new(players=2, actions=["add P2.fury 7", "damage {Kraken} 1 by=P1"])  # Abyss: 8
     assert player(g, "P2")["rage_ready"] == 1
     g.apply("add P2.fury -1")  # a Fury counted twice by mistake
     assert (player(g, "P2")["fury"], player(g, "P2")["rage_ready"]) == (7, 0)
@@ -329,8 +338,8 @@ def test_a_player_without_an_active_kaiju_skips_the_action_phase():
     g.apply("active P2 k1")  # Kraken
     g.apply("next")  # P3 selects nobody
     assert (g.phase()["name"], g.active_player()) == ("action", "P1")
-    g.apply("damage P2.k1 7 by=P1")  # Kraken knocked out in P1's combat
-    assert piece_state(g, "P2.k1")["active"] == 0 and piece_state(g, "P2.k2")["ko"] == 0
+    apply(g, "damage {Kraken} 7 by=P1")  # knocked out in P1's combat
+    assert piece_state(g, "Kraken")["active"] == 0 and piece_state(g, "Leviath")["ko"] == 0
     g.apply("next")  # P2 (Leviath still conscious) and P3 have no active kaiju
     assert g.phase()["name"] == "healing"
     said = notes(g)
@@ -347,8 +356,8 @@ def test_a_team_with_every_kaiju_knocked_out_takes_no_more_turns():
     g.apply("active P3 k1")
     g.apply("next")
     g.apply("next")  # P3's action
-    for k in ("k1", "k2"):  # P3 knocks out all of P2's team, who played before P3
-        g.apply("damage P2.%s 9 by=P3" % k)
+    for name in ("Kraken", "Leviath"):  # P3 knocks out P2's team, who played before P3
+        apply(g, "damage {%s} 9 by=P3" % name)
     assert g.state["lost"] == ["P2"] and g.active_player() == "P3"  # still P3's turn
     assert "Action: P3" in screen_lines(g)
     g.apply("next")
@@ -384,43 +393,44 @@ def test_a_team_knocked_out_in_its_own_turn_passes_the_turn_and_skips_nobody():
 # A whole game, 3 players, to P1's 20th Glory: planning passes, selection, combats
 # with damage, Fury, knock-outs, a correction, a Rage Attack, automatic healing, a team
 # knocked out, players with no active kaiju skipped, Glory from locations and events.
-FULL_GAME = [
+THREE_TEAMS = new(players=3)  # Titans, Abyss, Swarm: the kaiju the whole game names
+FULL_GAME = [named(THREE_TEAMS, action) for action in [
     # turn 1: Titans (60), Abyss (55), Swarm (50)
     "next", "next", "next", "pass P2", "pass P3", "pass P1",
-    "active P1 k2", "active P2 k1", "active P3 k2",
-    "damage P2.k1 3 by=P1", "damage P1.k2 1 by=P2", "spend P1 3", "next",
-    "damage P3.k2 4 by=P2", "damage P2.k1 2 by=P3", "next",
+    "active P1 k2", "active P2 k1", "active P3 k2",  # Gorath, Kraken, Stinger
+    "damage {Kraken} 3 by=P1", "damage {Gorath} 1 by=P2", "spend P1 3", "next",
+    "damage {Stinger} 4 by=P2", "damage {Kraken} 2 by=P3", "next",
     "roar P3", "next", "next", "next",
     # turn 2
     "next", "next", "pass P1", "pass P2", "pass P3",
-    "active P1 k1", "active P2 k1", "active P3 k2",
-    "damage P2.k1 2 by=P1", "next",  # Kraken knocked out: P2 skips the action phase
-    "damage P1.k1 3 by=P3", "next", "next", "next",
+    "active P1 k1", "active P2 k1", "active P3 k2",  # Rex, Kraken, Stinger
+    "damage {Kraken} 2 by=P1", "next",  # knocked out: P2 skips the action phase
+    "damage {Rex} 3 by=P3", "next", "next", "next",
     # turn 3
     "next", "next", "next", "pass P2", "pass P3", "pass P1",
-    "active P1 k2", "active P2 k2", "active P3 k1",
-    "damage P2.k2 3 by=P1", "damage P1.k2 2 by=P2", "damage P2.k2 2 by=P1", "next",
-    "damage P3.k1 2 by=P2", "damage P2.k2 1 by=P3", "add P2.fury 2",
-    "rage P2 targets=P3.k1", "spend P2 9", "next",
-    "damage P2.k2 1 by=P3", "next", "next", "next",  # Abyss knocked out: P2 is out
+    "active P1 k2", "active P2 k2", "active P3 k1",  # Gorath, Leviath, Hive
+    "damage {Leviath} 3 by=P1", "damage {Gorath} 2 by=P2", "damage {Leviath} 2 by=P1", "next",
+    "damage {Hive} 2 by=P2", "damage {Leviath} 1 by=P3", "add P2.fury 2",
+    "rage P2 targets={Hive}", "spend P2 9", "next",
+    "damage {Leviath} 1 by=P3", "next", "next", "next",  # Abyss knocked out: P2 is out
     # turn 4
     "next", "next", "pass P1", "pass P3",
-    "active P1 k1", "active P3 k2",
-    "damage P3.k2 3 by=P1", "glory P1 3 source=location", "next", "next", "next",
+    "active P1 k1", "active P3 k2",  # Rex, Stinger
+    "damage {Stinger} 3 by=P1", "glory P1 3 source=location", "next", "next", "next",
     # turn 5
     "next", "next", "pass P1", "pass P3",
-    "active P1 k2", "active P3 k1", "heal P1.k2 1",
-    "damage P3.k1 3 by=P1", "glory P1 2 source=event",
-]
+    "active P1 k2", "active P3 k1", "heal {Gorath} 1",  # Gorath, Hive
+    "damage {Hive} 3 by=P1", "glory P1 2 source=event",
+]]
 
 
 def check_full_game(state):
     players, pieces = state["players"], state["pieces"]
     assert (state["result"], state["winner"], state["lost"]) == ("win", "P1", ["P2"])
     assert (players["P1"]["glory"], players["P3"]["glory"]) == (20, 5)  # 3 KOs + 3 + 2
-    assert [k for k in sorted(pieces) if pieces[k]["ko"]] == [
-        "P2.k1", "P2.k2", "P3.k1", "P3.k2"]
-    assert pieces["P3.k3"]["ko"] == 0 and players["P2"]["fury"] == 1  # reset by the rage
+    ko = {record["name"]: record["ko"] for record in pieces.values()}
+    assert sorted(name for name in ko if ko[name]) == ["Hive", "Kraken", "Leviath", "Stinger"]
+    assert ko["Drone"] == 0 and players["P2"]["fury"] == 1  # reset by the rage
     assert players["P2"]["energy"] == 14 + 5 - 9  # the rage's +5, spent beyond POWER 4
     said = [e["text"] for e in state["log"] if e["event"] == "note"]
     assert "P2 has no active kaiju: skips" in said
@@ -484,7 +494,9 @@ def offered(rig, row):
 
 def device_do(rig, action):
     """One action by keys, as players enter it: A for next, else the game menu item and
-    its form, field by field. Returns the form's screen just before A."""
+    its form, field by field (pieces named as in helpers.game). Returns the form's screen
+    just before A."""
+    action = named(game_of(rig), action)
     if action == "next":
         rig.keys("a")
         return None
@@ -499,8 +511,8 @@ def device_do(rig, action):
         open_menu_item(rig, spec.get("label", name))
         given = dict(zip(spec["params"], [w for w in words if "=" not in w], strict=True))
         given.update(w.split("=", 1) for w in words if "=" in w)
-        named = sorted(k for k in spec.get("choices", {}) if k not in spec["params"])
-        fields = [(f, given[f]) for f in spec["params"] + named]
+        extra = sorted(k for k in spec.get("choices", {}) if k not in spec["params"])
+        fields = [(f, given[f]) for f in spec["params"] + extra]
     for row, (label, value) in enumerate(fields):
         if row:
             rig.keys("down")
@@ -515,35 +527,35 @@ def device_do(rig, action):
 def test_on_the_device_a_damage_shows_its_result_before_it_is_confirmed(rig):
     game = on_device(rig, 3, ["next", "next", "pass P1", "pass P2", "pass P3",
                               "active P1 k1", "active P2 k1", "active P3 k1",
-                              "add P1.k1.damage 4"])
+                              "add {Rex}.damage 4"])
     open_menu_item(rig, "Damage")
-    assert rig.lines[1:4] == ["k <P1.k1>", "n <1>", "by <P2>"]
+    assert rig.lines[1:4] == ["k <P1.k1>", "n <1>", "by <P2>"]  # forms show keys: Rex
     assert rig.lines[4] == "Rex 4/6 -> 5/6"
     rig.keys("down", "right", "right")  # 3 damage
     assert rig.lines[4:6] == ["Rex 4/6 -> 7/6", "KO, P2 +5 glory"]
     rig.keys("down", "right")  # dealt by P3
     assert rig.lines[4:6] == ["Rex 4/6 -> 7/6", "KO, P3 +5 glory"]
-    assert piece_state(game, "P1.k1")["damage"] == 4
+    assert piece_state(game, "Rex")["damage"] == 4
     assert game.history.events[-1] == "add P1.k1.damage 4"
     rig.keys("a")
-    assert piece_state(game, "P1.k1")["ko"] == 1 and player(game, "P3")["glory"] == 5
+    assert piece_state(game, "Rex")["ko"] == 1 and player(game, "P3")["glory"] == 5
     assert game.history.events[-1] == "damage by=P3 k=P1.k1 n=3"
     assert "Rex 4/6 -> 7/6 K" in rig.lines  # the play screen says what happened
 
 
 def test_on_the_device_forms_offer_the_kaiju_and_players_that_make_sense(rig):
     game = on_device(rig, 3, ["next", "next", "pass P1", "pass P2", "pass P3",
-                              "set P1.k2.ko 1"])
+                              "set {Gorath}.ko 1"])
     # Select: P1 chooses among its own conscious kaiju (Gorath is knocked out)
     open_menu_item(rig, "Active kaiju")
-    assert rig.lines[1] == "p <P1>" and offered(rig, 2) == ["k1", "k3"]
+    assert rig.lines[1] == "p <P1>" and offered(rig, 2) == ["k1", "k3"]  # Rex, Lumina
     rig.keys("a")
-    assert piece_state(game, "P1.k1")["active"] == 1 and game.active_player() == "P2"
-    device_do(rig, "active P2 k2")
-    device_do(rig, "active P3 k1")
+    assert piece_state(game, "Rex")["active"] == 1 and game.active_player() == "P2"
+    device_do(rig, "active P2 k2")  # Leviath
+    device_do(rig, "active P3 k1")  # Hive
     # Action, P1's turn: the kaiju in the city first; the damage was dealt by another
     # player than the kaiju's owner, the one whose turn it is first
-    open_menu_item(rig, "Damage")
+    open_menu_item(rig, "Damage")  # Rex, Leviath, Hive; Lumina, Kraken, Stinger, Drone
     assert offered(rig, 1) == ["P1.k1", "P2.k2", "P3.k1", "P1.k3", "P2.k1", "P3.k2",
                                "P3.k3"]
     assert rig.lines[1] == "k <P1.k1>" and offered(rig, 3) == ["P2", "P3"]
@@ -573,11 +585,11 @@ def test_on_the_device_a_team_that_may_rage_pulses_until_its_rage_attack(rig):
     dark = (0, 0, 0)
     p1, p2 = (lit(rig, player_colour(DATA, p)) for p in ("P1", "P2"))
     assert rig.led_colours() == [{p1}] * 12  # P1's turn: the ring in P1's colour
-    device_do(rig, "damage P2.k1 1 by=P1")
+    device_do(rig, "damage {Kraken} 1 by=P1")
     assert "P2 may launch a" in rig.lines and player(game, "P2")["rage_ready"] == 1
     seen = rig.led_colours()
     assert seen[:6] == [{p1}] * 6 and seen[6:] == [{p2, dark}] * 6  # P2's arc pulses
-    shown = device_do(rig, "rage P2 targets=P1.k1")
+    shown = device_do(rig, "rage P2 targets={Rex}")
     assert "P2 RAGES: Rex 2/6" in " ".join(shown[3:7])  # previewed before A
     assert rig.led_colours() == [{p1}] * 12  # raged: no more pulse
     rig.keys("b:long")  # undo the rage: P2 may rage again
