@@ -5,7 +5,15 @@ import json
 import re
 
 import pytest
-from helpers.game import canonical, new_game, refused, rules, undoes_and_redoes_exactly
+from helpers.game import (
+    apply,
+    canonical,
+    new_game,
+    piece_state,
+    refused,
+    rules,
+    undoes_and_redoes_exactly,
+)
 
 from arbiter.game import ruleset
 from arbiter.game.engine import Game
@@ -128,19 +136,18 @@ def test_glory_win_at_20_and_tiebreak():
 
 def test_knock_out_trigger_at_fortitude_plus_bonus():
     g = new_game("kaiju", seed=2)
-    g.apply("add P2.k1.damage 6")  # fortitude 5 + 2 = 7
-    assert g.state["pieces"]["P2.k1"]["ko"] == 0
-    g.apply("add P2.k1.damage 1")
-    assert g.state["pieces"]["P2.k1"]["ko"] == 1
+    apply(g, "add {Kraken}.damage 6")  # FORTITUDE 6, Abyss's bonus +1: out at 7
+    assert piece_state(g, "Kraken")["ko"] == 0
+    apply(g, "add {Kraken}.damage 1")
+    assert piece_state(g, "Kraken")["ko"] == 1
 
 
 def test_last_team_standing_wins():
     g = new_game("kaiju", seed=2, players=3)
-    g.apply("add P2.k1.damage 7")
-    g.apply("add P2.k2.damage 8")
+    apply(g, "add {Kraken}.damage 7", "add {Leviath}.damage 8")
     assert g.state["lost"] == ["P2"] and g.state["result"] is None
-    for k in ("k1", "k2", "k3"):  # Swarm: three kaiju of FORTITUDE 3, 3, 2, bonus +3
-        g.apply(f"add P3.{k}.damage 7")
+    for name in ("Hive", "Stinger", "Drone"):  # Swarm: FORTITUDE 3, 3, 2, bonus +3
+        apply(g, "add {%s}.damage 7" % name)
     assert (g.state["result"], g.state["winner"]) == ("win", "P1")
 
 
