@@ -53,14 +53,28 @@ def end_stone(g):
     return g
 
 
-def with_initiative(player, length="short", start=1):
-    """A game whose point-opening initiative roll goes to ``player``."""
-    for seed in range(start, start + 200):
-        g = new(seed, length)
-        g.apply("next")
-        if g.state["players"][player]["initiative"]:
-            return g
-    raise AssertionError("no seed")
+# The dice are never mocked: a test that needs particular rolls names a seed that
+# gives them, found once; what each seed gives is checked where it is used.
+SEED_P1_INITIATIVE = 2  # P1 wins the point's first initiative roll (short or long game)
+SEED_P2_INITIATIVE = 1  # P2 wins it
+SEED_INITIATIVE_TIE = 8  # the first initiative rolls tie, and are rolled again
+SEED_DISPUTE_TIE = 2  # a first "dispute n=2" ties, and is rolled again
+# With P1's initiative (each of these gives it), Bo attacks Hal at Reflexes 4: Bo's two
+# attack dice, then Hal's defense dice (5 in full, 3 for none, 2 in a duel or flanked):
+SEED_BO_BLANKS = SEED_P1_INITIATIVE  # Bo: 0 0 (no Jugg), Hal: 1 0 1 0 1
+SEED_BO_1_HAL_5 = 8  # Bo: 0 1, Hal: 1 1 1 1 1
+SEED_BO_1_HAL_2_LAST = 52  # Bo: 1 0, Hal: 0 0 0 1 1
+SEED_BO_2_HAL_1_0_1 = 78  # Bo: 1 1, Hal: 1 1 0 1 1
+SEED_BO_2_HAL_1_LAST = 197  # Bo: 1 1, Hal: 0 0 0 0 1
+
+
+def with_initiative(player, seed, length="short"):
+    """A game of ``seed``, the point's initiative rolled: it must go to ``player``."""
+    g = new(seed, length)
+    g.apply("next")
+    assert g.state["players"][player]["initiative"], "seed %d: %s has no initiative" % (
+        seed, player)
+    return g
 
 
 # -- the stone sequence ---------------------------------------------------------------
@@ -99,15 +113,10 @@ def test_initiative_dice_are_the_highest_will_among_active_juggers():
 
 def test_initiative_ties_are_rolled_again():
     # "(los empates se repiten)"; "El Jugador con la mayor cantidad de Juggs GANA"
-    for seed in range(1, 300):
-        g = new(seed)
-        g.apply("next")
-        got = rolls(g, "initiative")
-        if len(got) > 2:
-            break
-    else:
-        raise AssertionError("no tie found")
-    assert sum(got[0]["rolls"]) == sum(got[1]["rolls"])
+    g = new(SEED_INITIATIVE_TIE)
+    g.apply("next")
+    got = rolls(g, "initiative")
+    assert len(got) > 2 and sum(got[0]["rolls"]) == sum(got[1]["rolls"])  # rolled again
     last = got[-2:]
     p1, p2 = sum(last[0]["rolls"]), sum(last[1]["rolls"])
     assert p1 != p2
@@ -120,7 +129,7 @@ def test_activation_counts_down_reflexes_initiative_side_first_refilling_focus()
     # "El valor del orden de activación (VOA) empieza en 5 y va en orden descendiente";
     # "TODOS los Juggers de ambos equipos cuyos Reflejos = actual VOA ... Se recuperan
     # todos los Puntos de Concentración"; "El Jugador con la Iniciativa empieza su TURNO"
-    g = with_initiative("P2")
+    g = with_initiative("P2", SEED_P2_INITIATIVE)
     g.apply("next")
     seen = []
     for _ in range(10):
@@ -140,7 +149,7 @@ def test_activation_counts_down_reflexes_initiative_side_first_refilling_focus()
 def test_a_jugger_acts_only_at_its_reflexes_unless_delayed():
     # "Un Jugger puede retrasar su activación"; "El Jugger gasta 1 Punto de
     # Concentración para Retrasarse"
-    g = with_initiative("P1")
+    g = with_initiative("P1", SEED_P1_INITIATIVE)
     to_turn(g, "P1", 4)
     # Eli's Reflexes is 2 (refused before the chain check)
     refused(g, "ready {Eli}", "Eli activates at Reflexes 2")
@@ -180,7 +189,7 @@ def test_crouch_counts_fall_each_stone_and_say_who_stands_up():
 
 
 def test_a_crouched_jugger_cannot_act():
-    g = with_initiative("P1")
+    g = with_initiative("P1", SEED_P1_INITIATIVE)
     apply(g, "hit {Ana} crouch=2")
     to_turn(g, "P1", 5)
     refused(g, "delay {Ana}", "Ana is crouched")
@@ -188,7 +197,7 @@ def test_a_crouched_jugger_cannot_act():
 
 def pin_ready():
     """P1 to act at Reflexes 4 with Bo; Ravens' Gus crouched for 1 stone."""
-    g = with_initiative("P1")
+    g = with_initiative("P1", SEED_P1_INITIATIVE)
     apply(g, "hit {Gus} crouch=1")
     return to_turn(g, "P1", 4)
 
@@ -249,15 +258,13 @@ def test_a_pin_ends_when_the_pinner_defends_with_its_weapon_not_its_shield(
     # "Un Pineo es removido cuando el Jugador Pineador: Es atacado y el Jugador Pineador usa
     # la puntuación de defensa de su arma ... Esto no se aplica a jugadores pineados usando
     # Espada Corta y Escudo"
-    for start in range(1, 300, 7):  # a seed where Hal does not hit the pinner (that ends it too)
-        g = with_initiative("P1", start=start)
-        apply(g, "hit {Gus} crouch=3")
-        to_turn(g, "P1", voa)
-        apply(g, "pin {Gus} by={%s}" % pinner)
-        to_turn(g, "P2", 3)
-        apply(g, "attack {Hal} {%s} defense=%s" % (pinner, defense))
-        if piece_state(g, pinner)["crouch"] == 0:
-            break
+    g = with_initiative("P1", SEED_P1_INITIATIVE)
+    apply(g, "hit {Gus} crouch=3")
+    to_turn(g, "P1", voa)
+    apply(g, "pin {Gus} by={%s}" % pinner)
+    to_turn(g, "P2", 3)
+    apply(g, "attack {Hal} {%s} defense=%s" % (pinner, defense))
+    assert piece_state(g, pinner)["crouch"] == 0  # Hal does not hit him (that frees Gus too)
     assert (piece_state(g, "Gus")["pinned"] == "") is freed
     assert ("Gus is free" in notes(g)) is freed
 
@@ -274,7 +281,7 @@ def test_a_jugger_pins_one_opponent_at_a_time():
 
 
 def test_qwiks_and_chains_cannot_pin_and_only_crouched_opponents_are_pinned():
-    g = with_initiative("P1")
+    g = with_initiative("P1", SEED_P1_INITIATIVE)
     apply(g, "hit {Gus} crouch=3")
     to_turn(g, "P1", 5)
     refused(g, "pin {Gus} by={Ana}", "a Qwik cannot pin")
@@ -312,7 +319,7 @@ def test_spending_names_its_pool_and_the_last_stamina_exhausts():
 
 def test_exhaustion_takes_a_die_from_attack_and_defense_minimum_zero():
     # "Los valores ataque y defensa base del Jugger se reducen en 1 con un mínimo de 0"
-    g = with_initiative("P1")
+    g = with_initiative("P1", SEED_P1_INITIATIVE)
     apply(g, "spend {Bo} stamina=3")
     apply(g, "spend {Hal} stamina=3")
     to_turn(g, "P1", 4)
@@ -325,39 +332,41 @@ def test_exhaustion_takes_a_die_from_attack_and_defense_minimum_zero():
 # -- combat ------------------------------------------------------------------------------
 
 
-def combat(action, want, player="P1", voa=4, first=()):
-    """The first seed whose ``action`` ends with the message ``want``."""
-    for start in range(1, 400, 7):
-        g = with_initiative(player, start=start)
-        to_turn(g, player, voa)
-        for step in first:
-            apply(g, step)
-        before = canonical(g.state)
-        apply(g, action)
-        if g.state["message"].endswith(want):
-            return g, before
-    raise AssertionError("no seed gives %s" % want)
+def combat(action, seed, want, player="P1", voa=4, first=()):
+    """``action`` in ``player``'s turn at Reflexes ``voa`` (after ``first``), in a game of
+    ``seed``: its message must end with ``want``. The game."""
+    g = with_initiative(player, seed)
+    to_turn(g, player, voa)
+    for step in first:
+        apply(g, step)
+    apply(g, action)
+    assert g.state["message"].endswith(want), (seed, g.state["message"])
+    return g
 
 
 def juggs(g):
     return sum(rolls(g, "attack")[-1]["rolls"]), sum(rolls(g, "defense")[-1]["rolls"])
 
 
-@pytest.mark.parametrize("defense, want, a_vs_d", [
-    ("full", "Hal hit", ">"), ("full", "no hit", "<="),
-    ("duel", "Hal hit", ">"), ("duel", "Bo hit", "<"), ("duel", "doubles", "=="),
-    ("none", "Hal hit", ">="), ("none", "no hit", "<"),
-    ("full side=flank", "Hal hit", ">"), ("full side=flank", "no hit", "<="),
-    ("duel side=flank", "Hal hit", ">"), ("duel side=flank", "Bo hit", "<"),
-    ("duel side=flank", "doubles", "=="), ("none side=flank", "Hal hit", ">="),
-    ("full side=back", "Hal hit", ">=")])
-def test_every_combat_outcome(defense, want, a_vs_d):
+@pytest.mark.parametrize("defense, seed, want, a_vs_d", [
+    ("full", SEED_BO_2_HAL_1_LAST, "Hal hit", ">"), ("full", SEED_BO_1_HAL_5, "no hit", "<="),
+    ("duel", SEED_BO_1_HAL_2_LAST, "Hal hit", ">"), ("duel", SEED_BO_1_HAL_5, "Bo hit", "<"),
+    ("duel", SEED_BO_2_HAL_1_0_1, "doubles", "=="),
+    ("none", SEED_BO_1_HAL_2_LAST, "Hal hit", ">="), ("none", SEED_BO_1_HAL_5, "no hit", "<"),
+    ("full side=flank", SEED_BO_1_HAL_2_LAST, "Hal hit", ">"),
+    ("full side=flank", SEED_BO_1_HAL_5, "no hit", "<="),
+    ("duel side=flank", SEED_BO_1_HAL_2_LAST, "Hal hit", ">"),
+    ("duel side=flank", SEED_BO_1_HAL_5, "Bo hit", "<"),
+    ("duel side=flank", SEED_BO_2_HAL_1_0_1, "doubles", "=="),
+    ("none side=flank", SEED_BO_1_HAL_5, "Hal hit", ">="),
+    ("full side=back", SEED_BO_1_HAL_5, "Hal hit", ">=")])
+def test_every_combat_outcome(defense, seed, want, a_vs_d):
     # "Defensa Total: ... número mayor de Juggs ... el defensor ha sido golpeado";
     # "Duelo: El Jugger que ha obtenido menos Juggs ... es golpeado ... DOBLES";
     # "No se Defiende: Si la tirada ... es igual o mayor ... impactado". From the flank Hal
     # keeps his choice without his shield (no defense: no dice, any Jugg hits); from the back
     # he cannot defend, whatever he chose.
-    g, _ = combat("attack {Bo} {Hal} defense=" + defense, want)
+    g = combat("attack {Bo} {Hal} defense=" + defense, seed, want)
     a, d = juggs(g)
     assert a > 0 and eval("%d %s %d" % (a, a_vs_d, d))
     assert rolls(g, "defense")[-1]["reason"] == (
@@ -369,7 +378,7 @@ def test_every_combat_outcome(defense, want, a_vs_d):
 
 def test_an_attacker_with_no_juggs_misses_outright():
     # "Si el atacante obtiene un resultado en blanco ... el ataque falla automáticamente"
-    g, _ = combat("attack {Bo} {Hal} defense=none side=back", "miss")
+    g = combat("attack {Bo} {Hal} defense=none side=back", SEED_BO_BLANKS, "miss")
     assert juggs(g) == (0, 0) and piece_state(g, "Hal")["crouch"] == 0
 
 
@@ -382,7 +391,7 @@ def test_dice_pools_come_from_stats_weapons_and_the_defense_choice():
              ("defense=full side=flank", 2, 2), ("defense=none side=flank", 2, 0),
              ("side=back", 2, 0), ("defense=full boost=1 dboost=1", 3, 6)]
     for extra, attack_dice, defense_dice in cases:
-        g = with_initiative("P1")
+        g = with_initiative("P1", SEED_P1_INITIATIVE)
         to_turn(g, "P1", 4)
         apply(g, "attack {Bo} {Hal} " + extra)
         assert len(rolls(g, "attack")[-1]["rolls"]) == attack_dice, extra
@@ -392,7 +401,7 @@ def test_dice_pools_come_from_stats_weapons_and_the_defense_choice():
 def test_costs_and_boosts_are_paid_focus_first():
     # "2 PC por un Ataque Básico"; "potenciar sus dados de combate una vez por combate
     # pagando 2 PC por cada dado"; PA and PSE pay in place of PC 1:1
-    g = with_initiative("P1")
+    g = with_initiative("P1", SEED_P1_INITIATIVE)
     to_turn(g, "P1", 4)
     apply(g, "attack {Bo} {Hal} defense=full boost=1 dboost=1")
     assert piece_state(g, "Bo")["focus"] == 0 and piece_state(g, "Hal")["focus"] == 0
@@ -415,7 +424,7 @@ def test_a_cost_is_paid_from_the_pool_the_player_names_first():
     # "En cualquier momento en el que un Jugger podría gastar un PC, este puede gastar uno o
     # más Puntos de Aguante (PA) para conseguir el mismo beneficio 1:1"; "Cuando un Jugger
     # podría gastar PC o PA, puede gastar uno o más PSE ... 1:1"
-    g = with_initiative("P1")
+    g = with_initiative("P1", SEED_P1_INITIATIVE)
     to_turn(g, "P1", 4)
     assert pools(g, "Bo") == (4, 3, 3) and pools(g, "Hal") == (4, 3, 3)
     apply(g, "delay {Bo} from=stamina")
@@ -433,7 +442,7 @@ def test_a_cost_is_paid_from_the_pool_the_player_names_first():
 def test_paying_with_the_last_stamina_exhausts():
     # "Inmediatamente después de que la acción en la que un Jugger gasta su última Ficha de
     # PA ... sufre la condición de AGOTADO"
-    g = with_initiative("P1")
+    g = with_initiative("P1", SEED_P1_INITIATIVE)
     to_turn(g, "P1", 2)
     apply(g, "spend {Eli} stamina=2")
     apply(g, "ready {Eli} from=stamina")
@@ -445,7 +454,7 @@ def test_paying_with_the_last_stamina_exhausts():
 
 def test_the_chain_must_be_readied_for_one_focus_and_again_after_attacking():
     # "La cadena sólo puede atacar si está preparada ... y cuesta 1 PC"
-    g = with_initiative("P1")
+    g = with_initiative("P1", SEED_P1_INITIATIVE)
     to_turn(g, "P1", 2)
     refused(g, "attack {Eli} {Gus} defense=none", "ready the chain first")
     apply(g, "ready {Eli}")
@@ -456,7 +465,8 @@ def test_the_chain_must_be_readied_for_one_focus_and_again_after_attacking():
 
 
 def test_a_chain_hit_crouches_for_five():
-    g, _ = combat("attack {Eli} {Gus} defense=none", "Gus hit", voa=2, first=["ready {Eli}"])
+    g = combat("attack {Eli} {Gus} defense=none", SEED_P1_INITIATIVE, "Gus hit", voa=2,
+               first=["ready {Eli}"])
     assert piece_state(g, "Gus")["crouch"] == 5
 
 
@@ -475,12 +485,10 @@ def test_jugg_dice_default_to_half_and_a_ruleset_may_set_faces_worth_two():
 
 def test_a_dispute_is_an_opposed_jugg_roll_ties_rolled_again():
     # "Las disputas ... se resuelven con una tirada enfrentada de dados Jugg" (spec 3)
-    for seed in range(1, 100):
-        g = new(seed)
-        g.apply("dispute n=2")
-        got = rolls(g, "dispute")
-        if len(got) > 2:
-            break
+    g = new(SEED_DISPUTE_TIE)
+    g.apply("dispute n=2")
+    got = rolls(g, "dispute")
+    assert len(got) > 2 and sum(got[0]["rolls"]) == sum(got[1]["rolls"])  # rolled again
     a, b = sum(got[-2]["rolls"]), sum(got[-1]["rolls"])
     assert a != b and g.state["message"] == "Dispute: %s %d-%d" % (
         "P1" if a > b else "P2", a, b)
@@ -491,7 +499,7 @@ def test_a_dispute_is_an_opposed_jugg_roll_ties_rolled_again():
 
 def test_a_short_game_ends_at_the_first_point():
     # "Si se juega una partida rápida, el ganador del punto gana el juego"
-    g = with_initiative("P2")
+    g = with_initiative("P2", SEED_P2_INITIATIVE)
     to_turn(g, "P2", 5)
     refused(g, "score P1", "not P1's turn")
     g.apply("score P2")
@@ -503,7 +511,7 @@ def test_a_point_clears_counts_and_statuses_but_not_exhaustion_and_rests_reserve
     # "Se quitan todas las Fichas de Agachado ... todas las fichas de Estado ... con la
     # excepción de las Fichas de Estado Agotado"; "todos los Juggers de Reserva recuperan
     # un número de PA equivalente al valor de su Fortaleza"
-    g = with_initiative("P1", "long")
+    g = with_initiative("P1", SEED_P1_INITIATIVE, "long")
     apply(g, "spend {Lu} stamina=3")
     apply(g, "spend {Pia} stamina=4")  # in reserve, Fortitude 3
     apply(g, "hit {Tam} crouch=3")
@@ -583,7 +591,7 @@ def test_a_short_game_has_no_reserves_to_swap():
 
 
 def test_helpers_are_no_actions_of_their_own():
-    g = with_initiative("P1")
+    g = with_initiative("P1", SEED_P1_INITIATIVE)
     to_turn(g, "P1", 4)
     for helper in ("pay", "take", "act", "check", "release"):
         refused(g, helper + " {Bo} n=1", "%s is only part of other actions" % helper)
@@ -593,7 +601,7 @@ def test_helpers_are_no_actions_of_their_own():
 
 
 def test_every_action_can_be_undone():
-    g = with_initiative("P1")
+    g = with_initiative("P1", SEED_P1_INITIATIVE)
     apply(g, "hit {Gus} crouch=2")
     to_turn(g, "P1", 4)
     for action in ["hit {Hal} by={Eli}", "out {Ivo}", "pin {Gus} by={Bo}",
