@@ -1,7 +1,8 @@
 """Juggernauts refereed from its ruleset (rulesets/juggernauts.json), each test against
 the rules text (../shared/seeds/000_9ea33f691a630ccb.txt, quoted as "Rules: ...").
 
-Dice are never mocked: where a test needs a particular roll it searches seeds for one.
+Dice are never mocked: where a test needs a particular roll it names a seed that gives
+it (the SEED_ constants, found once), and checks that it does.
 
 The bundled ruleset is the whole game (attacks, defenses, variants); it fits the
 emulated Pico's heap under real MicroPython (see docs/bench.md).
@@ -43,12 +44,12 @@ def started(seed=1, dice=("d6", "d8"), **options):
     return g
 
 
-def find_seed(test, tries=300):
-    for seed in range(tries):
-        g = test(seed)
-        if g is not None:
-            return g
-    raise AssertionError("no seed found")
+SEED_REROLL_LANDS_ON_1 = 4  # P1's d4 in Command: a damaged position, then a re-roll of 1
+SEED_AIMS_AT_TWO = 1  # at Resolve (P1's d6, P2's d8), a level 2 attack rolls two positions
+# P2's d20, defending position 7 at Resolve (P1's d6), die by die:
+SEED_DEFENSE_7_FIRST = 3  # 7 16 17 7 1 13 7: the first die matches, every level survives
+SEED_DEFENSE_7_SIXTH = 0  # 15 3 16 18 3 7 8: only level 3's seven dice reach the 7
+SEED_DEFENSE_NO_7 = 1  # 20 5 3 8 17 18 17: no level survives
 
 
 def test_the_full_ruleset_passes_arbiter_validate_schema_and_all():
@@ -230,7 +231,7 @@ def test_discards_reduce_the_cost_of_unneutralizing_too():
 def test_a_cards_reroll_rolls_the_commander_again_and_the_new_roll_counts():
     # Rules: "Take care of any cards or effects that occur during the Command phase (like
     # re-rolling your Commander or rolling additional Command dice) now."
-    g = find_seed(rerolled_onto_the_card)
+    g = rerolled_onto_the_card(SEED_REROLL_LANDS_ON_1)
     again = rolls(g, "command")[-1]
     assert (again["player"], again["die"], again["rolls"]) == ("P1", "d4", [1])
     assert player(g, "P1")["active"] == 1
@@ -241,15 +242,14 @@ def test_a_cards_reroll_rolls_the_commander_again_and_the_new_roll_counts():
 
 def rerolled_onto_the_card(seed):
     """P1's d4 with one card left (1), the rest damaged: Command misses it, and the
-    re-roll (a card's effect) lands on it."""
+    re-roll (a card's effect) lands on it (as ``seed`` must have it)."""
     g = started(seed, ("d4", "d6"))
     for pos in (2, 3, 4):
         g.apply("damage P1 pos=%d" % pos)
     g.apply("next")
-    if player(g, "P1")["active"]:
-        return None
+    assert not player(g, "P1")["active"], "seed %d: Command finds the card" % seed
     g.apply("reroll P1")
-    return g if player(g, "P1")["rolled"] == 1 else None
+    return g
 
 
 @pytest.mark.parametrize("state", ["damaged", "token", "neutralized"])
@@ -307,9 +307,9 @@ def test_a_level_1_attack_is_free_and_rolls_the_defenders_commander_once():
 def test_a_level_2_attack_costs_3_and_the_attacker_picks_among_two_rolls():
     # Rules: "Second level attack (3 Power): ... your opponent rolls his or her Commander
     # two times ... and you pick which one actually gets targeted"
-    g = find_seed(lambda s: (lambda g: g if len(set(g_rolls(g))) == 2 else None)(
-        attacked(s, "attack P1 level=2")))
+    g = attacked(SEED_AIMS_AT_TWO, "attack P1 level=2")
     aim = rolls(g, "attack")[-1]["rolls"]
+    assert len(set(aim)) == 2  # two positions to pick from
     assert player(g, "P1")["power"] == 18 and player(g, "P1")["aim"] == aim
     other = [p for p in range(1, 9) if p not in aim][0]
     refused(g, "target P1 pos=%d" % other, "pick one of")
@@ -325,14 +325,9 @@ def attacked(seed, action, **kw):
     return g
 
 
-def g_rolls(g):
-    return rolls(g, "attack")[-1]["rolls"]
-
-
 def test_a_split_level_2_attack_is_two_level_1_attacks():
     # Rules: "If you're making two attacks, your opponent takes two first-level attacks."
-    g = find_seed(lambda s: (lambda g: g if len(targeted(g, "P2")) == 2 else None)(
-        attacked(s, "attack P1 level=2 mode=split")))
+    g = attacked(SEED_AIMS_AT_TWO, "attack P1 level=2 mode=split")
     attacks = rolls(g, "attack")
     assert [len(r["rolls"]) for r in attacks] == [1, 1]
     assert targeted(g, "P2") == {attacks[0]["rolls"][0]: 1, attacks[1]["rolls"][0]: 1}
@@ -410,7 +405,7 @@ def test_each_defense_level_rolls_its_dice_costs_its_power_and_survives_on_a_mat
     # shows your targeted card's position, the card survives. Otherwise, discard the card
     # and replace it with a damage token." Zero-level defense: "Roll your Commander once."
     outcomes = set()
-    for seed in range(200):
+    for seed in (SEED_DEFENSE_7_FIRST, SEED_DEFENSE_7_SIXTH, SEED_DEFENSE_NO_7):
         g = at_resolve(seed, ("d6", "d20"))
         g.apply("mark P2 pos=7")  # an attack's target, by hand
         g.apply("defend P2 pos=7 level=%d" % level)
@@ -421,18 +416,14 @@ def test_each_defense_level_rolls_its_dice_costs_its_power_and_survives_on_a_mat
         assert piece_state(g, "P2.7")["state"] == ("card" if survived else "damaged")
         assert piece_state(g, "P2.7")["targeted"] == 0
         outcomes.add(survived)
-        if outcomes == {True, False}:
-            break
     assert outcomes == {True, False}
 
 
 def test_a_failed_defense_against_a_neutralizing_attack_adds_a_token():
-    for seed in range(100):
-        g = at_resolve(seed, ("d6", "d20"))
-        g.apply("mark P2 pos=7 neutralizing")
-        g.apply("defend P2 pos=7 level=0")
-        if 7 not in rolls(g, "defense")[-1]["rolls"]:
-            break
+    g = at_resolve(SEED_DEFENSE_7_SIXTH, ("d6", "d20"))
+    g.apply("mark P2 pos=7 neutralizing")
+    g.apply("defend P2 pos=7 level=0")
+    assert 7 not in rolls(g, "defense")[-1]["rolls"]  # one die, not a 7: the defense fails
     seven = piece_state(g, "P2.7")
     assert seven["state"] == "neutralized" and seven["tokens"] == 1
 
