@@ -9,11 +9,8 @@ the game, each action checked, loops bounded.
 
 from __future__ import annotations
 
-
-def game_of(rig):
-    from test_device_games import game_of
-
-    return game_of(rig)
+from helpers.device import fill_form, game_of, open_menu_item, open_setup
+from helpers.game import piece
 
 
 def kaiju(rig):
@@ -34,11 +31,8 @@ def tactics(rig):
     test_a_whole_game_on_the_device_with_the_castle_screen(rig)
 
 
-def act(rig, label, values):
+def from_menu(rig, label, values):
     """A game-menu item's form filled in and done; it must be applied."""
-    from test_device_games import open_menu_item
-    from test_impactics import fill_form
-
     recorded = len(rig.journal)  # the RecordingRig's: a game in RAM may drop old events
     open_menu_item(rig, label)
     fill_form(rig, values)
@@ -46,7 +40,7 @@ def act(rig, label, values):
         raise AssertionError(f"{label} {values} not applied: {rig.lines}")
 
 
-def next_until(rig, done, limit=40):
+def press_next_until(rig, done, limit=40):
     """A (next) until ``done(game)``: bounded, a state never reached fails."""
     game = game_of(rig)
     for _ in range(limit):
@@ -67,8 +61,6 @@ def juggernauts(rig):
 def jugger(rig):
     # A short game (the first point wins): the initiative, an attack, a referee's
     # hit and a pin, a dispute, an undo and redo, then P1's qwik scores.
-    from test_device_games import open_setup
-
     open_setup(rig, "jugger")
     rig.keys("a", "a")  # start (a short game), the dice commitment
     game = game_of(rig)
@@ -77,16 +69,17 @@ def jugger(rig):
         return lambda g: g.phase()["name"] == "activation" and \
             g.active_player() == player and g.state["game"]["voa"] == voa
 
-    next_until(rig, turn("P1", 5))
-    act(rig, "Attack (2 focus)", ["P1.j1", "P2.j1", 0, 0, "duel"])
-    next_until(rig, turn("P2", 5))
-    act(rig, "Hit: crouch", ["P1.j2", "P2.j1"])
-    next_until(rig, turn("P2", 4))
-    act(rig, "Pin (1 focus)", ["P1.j2", "P2.j2"])  # Gus holds Bo down
+    press_next_until(rig, turn("P1", 5))
+    ana, bo, fen, gus = (piece(game, name) for name in ("Ana", "Bo", "Fen", "Gus"))
+    from_menu(rig, "Attack (2 focus)", [ana, fen, 0, 0, "duel"])
+    press_next_until(rig, turn("P2", 5))
+    from_menu(rig, "Hit: crouch", [bo, fen])
+    press_next_until(rig, turn("P2", 4))
+    from_menu(rig, "Pin (1 focus)", [bo, gus])  # Gus holds Bo down
     rig.keys("b:long", "a:long")  # the pin undone, redone
-    act(rig, "Dispute roll", [])
-    next_until(rig, turn("P1", 3))
-    act(rig, "Score a point", ["P1"])
+    from_menu(rig, "Dispute roll", [])
+    press_next_until(rig, turn("P1", 3))
+    from_menu(rig, "Score a point", ["P1"])
     assert game.state["winner"] == "P1" and "P1 wins!" in rig.lines, rig.lines
 
 

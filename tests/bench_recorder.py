@@ -19,6 +19,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from helpers.device import game_of
+
 from arbiter_referee.emulator.rig import Rig
 from arbiter_referee.paths import PACKAGE
 
@@ -92,7 +94,7 @@ def record(name: str) -> tuple[str, dict]:
             rig = recording_rig(Path(folder))
             drivers.PLAYERS[name](rig)
             rig.run(1000)
-        game = drivers.game_of(rig)
+        game = game_of(rig)
         if not game.state.get("result"):
             raise AssertionError(f"{name}: the game did not end: {rig.lines}")
         # a roll's dice (after "|") are left out: the seed rolls them again

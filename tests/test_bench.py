@@ -4,6 +4,7 @@ so it flips to a failure (to be un-marked) the day it is fixed."""
 
 import pytest
 from bench_recorder import to_script
+from helpers.game import rules
 
 from arbiter_referee.bench import bus, heap, journal_wear, scenarios
 from arbiter_referee.bench.device_run import key_presses
@@ -66,7 +67,6 @@ def test_the_bench_plays_a_complete_game_of_every_bundled_ruleset():
 
 @pytest.mark.parametrize("name", scenarios.NAMES)
 def test_each_device_script_plays_its_game_to_the_end(name, tmp_path):
-    from arbiter.game import ruleset
     from arbiter.game.engine import Game
     from arbiter.store import journal
     from vboard import VirtualFlash
@@ -74,7 +74,7 @@ def test_each_device_script_plays_its_game_to_the_end(name, tmp_path):
     game = GAMES[name]
     out = run_session(game.device_seed, game.keys, "cpython", flash_dir=tmp_path)
     assert f"{game.winner} wins!" in read_lines(Frame.parse(out.frames[-1]).ram)
-    data = ruleset.parse(bundled()[name].read_text())
+    data = rules(name)
     device = journal.resume(journal.Journal(VirtualFlash(str(tmp_path) + "/")), data)
     headless = Game(data, game.players, game.options, game.seed)
     for action in game.actions:

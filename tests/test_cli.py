@@ -7,7 +7,8 @@ import subprocess
 import sys
 
 import pytest
-from helpers import REPO, drain, start_sim
+from helpers import REPO
+from helpers.terminal import drain, start_sim
 
 import arbiter_referee
 from arbiter_referee import commands

@@ -3,39 +3,12 @@ secret picks, the play screen, the game menu, the journal across a reset."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
+from helpers.device import BUNDLED, game_of, open_menu_item, open_setup, pick, start_game
+from helpers.game import canonical
 
+from arbiter_referee.emulator.rig import Rig
 from arbiter_referee.paths import RULESETS
-
-BUNDLED = sorted(path.stem for path in RULESETS.glob("*.json"))
-
-
-def open_setup(rig, name):
-    rig.keys("a")  # Play a game
-    offset = 1 if rig.lines[1] == "Resume game" else 0
-    rig.keys(*["down"] * (BUNDLED.index(name) + offset))
-    rig.keys("a")
-
-
-def start_game(rig, name, *setup_keys):
-    open_setup(rig, name)
-    rig.keys(*setup_keys)
-    rig.keys("a")  # start
-    assert rig.lines[0] == "New game"
-    commitment = rig.lines[2]
-    rig.keys("a")  # the commitment page
-    return commitment
-
-
-def game_of(rig):
-    from arbiter.screens.play import PlayScreen
-
-    for screen in rig.app.stack:
-        if isinstance(screen, PlayScreen):
-            return screen.game
-    return None
 
 
 def test_the_play_menu_lists_the_rulesets_on_flash(rig, tmp_path):
@@ -83,18 +56,11 @@ def test_an_option_chosen_in_setup_reaches_the_game(rig):
     assert game_of(rig).options == {"length": "long"}
 
 
-def pick(rig, steps):
-    """The player holding the device opens the list and picks the ``steps``-th choice."""
-    rig.keys("a", *["down"] * steps, "a")
-
-
 def test_a_secret_pick_leaves_no_trace_until_all_have_picked(make_rig, tmp_path):
     seen = []
     for steps in (0, 5):  # P1 picks d4, then (another device) d20
         folder = tmp_path / str(steps)
         folder.mkdir()
-        from conftest import Rig
-
         rig = Rig(folder, seed=3)
         start_game(rig, "juggernauts")
         assert rig.lines[3] == "Pass to P1"
@@ -138,17 +104,6 @@ def test_a_advances_long_b_undoes_long_a_redoes(rig):
     assert game_of(rig).history.events == ["next"]
 
 
-def open_menu_item(rig, label):
-    rig.keys("b")
-    assert rig.lines[0] == "Game"
-    for _ in range(len(rig.app.screen.items)):
-        if rig.app.screen.items[rig.app.screen.cursor][0] == label:
-            rig.keys("a")
-            return
-        rig.keys("down")
-    raise AssertionError(f"no {label} in the game menu")
-
-
 def test_a_ruleset_action_from_the_menu(rig):
     start_game(rig, "kaiju")
     for _ in range(40):  # bounded: a phase that never comes fails, not hangs
@@ -171,7 +126,7 @@ def test_a_ruleset_action_from_the_menu(rig):
 
 def test_an_illegal_correction_is_refused_with_the_reason_and_changes_nothing(rig):
     start_game(rig, "kaiju")
-    before = json.dumps(game_of(rig).state, sort_keys=True)
+    before = canonical(game_of(rig).state)
     open_menu_item(rig, "Correct")
     assert rig.lines[1] == "who <P1>"
     rig.keys("down", "down", *["left"] * 25)  # by -20: numbers stop at their ends
@@ -181,7 +136,7 @@ def test_an_illegal_correction_is_refused_with_the_reason_and_changes_nothing(ri
     rig.keys("a")
     assert rig.lines[3] == "by <-20>"
     assert "below its minimum" in " ".join(rig.lines[4:7])
-    assert json.dumps(game_of(rig).state, sort_keys=True) == before
+    assert canonical(game_of(rig).state) == before
     assert game_of(rig).history.events == []
 
 

@@ -12,10 +12,10 @@ import subprocess
 import time
 
 import pytest
-from emulated import ARBITER, Emulator, run
+from helpers.emulator import ARBITER, Emulator, run
+from helpers.game import new_game
 
 from arbiter.game import ruleset
-from arbiter.game.engine import Game
 from arbiter.hw.flash import Flash
 from arbiter.store import journal as jnl
 from arbiter_referee.rulesets import bundled
@@ -207,7 +207,7 @@ def test_a_push_killed_half_way_leaves_the_old_ruleset_valid(device, tmp_path):
 
 def play_kaiju(flash_dir, finish):
     flash = Flash(str(flash_dir) + "/")
-    game = Game(ruleset.parse(ruleset_text("kaiju").decode()), players=2, seed=11)
+    game = new_game("kaiju", 11, players=2)
     journal = jnl.Journal(flash)
     journal.start(game)
     for action in ["next", "roll d6 3", "next", "roll d20", "add P1.energy 2"]:

@@ -1,12 +1,13 @@
 """The journal on flash: resume after a reset and after a power cut at any write,
 compaction, and what a device game keeps in RAM (the undo window)."""
 
-import functools
 import json
 
 import pytest
+from helpers.device import game_of
+from helpers.game import rules
 
-from arbiter.game import Illegal, ruleset
+from arbiter.game import Illegal
 from arbiter.game.engine import Game
 from arbiter.hw.flash import Flash
 from arbiter.store import journal as jnl
@@ -26,7 +27,6 @@ class PowerCut(Exception):
 
 class CuttingFlash(Flash):
     """Flash that loses power after ``budget`` bytes: the write in progress is cut."""
-
     def __init__(self, root, budget=None):
         super().__init__(root)
         self.budget = budget
@@ -60,14 +60,12 @@ class CuttingFlash(Flash):
         self.appended = self.written  # this event is whole on flash from here
 
 
-@functools.cache  # parsed once: a game only reads its ruleset
-def kaiju():
-    return ruleset.parse(bundled()["kaiju"].read_text())
+KAIJU = rules("kaiju")  # parsed once: a game only reads its ruleset
 
 
 def play(flash, script=SCRIPT, seed=5, keep=None):
     """Play ``script``, journaling each event; returns the state after each whole event."""
-    game = Game(kaiju(), players=3, seed=seed, keep=keep)
+    game = Game(KAIJU, players=3, seed=seed, keep=keep)
     journal = jnl.Journal(flash)
     journal.start(game)
     states = [(getattr(flash, "written", 0), json.dumps(game.state))]
@@ -87,7 +85,7 @@ def play(flash, script=SCRIPT, seed=5, keep=None):
 
 def test_a_reset_resumes_the_game_exactly(tmp_path):
     game, _ = play(Flash(str(tmp_path) + "/"))
-    again = jnl.resume(jnl.Journal(Flash(str(tmp_path) + "/")), kaiju())
+    again = jnl.resume(jnl.Journal(Flash(str(tmp_path) + "/")), KAIJU)
     assert again.state == game.state
     assert again.history.events == game.history.events
     again.apply("undo")  # undo still works after a resume
@@ -95,14 +93,12 @@ def test_a_reset_resumes_the_game_exactly(tmp_path):
     assert again.state == game.state
 
 
-@functools.cache
-def jugger():
-    return ruleset.parse(bundled()["jugger"].read_text())
+JUGGER = rules("jugger")
 
 
 def device_game(keep=jnl.DEVICE_KEEP):
     """A Jugger game as the device plays it: only what undo reaches kept in RAM."""
-    return Game(jugger(), players=2, seed=5, keep=keep)
+    return Game(JUGGER, players=2, seed=5, keep=keep)
 
 
 def play_on(flash, game, script):
@@ -127,7 +123,7 @@ def test_a_device_game_compacts_its_journal_and_resumes_from_the_checkpoint(
     assert lines[1].startswith(jnl.CHECKPOINT) and '"n":192' in lines[1]
     assert len(lines) == 2 + 200 - 192  # the header, the checkpoint, the events since
     monkeypatch.setattr(Flash, "read", None)  # a resume streams the journal, never whole
-    resumed = jnl.resume(jnl.Journal(flash), jugger(), keep=jnl.DEVICE_KEEP)
+    resumed = jnl.resume(jnl.Journal(flash), JUGGER, keep=jnl.DEVICE_KEEP)
     assert resumed.state == game.state and resumed.count() == 200
     assert resumed.rng.snapshot() == game.rng.snapshot()
     for _ in range(8):  # undo reaches back to the checkpoint after a reset
@@ -172,7 +168,7 @@ def test_an_undo_back_past_the_checkpoint_is_journaled_with_its_redo(tmp_path):
     journal = play_on(flash, game, LONG * 9)  # 72 events: a checkpoint at 64
     for action in ["undo"] * 12 + ["redo"] * 2:  # back to 60, forward to 62
         journal.record(game, game.apply(action))
-    resumed = jnl.resume(jnl.Journal(flash), jugger(), keep=jnl.DEVICE_KEEP)
+    resumed = jnl.resume(jnl.Journal(flash), JUGGER, keep=jnl.DEVICE_KEEP)
     assert resumed.count() == 62 and resumed.state == game.state
     for _ in range(10):  # the rest of the undone actions are still there to redo
         resumed.apply("redo")
@@ -207,10 +203,10 @@ def test_journal_is_a_few_bytes_per_event(tmp_path):
 
 def test_no_saved_game_and_another_rulesets_game(tmp_path):
     flash = Flash(str(tmp_path) + "/")
-    assert jnl.resume(jnl.Journal(flash), kaiju()) is None
+    assert jnl.resume(jnl.Journal(flash), KAIJU) is None
     play(flash)
     with pytest.raises(Illegal, match="the saved game is kaiju"):
-        jnl.resume(jnl.Journal(flash), ruleset.parse(bundled()["tactics"].read_text()))
+        jnl.resume(jnl.Journal(flash), rules("tactics"))
 
 
 @pytest.mark.parametrize("keep", [None, jnl.DEVICE_KEEP])
@@ -247,7 +243,7 @@ def test_power_cut_at_every_write_resumes_at_the_last_whole_event(tmp_path, monk
         except PowerCut:
             pass
         journal = jnl.Journal(Flash(str(folder) + "/"))
-        resumed = jnl.resume(journal, kaiju(), keep=keep)
+        resumed = jnl.resume(journal, KAIJU, keep=keep)
         if budget < states[0][0]:
             assert resumed is None  # cut while starting: no game to resume
             continue
@@ -255,7 +251,7 @@ def test_power_cut_at_every_write_resumes_at_the_last_whole_event(tmp_path, monk
         assert resumed.state == json.loads(expected), f"cut after {budget} bytes"
         # Play on after the reset: the journal (a cut line rewritten away) holds it.
         journal.record(resumed, resumed.apply("add P1.energy 1"))
-        again = jnl.resume(jnl.Journal(Flash(str(folder) + "/")), kaiju(), keep=keep)
+        again = jnl.resume(jnl.Journal(Flash(str(folder) + "/")), KAIJU, keep=keep)
         assert again.state == resumed.state, f"played on after a cut at {budget} bytes"
 
 
@@ -315,8 +311,6 @@ def test_audit_of_a_compacted_journal_says_from_which_event_it_verifies(
 
 
 def test_the_device_resumes_a_long_game_and_says_when_undo_reaches_no_further(rig):
-    from test_device_games import game_of
-
     game = device_game()
     play_on(Flash(str(rig.flash_dir) + "/"), game, LONG * 19)  # 152 events, checkpoint 128
     after = rig.reboot()

@@ -6,8 +6,8 @@ import os
 import subprocess
 
 import pytest
-from emulated import MPREMOTE, Emulator, run
 from helpers import REPO
+from helpers.emulator import MPREMOTE, Emulator, run
 
 from arbiter_referee import mip
 from arbiter_referee.paths import FIRMWARE, RULESETS

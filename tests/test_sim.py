@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers import drain, start_sim
+from helpers.terminal import drain, start_sim
 from PIL import Image
 
 from arbiter_referee.cli import main as arbiter

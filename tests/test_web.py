@@ -18,8 +18,8 @@ import threading
 from pathlib import Path
 from urllib.parse import quote
 
-import chromium
 import pytest
+from helpers import chromium
 
 from arbiter_referee.bench.scenarios import GAMES
 from arbiter_referee.cli import main as arbiter

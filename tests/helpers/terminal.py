@@ -1,4 +1,4 @@
-"""What the tests share (one place, imported by name: ``from helpers import ...``)."""
+"""``arbiter sim`` in a pseudo-terminal, read as a terminal reads it."""
 
 import os
 import select
@@ -6,9 +6,6 @@ import struct
 import subprocess
 import sys
 import time
-from pathlib import Path
-
-REPO = Path(__file__).resolve().parents[1]  # the checkout: docs, firmware, rulesets
 
 
 def start_sim(flash, cols=80, rows=24):

@@ -1,0 +1,19 @@
+"""What the tests share, by subject, imported by name (``from helpers.game import piece``):
+
+- ``helpers.game``: a bundled ruleset's game without the device: pieces by name,
+  actions, rolls, refusals, exact undo;
+- ``helpers.device``: a game on the emulated device (a ``Rig``): setup, secret picks,
+  the game menu and its forms, the play screen, the LEDs;
+- ``helpers.terminal``: ``arbiter sim`` in a pseudo-terminal;
+- ``helpers.emulator``: the emulated device behind a serial port (``arbiter emulate``);
+- ``helpers.chromium``: a headless Chromium for the page ``arbiter web`` builds.
+
+The fixtures are in ``conftest.py``.
+"""
+
+from pathlib import Path
+
+from arbiter_referee.emulator.session import use_firmware_path
+
+REPO = Path(__file__).resolve().parents[2]  # the checkout: docs, firmware, rulesets
+use_firmware_path()  # the firmware's modules (``arbiter.game``...) importable here
