@@ -144,7 +144,7 @@ def test_idle_allocates_nothing_and_the_display_sleeps_on_time():
     figures = idle(minute_ms=5000)
     assert figures["allocating_passes"] == 0
     assert figures["allocating_passes_asleep"] == 0
-    assert figures["wakeups_per_s"] == 100.0 and figures["asleep_wakeups_per_s"] == 25.0
+    assert figures["wakeups_per_s"] == 100.0 and figures["asleep_wakeups_per_s"] == 50.0
     assert figures["display_off_at_s"] == pytest.approx(figures["sleep_timeout_s"], abs=0.1)
     assert figures["app_alive"] and not figures["display_on_at_end"]
 

@@ -136,6 +136,39 @@ def test_long_press_wakes_without_acting(rig):
     assert rig.lines[0] == "ARBITER"  # the next press acts normally
 
 
+@pytest.mark.parametrize("button", ["up", "down", "left", "right", "a", "b"])
+def test_any_tap_wakes_the_display_and_does_nothing_else(rig, button):
+    rig.keys("down", "a", "up")  # the dice roller, at 2 x d6
+    rig.run(121_000)
+    assert not rig.board.oled.on
+    before = rig.lines
+    rig.press(button, hold=25)  # a quick tap, barely longer than the debounce
+    assert rig.board.oled.on
+    assert rig.lines == before and rig.lines[1].strip() == "< 2 x d6 >"
+    rig.keys("up")  # the next press acts
+    assert rig.lines[1].strip() == "< 3 x d6 >"
+
+
+def test_ten_presses_a_second_are_all_counted(rig):
+    rig.keys("down", "a")  # the dice roller, at 1 x d6
+    for _ in range(9):
+        rig.press("up", hold=50, gap=50)
+    assert rig.lines[1].strip() == "< 10 x d6 >"
+    rolls = len(rig.device.log.lines)
+    for _ in range(10):
+        rig.press("a", hold=50, gap=50)
+    assert len(rig.device.log.lines) == rolls + 10
+
+
+def test_the_dice_total_leaves_the_ring_with_the_dice_screen(rig):
+    rig.keys("down", "a", "a")  # roll 1 x d6: the ring spins, then shows the total
+    rig.run(3_000)
+    assert any(led != (0, 0, 0) for led in rig.frame.leds)
+    rig.keys("b")
+    assert rig.lines[0] == "ARBITER"
+    assert rig.led_colours() == [{(0, 0, 0)}] * len(rig.frame.leds)
+
+
 def test_sleep_never_setting_keeps_display_on(make_rig):
     rig = make_rig(settings='{"sleep_s": 0, "brightness": 100, "contrast": 207}')
     rig.run(3_600_000)

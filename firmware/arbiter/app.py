@@ -18,7 +18,7 @@ from arbiter.ui.menu import Menu, TextPage
 
 SAVED_GAME = "game.jnl"  # the journal (arbiter.store.journal), checked without importing it
 POLL_MS = 10  # awake: a 20 ms debounce needs samples this often
-ASLEEP_POLL_MS = 40  # display off: any press still lasts longer than this
+ASLEEP_POLL_MS = 20  # display off: a tap lasts longer, so one sample sees it and wakes
 
 
 class App:

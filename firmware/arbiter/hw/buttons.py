@@ -4,7 +4,9 @@ Each reader is a callable returning the pin level (buttons pull to ground, so
 0 means pressed). ``poll(now_ms)`` samples them; events wait in a small ring
 and come out of ``next_event()`` as small ints, so polling allocates nothing.
 Buttons that repeat (Up, Down) fire on the press itself; the others fire on
-release, or once as a long press while held, never both.
+release, or once as a long press while held, never both. ``activity`` is raised
+by the first sample of a press, before the debounce: waking the display needs
+no more, so a tap wakes it however short.
 """
 
 from micropython import const
@@ -59,7 +61,7 @@ class Buttons:
         self._ring = bytearray(_RING)
         self._head = 0
         self._count = 0
-        self.activity = False  # a debounced press happened since the flag was cleared
+        self.activity = False  # a button went down since the flag was cleared
 
     def poll(self, now):
         readers = self._readers
@@ -68,6 +70,8 @@ class Buttons:
             if raw != self._raw[i]:
                 self._raw[i] = raw
                 self._changed_at[i] = now
+                if raw:
+                    self.activity = True
             elif raw != self._stable[i] and diff(now, self._changed_at[i]) >= self.debounce_ms:
                 self._stable[i] = raw
                 if raw:
@@ -80,7 +84,6 @@ class Buttons:
     def _pressed(self, i, now):
         self._down_at[i] = now
         self._long_done[i] = 0
-        self.activity = True
         if self._consumed[i]:
             return
         if i in self.repeating:

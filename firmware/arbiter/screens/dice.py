@@ -49,6 +49,7 @@ class DiceRoller:
         elif button == A and kind != LONG:
             self.roll(app, now)
         elif button == B:
+            app.leds.clear()  # the total was this screen's: the ring goes dark with it
             app.pop()
         app.redraw()
 
