@@ -1,0 +1,136 @@
+"""The bench's heap figure against a Pico's collector, with a 32-bit MicroPython.
+
+The bench runs the firmware under MicroPython's WASI build, whose collector
+cannot see the C stack: it collects only between main-loop passes, so a pass
+must fit whole (its garbage on top of what is alive). A Pico collects whenever
+an allocation fails, and between busy passes as the firmware asks. This runs
+the same recorded sessions, as .mpy files, under a 32-bit build of MicroPython's
+unix port (same source version as the WASI build; its collector scans the
+stack as the rp2 port's does), with the emulated board frozen into it (on a
+Pico the board is C, off the heap), and finds the smallest heap each game
+plays whole in: same frames as CPython, no crash.
+
+    python -m arbiter_referee.bench.calibrate --build SOURCE [--bench FILE] [GAME...]
+
+SOURCE is a checkout of MicroPython at the WASI build's version (1.27); the
+build needs gcc's 32-bit support (Debian: gcc-multilib). ``--micropython BIN``
+reuses a build. It prints, per game, the smallest heap with collection on
+allocation failure, beside the bench's figure from its JSON (``--bench``),
+and their ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from arbiter_referee.bench import scenarios
+from arbiter_referee.bench.heap import STEP, device_firmware
+from arbiter_referee.emulator.session import SessionOutput, run_session
+from arbiter_referee.paths import GUEST_BOARD, factory_flash
+
+BUILD = "build-arbiter32"
+
+# The Pico's main loop (arbiter.device.run): collect after a pass that allocated,
+# and whenever an allocation fails (automatic collection stays on).
+DRIVER = """\
+import gc, sys
+sys.path[:0] = [%(firmware)r]
+import vsession
+board, dev = vsession.start(%(seed)d, %(script)r, %(flash)r)
+gc.collect()
+live = gc.mem_alloc()
+high = live
+while vsession.step(board, dev):
+    if gc.mem_alloc() != live:
+        high = max(high, gc.mem_alloc())
+        gc.collect()
+        live = gc.mem_alloc()
+vsession.finish(board)
+print('E heap_high=%%d' %% high)
+"""
+
+
+def build(source: Path) -> Path:
+    """The unix port built 32-bit from ``source``, the emulated board frozen in."""
+    with tempfile.TemporaryDirectory() as folder:
+        manifest = Path(folder) / "manifest.py"
+        manifest.write_text("".join(f"module({path.name!r}, base_path={str(GUEST_BOARD)!r})\n"
+                                    for path in sorted(GUEST_BOARD.glob("*.py"))))
+        no_lib = Path(folder) / "no-micropython-lib"  # nothing of it is frozen
+        no_lib.mkdir()
+        (no_lib / "README.md").write_text("")
+        subprocess.run(["make", "-C", str(source / "mpy-cross")], check=True,
+                       stdout=subprocess.DEVNULL)
+        subprocess.run(["make", "-C", str(source / "ports" / "unix"), "VARIANT=standard",
+                        f"BUILD={BUILD}", "MICROPY_FORCE_32BIT=1", "MICROPY_PY_FFI=0",
+                        "MICROPY_PY_BTREE=0", "MICROPY_PY_SSL=0",
+                        f"FROZEN_MANIFEST={manifest}", f"MPY_LIB_DIR={no_lib}"],
+                       check=True, stdout=subprocess.DEVNULL)
+    return source / "ports" / "unix" / BUILD / "micropython"
+
+
+def attempt(micropython: str, seed: int, script: str, heap: int,
+            reference: SessionOutput) -> bool:
+    """True when the session plays whole in ``heap`` bytes, as CPython plays it."""
+    with tempfile.TemporaryDirectory() as folder:
+        flash = Path(folder) / "flash"
+        flash.mkdir()
+        factory_flash(flash)
+        driver = Path(folder) / "driver.py"
+        driver.write_text(DRIVER % {"firmware": str(device_firmware()), "seed": seed,
+                                    "script": script, "flash": str(flash) + "/"})
+        run = subprocess.run([micropython, "-X", f"heapsize={heap}", str(driver)],
+                             capture_output=True, text=True, cwd=folder)
+    if run.returncode != 0:
+        return False
+    out = SessionOutput.parse(run.stdout)
+    crashed = any("crash" in line or "MemoryError" in line for line in out.serial)
+    return not crashed and out.frames == reference.frames
+
+
+def smallest_heap(micropython: str, seed: int, script: str) -> int | None:
+    """The smallest heap (to STEP) the session plays whole in, by bisection."""
+    reference = run_session(seed, script, "cpython")
+    low, high = 16, 512  # in KB: 16 fails (assumed), 512 must run
+    if not attempt(micropython, seed, script, high * STEP, reference):
+        return None
+    while high - low > 1:
+        mid = (low + high) // 2
+        if attempt(micropython, seed, script, mid * STEP, reference):
+            high = mid
+        else:
+            low = mid
+    return high * STEP
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m arbiter_referee.bench.calibrate",
+                                     description=__doc__.split("\n\n")[0])
+    how = parser.add_mutually_exclusive_group(required=True)
+    how.add_argument("--build", type=Path, metavar="SOURCE", help="MicroPython's source")
+    how.add_argument("--micropython", help="a build made by --build before")
+    parser.add_argument("games", nargs="*", default=[*scenarios.NAMES, "menus"])
+    parser.add_argument("--bench", type=Path, help="the bench's JSON, for its figures")
+    args = parser.parse_args(argv)
+    micropython = args.micropython or str(build(args.build))
+    bench = json.loads(args.bench.read_text())["device"] if args.bench else {}
+    scripts = {game.name: (game.device_seed, game.keys) for game in scenarios.GAMES}
+    scripts["menus"] = (1, scenarios.MENUS)
+    for name in args.games:
+        seed, keys = scripts[name]
+        heap = smallest_heap(micropython, seed, keys)
+        wasi = bench.get(name, {}).get("heap", {}).get("heap")
+        line = f"{name:12} collected on failure: {heap // 1024 if heap else '-'} KB"
+        if wasi and heap:
+            line += f"; the bench (between passes): {wasi // 1024} KB, ratio {heap / wasi:.2f}"
+        print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
