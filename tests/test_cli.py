@@ -74,7 +74,7 @@ def test_ctrl_c_in_sim_quits_cleanly(tmp_path):
         seen = drain(main, lambda out: b"Enter/z: A" in out)  # the device is on screen
         proc.send_signal(signal.SIGINT)
         seen += drain(main, lambda out: proc.poll() is not None)
-        assert proc.wait(timeout=60) == 0
+        assert proc.wait(timeout=300) == 0
     finally:
         if proc.poll() is None:
             proc.kill()

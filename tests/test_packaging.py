@@ -91,7 +91,7 @@ def test_every_kind_of_command_works_from_the_installed_wheel(installed, tmp_pat
                                  "--flash", str(flash)], cwd=here, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 300
         while not port_file.exists():
             assert emulator.poll() is None and time.monotonic() < deadline
             time.sleep(0.05)

@@ -65,7 +65,7 @@ def test_interactive_sim_draws_the_device_in_80x24_and_answers_keys(tmp_path):
         drain(main, lambda out: settings.exists() and '"sleep_s": 300' in settings.read_text())
         os.write(main, b"q")
         drain(main, lambda out: proc.poll() is not None)
-        assert proc.wait(timeout=60) == 0
+        assert proc.wait(timeout=300) == 0
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -85,7 +85,7 @@ def test_sim_in_a_terminal_too_small_says_so_in_one_line(tmp_path):
         out = drain(main, lambda out: proc.poll() is not None)
     finally:
         os.close(main)
-    assert proc.wait(timeout=60) == 2
+    assert proc.wait(timeout=300) == 2
     lines = ESCAPE.sub("", out.decode()).strip().splitlines()
     cols, rows = sim.SIZES["braille"]
     assert lines == [f"arbiter sim: the terminal is 60x20; arbiter sim needs {cols}x{rows} "

@@ -36,7 +36,7 @@ class Emulator:
             [*ARBITER, "emulate", "--port-file", str(port_file), "--flash", str(self.flash),
              "--screen", str(self.screen), "--seed", "3", *options],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300  # a hang guard: a loaded machine is slow, not stuck
         while not port_file.exists():
             assert self.process.poll() is None, self.process.stdout.read().decode()
             assert time.monotonic() < deadline, "the emulator did not start"
@@ -55,7 +55,7 @@ class Emulator:
         assert done.returncode == 0, done.stderr.decode()
         return done.stdout.decode() if text else done.stdout
 
-    def screen_lines(self, timeout=20):
+    def screen_lines(self, timeout=120):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.screen.exists() and self.screen.read_text().strip():

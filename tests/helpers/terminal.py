@@ -24,7 +24,7 @@ def start_sim(flash, cols=80, rows=24):
     return proc, main
 
 
-def drain(fd, until, timeout=60.0):
+def drain(fd, until, timeout=300.0):
     """Read the terminal's output until ``until(output)`` holds; the output. Asked where
     the cursor is (blessed asks as it starts), answer as a terminal does."""
     buffer = b""
