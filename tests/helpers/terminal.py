@@ -8,6 +8,14 @@ import sys
 import time
 
 
+def _hear_ctrl_c():
+    # A shell without job control starts background jobs with Ctrl-C ignored, and
+    # Python keeps an ignored SIGINT ignored: the sim must hear it as a terminal's.
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_sim(flash, cols=80, rows=24):
     """``arbiter sim`` in a pseudo-terminal of ``cols`` x ``rows``: (process, its terminal)."""
     import fcntl
@@ -19,7 +27,7 @@ def start_sim(flash, cols=80, rows=24):
     proc = subprocess.Popen(
         [sys.executable, "-m", "arbiter_referee", "sim", "--seed", "5", "--flash", str(flash)],
         stdin=child, stdout=child, stderr=child, close_fds=True,
-        env=dict(os.environ, TERM="xterm-256color"))
+        env=dict(os.environ, TERM="xterm-256color"), preexec_fn=_hear_ctrl_c)
     os.close(child)
     return proc, main
 
