@@ -26,9 +26,11 @@ from arbiter_referee import build
 from arbiter_referee.rulesets import bundled, check_file, ruleset_path
 
 TIMEOUT = 300  # seconds for one mpremote run (a full deploy over USB takes a few)
-# After a reset the port goes away while the device boots, then comes back.
-GONE_TIMEOUT = 10  # s until it goes (mpremote's reset waits 100 ms, then resets)
-BACK_TIMEOUT = 120  # s until it is back (a Pico takes about 2; the emulator, loaded, more)
+# After a reset the port goes away while the device boots, then comes back: a new
+# port, so a reset missed between two looks is still seen. Waited for, however long
+# a loaded machine takes: a command that returned early would meet the next one
+# half-way through the reset.
+RESTART_TIMEOUT = 120  # s (a Pico takes about 2; the emulator, loaded, more)
 POLL = 0.02
 MKDIR_RULESETS = "import os\ntry:\n os.mkdir('rulesets')\nexcept OSError:\n pass"
 
@@ -52,6 +54,7 @@ def mpremote(port: str, *steps: list[str], reset: bool = True,
     else:
         args.pop()
     env = dict(os.environ, PYTHONUNBUFFERED="1")  # its lines as they come, for on_line
+    before = port_identity(port)
     with tempfile.TemporaryFile("w+") as errors:
         process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=errors,
                                    encoding="utf-8", errors="replace", env=env)
@@ -86,7 +89,7 @@ def mpremote(port: str, *steps: list[str], reset: bool = True,
             raise DeviceError(NO_FIRMWARE)
         raise DeviceError(message[-1] if message else f"mpremote failed ({process.returncode})")
     if reset:
-        wait_for_restart(port)
+        wait_for_restart(port, before)
     return stdout
 
 
@@ -108,15 +111,31 @@ def _until(condition: Callable[[], bool], timeout: float) -> bool:
     return True
 
 
-def wait_for_restart(port: str) -> None:
+def port_identity(port: str) -> tuple | None:
+    """What tells this port from the one the device opens after a restart (the file's
+    inode and change time), or None where ports are not files (Windows)."""
+    if os.name == "nt":
+        return None
+    try:
+        found = os.lstat(port)
+    except OSError:
+        return None
+    return found.st_ino, found.st_ctime_ns
+
+
+def wait_for_restart(port: str, before: tuple | None = None) -> None:
     """Return once the device is back from the reset that ended a command: its port
-    goes away while it restarts and comes back when it can take commands."""
+    goes away while it restarts and a new one comes when it can take commands.
+    ``before``: port_identity(port) from before the command."""
     print("waiting for the device to restart...", end="", file=sys.stderr, flush=True)
-    if _until(lambda: not present(port), GONE_TIMEOUT) and \
-            not _until(lambda: present(port), BACK_TIMEOUT):
+
+    def restarted() -> bool:
+        return not present(port) or (before is not None and port_identity(port) != before)
+
+    if not (_until(restarted, RESTART_TIMEOUT) and _until(lambda: present(port),
+                                                           RESTART_TIMEOUT)):
         print(file=sys.stderr)
-        raise DeviceError(f"the device on {port} did not come back within {BACK_TIMEOUT} s "
-                          "of its restart")
+        raise DeviceError(f"the device on {port} did not restart within {RESTART_TIMEOUT} s")
     print(" back", file=sys.stderr)
 
 
