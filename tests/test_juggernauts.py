@@ -788,6 +788,23 @@ def test_on_the_device_alert_tokens_blink_amber_then_red_at_2_never_like_a_colou
     assert all(colours == {lit(rig, RED)} for colours in seen)  # P1's colour, steady
 
 
+def test_pass_to_a_player_lights_the_ring_in_that_players_colour_alone(rig):
+    # The screen says "Pass to P2": the ring must not show P1's colour beside it.
+    from arbiter.screens.colours import RED
+
+    blue = (0, 64, 255)
+    start_game(rig, "juggernauts")
+    assert rig.lines[3] == "Pass to P1"
+    assert {frozenset(c) for c in rig.led_colours()} <= {frozenset({lit(rig, RED)}),
+                                                          frozenset({(0, 0, 0)})}
+    assert {lit(rig, RED)} in rig.led_colours()
+    pick(rig, 0)
+    assert rig.lines[3] == "Pass to P2"
+    assert {frozenset(c) for c in rig.led_colours()} <= {frozenset({lit(rig, blue)}),
+                                                          frozenset({(0, 0, 0)})}
+    assert {lit(rig, blue)} in rig.led_colours()
+
+
 def test_on_the_device_a_pick_leaves_no_trace_until_all_have_picked(tmp_path):
     # Rules: "Conceal a die in your hand ... reveal your Commanders simultaneously."
     # Issue 4: "Nothing on screen, LEDs or serial output hints at a pick until all have

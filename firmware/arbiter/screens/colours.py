@@ -45,6 +45,13 @@ def pulsing(game, player):
     return bool(pulse) and _reached(game, player, pulse, pulse.get("at", 1))
 
 
+def _picker(game):
+    """Who picks a secret now: the ring is theirs alone while the device is passed."""
+    from arbiter.game.actions import pending_pick
+
+    return pending_pick(game)[1]
+
+
 def show_outcome(leds, game, new_entries, now, rolled, revealed):
     """The ring after an action: a win or a tie flashes, a roll spins, each arc shows
     its player (or a warning), the ruleset's own picture, a piece drawn at random, a
@@ -60,7 +67,7 @@ def show_outcome(leds, game, new_entries, now, rolled, revealed):
         leds.set_arcs(colours)
         leds.flash_each(colours, now, 2)
         return
-    active = game.active_player() if state["round"] else None
+    active = game.active_player() if state["round"] else _picker(game)
     if rolled:
         leds.spin(player_colour(rules, active) if active else WHITE, now)
     shown = state["order"]  # everyone's, or one player's turn and whoever pulses
