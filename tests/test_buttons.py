@@ -3,10 +3,23 @@ device's 10 ms loop), with contact chatter on every edge."""
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arbiter.hw.buttons import DOWN, LONG, PRESS, REPEAT, UP, A, Buttons, button_of, kind_of
+from arbiter.hw.buttons import (
+    DOWN,
+    LEFT,
+    LONG,
+    PRESS,
+    REPEAT,
+    RIGHT,
+    UP,
+    A,
+    Buttons,
+    button_of,
+    kind_of,
+)
 
 
 class Contacts:
@@ -108,6 +121,15 @@ def test_holding_down_auto_repeats():
     assert LONG not in kinds
     # debounced at 30 ms; repeats from 430 ms every 120 ms while the contact is closed
     assert kinds.count(REPEAT) == 1 + (1509 - 430) // 120
+
+
+@pytest.mark.parametrize("arrow", [LEFT, RIGHT])
+def test_holding_left_or_right_auto_repeats_as_up_and_down_do(arrow):
+    contacts = Contacts()
+    buttons = Buttons(contacts.readers)
+    events = drive(buttons, contacts, [(10, arrow, 0), (1510, arrow, 1)], 1600)
+    kinds = [k for _, b, k in events if b == arrow]
+    assert kinds == [PRESS] + [REPEAT] * (1 + (1509 - 430) // 120)
 
 
 def test_two_buttons_at_once_both_count():

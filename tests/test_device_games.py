@@ -222,3 +222,18 @@ def test_a_saved_game_whose_ruleset_is_gone_is_kept_and_explained(rig):
     after.keys("a")
     assert after.lines[0] == "ARBITER"
     assert (rig.flash_dir / "game.jnl").read_text() == journal
+
+
+def test_a_number_held_speeds_up_and_a_tap_moves_it_by_one(rig):
+    # Spending Energy in Kaiju: holding Right runs the amount up to its end in two
+    # seconds (one a press would take 29 taps); a tap then fine-tunes it.
+    start_game(rig, "kaiju")
+    open_menu_item(rig, "Spend Energy")
+    rig.keys("down")  # to the amount, at 1
+    assert rig.lines[2] == "n <1>"
+    rig.press("right", hold=2000)
+    assert rig.lines[2] == "n <30>"
+    rig.keys("left")
+    assert rig.lines[2] == "n <29>"
+    rig.keys("left")
+    assert rig.lines[2] == "n <28>"

@@ -3,7 +3,7 @@
 Each reader is a callable returning the pin level (buttons pull to ground, so
 0 means pressed). ``poll(now_ms)`` samples them; events wait in a small ring
 and come out of ``next_event()`` as small ints, so polling allocates nothing.
-Buttons that repeat (Up, Down) fire on the press itself; the others fire on
+Buttons that repeat (the four arrows) fire on the press itself; the others fire on
 release, or once as a long press while held, never both. ``activity`` is raised
 by the first sample of a press, before the debounce: waking the display needs
 no more, so a tap wakes it however short.
@@ -45,7 +45,7 @@ class Buttons:
     long_press_ms = 600
     repeat_delay_ms = 400
     repeat_every_ms = 120
-    repeating = (UP, DOWN)
+    repeating = (UP, DOWN, LEFT, RIGHT)
 
     def __init__(self, readers, active_low=True):
         self._readers = readers

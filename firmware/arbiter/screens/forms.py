@@ -2,14 +2,18 @@
 
 from arbiter import ui
 from arbiter.game.expr import evaluate
-from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
+from arbiter.hw.buttons import DOWN, LEFT, LONG, REPEAT, RIGHT, UP, A, B
+
+FAST_AFTER = 5  # repeats of a held Left/Right before a number moves FAST_STEP at a time
+FAST_STEP = 5
 
 
 class Form:
     """Fields set with Up/Down (which) and Left/Right (value); A does the action.
 
     ``fields`` are [label, choices, index]; ``build(values)`` gives the action text.
-    A field whose choices are ``numbers`` stops at its ends instead of wrapping.
+    A field whose choices are ``numbers`` stops at its ends instead of wrapping,
+    and moves faster the longer Left/Right is held.
     """
 
     def __init__(self, play, title, fields, build, numbers=None):
@@ -19,6 +23,7 @@ class Form:
         self.fields = fields
         self.build = build
         self.cursor = self.top = 0
+        self.held = 0  # repeats of the Left/Right held now
         self.notice = ""  # why the action was refused, until the next key
         self.said = ""  # a preview: what the action would say
 
@@ -46,7 +51,9 @@ class Form:
         elif button == DOWN and self.fields:
             self.cursor = (self.cursor + 1) % len(self.fields)
         elif button in (LEFT, RIGHT) and field and field[1]:
-            index = field[2] + (1 if button == RIGHT else -1)
+            self.held = self.held + 1 if kind == REPEAT else 0
+            step = FAST_STEP if self.held > FAST_AFTER and field[1] is self.numbers else 1
+            index = field[2] + (step if button == RIGHT else -step)
             if field[1] is not self.numbers:  # lists wrap round; numbers stop at the ends
                 index %= len(field[1])
             field[2] = max(0, min(index, len(field[1]) - 1))
