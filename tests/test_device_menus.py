@@ -49,7 +49,7 @@ def test_roll_animates_leds_without_blocking_input(rig):
     rig.keys("b")  # input is answered during the animation
     assert rig.lines[0] == "ARBITER"
     rig.run(1000)
-    assert any(led != (0, 0, 0) for led in rig.frame.leds)  # settled on the result
+    assert all(led == (0, 0, 0) for led in rig.frame.leds)  # the roll left with its screen
 
 
 def test_settings_saved_to_flash_and_kept_after_reboot(tmp_path, make_rig):
