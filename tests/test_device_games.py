@@ -237,13 +237,3 @@ def test_a_number_held_speeds_up_and_a_tap_moves_it_by_one(rig):
     assert rig.lines[2] == "n <29>"
     rig.keys("left")
     assert rig.lines[2] == "n <28>"
-
-
-def test_a_form_opens_at_the_numbers_it_was_last_applied_with(rig):
-    # Spending Energy again: the amount is where the last spend left it, the player
-    # whose turn it is as before.
-    start_game(rig, "kaiju")
-    open_menu_item(rig, "Spend Energy")
-    rig.keys("down", "right", "right", "a")  # P1 spends 3
-    open_menu_item(rig, "Spend Energy")
-    assert rig.lines[1:3] == ["p <P1>", "n <3>"]

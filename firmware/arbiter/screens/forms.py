@@ -1,7 +1,7 @@
 """Forms: an action's parameters, a dice roll, a correction, set field by field."""
 
 from arbiter import ui
-from arbiter.game.expr import EMPTY, evaluate
+from arbiter.game.expr import evaluate
 from arbiter.hw.buttons import DOWN, LEFT, LONG, REPEAT, RIGHT, UP, A, B
 
 FAST_AFTER = 5  # repeats of a held Left/Right before a number moves FAST_STEP at a time
@@ -60,7 +60,6 @@ class Form:
             self.on_change(self.cursor)
         elif button == A and kind != LONG:
             if self.play.act(app, self.build(self.values()), now):
-                self.applied()
                 app.pop()  # the form
                 app.pop()  # the game menu
                 return
@@ -71,9 +70,6 @@ class Form:
         app.redraw()
 
     def on_change(self, row):
-        pass
-
-    def applied(self):
         pass
 
 
@@ -102,10 +98,6 @@ class ActionForm(Form):
         self.preview = spec.get("preview", False)
         self.stale = 0  # 2: the preview is out of date; 1: work it out at the next draw
         self.on_change(-1)
-        for field in fields:  # the numbers as last applied (players and pieces: as now)
-            value = play.last_values.get(name, EMPTY).get(field[0])
-            if value in field[1]:
-                field[2] = field[1].index(value)
         if "defaults" in spec:  # where the form starts, such as who holds each castle now
             self.start_at(spec["defaults"])
 
@@ -119,11 +111,6 @@ class ActionForm(Form):
         for field, value in zip(self.fields, values if isinstance(values, list) else ()):
             if str(value) in field[1]:
                 field[2] = field[1].index(str(value))
-
-    def applied(self):
-        self.play.last_values[self.name] = {
-            label: choices[i] for label, choices, i in self.fields
-            if choices and label not in ("p", "k", "t")}
 
     def _text(self, values):
         words = [self.name]

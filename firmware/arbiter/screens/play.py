@@ -23,7 +23,6 @@ class PlayScreen:
         self.choosing = None  # cursor in the secret's choices while a player picks
         self.notes = []  # what the last action said (``say`` effects)
         self.pending = None  # (log entries, ms) of actions whose LEDs and pages wait
-        self.last_values = {}  # an action's numbers as its form last applied them
 
     def draw(self, app, fb):
         game = self.game
