@@ -4,7 +4,15 @@ secret picks, the play screen, the game menu, the journal across a reset."""
 from __future__ import annotations
 
 import pytest
-from helpers.device import BUNDLED, game_of, open_menu_item, open_setup, pick, start_game
+from helpers.device import (
+    BUNDLED,
+    fill_form,
+    game_of,
+    open_menu_item,
+    open_setup,
+    pick,
+    start_game,
+)
 from helpers.game import canonical
 
 from arbiter_referee.emulator.rig import Rig
@@ -237,3 +245,11 @@ def test_a_number_held_speeds_up_and_a_tap_moves_it_by_one(rig):
     assert rig.lines[2] == "n <29>"
     rig.keys("left")
     assert rig.lines[2] == "n <28>"
+
+
+def test_dice_rolled_from_the_game_menu_show_their_result(rig):
+    start_game(rig, "kaiju")
+    open_menu_item(rig, "Roll dice")
+    fill_form(rig, ["d10", 1])
+    (roll,) = [e for e in game_of(rig).log if e["event"] == "roll" and e["die"] == "d10"]
+    assert rig.lines[6] == "all d10: %d" % roll["rolls"][0]

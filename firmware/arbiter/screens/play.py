@@ -34,9 +34,13 @@ class PlayScreen:
             self._draw_choices(fb)
             return
         lines = screen_lines(game)
-        # what the last action said: the newest on line 6, earlier ones in free rows
+        # what the last action said or rolled: the newest on line 6, earlier ones in
+        # free rows (a roll is not the game's message, so it would not show otherwise)
+        notes = self.notes
+        if notes and not game.state["result"]:
+            lines[6] = notes[-1][:16]
         free = [row for row in range(5, 1, -1) if not lines[row]]
-        for row, text in zip(free, reversed(self.notes[:-1])):
+        for row, text in zip(free, reversed(notes[:-1])):
             lines[row] = text[:16]
         if self.notice:
             lines[6] = self.notice[:16]
