@@ -18,14 +18,17 @@ def clone(value):
         out = value.copy()
         for k in value:
             v = value[k]
-            if k != "stats" and isinstance(v, (dict, list)):  # stats: the ruleset's, shared
+            # stats: the ruleset's, shared. Two isinstance: (dict, list) is a tuple
+            # built at each call
+            if k != "stats" and (isinstance(v, dict) or isinstance(v, list)):
                 out[k] = clone(v)
         return out
     if isinstance(value, list):
         out = value[:]
         for i in range(len(out)):
-            if isinstance(out[i], (dict, list)):
-                out[i] = clone(out[i])
+            v = out[i]
+            if isinstance(v, dict) or isinstance(v, list):
+                out[i] = clone(v)
         return out
     return value
 
