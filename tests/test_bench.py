@@ -106,12 +106,24 @@ def test_a_recorded_script_presses_each_key_when_the_test_did():
     assert [u - d for d, u in zip(down, up, strict=True)] == [hold for *_, hold in presses]
 
 
+def test_the_bench_gives_each_board_its_heap_and_what_a_game_leaves_of_it():
+    figures = heap.boards(150 * 1024)
+    assert [figures[b]["heap"] for b in ("pico", "pico_w", "pico_2")] == \
+        [233_472, 196_608, 481_280]  # stock MicroPython 1.20 and later
+    assert figures["pico_w"]["headroom"] == 196_608 - 150 * 1024
+    assert figures["pico_w"]["headroom_pct"] == 21.9 and figures["pico_w"]["fits"]
+    over = heap.boards(200 * 1024)
+    assert not over["pico_w"]["fits"] and over["pico_w"]["headroom"] < 0 and over["pico"]["fits"]
+    assert not heap.boards(None)["pico"]["fits"]  # not even the largest heap tried
+
+
 # Cheap checks under real MicroPython; ``arbiter bench`` prints every game's figures.
 @pytest.mark.parametrize("name", scenarios.NAMES)
-def test_each_whole_game_runs_in_a_picos_heap_under_micropython(name):
-    game = GAMES[name]
+def test_each_whole_game_runs_in_a_pico_ws_heap_under_micropython(name):
+    game = GAMES[name]  # the smallest board's heap: a Pico's and a Pico 2's are larger
+    assert mpwasm.PICO_HEAP == heap.BOARDS["pico_w"]
     reference = run_session(game.device_seed, game.keys, "cpython")
-    assert heap.attempt(game.device_seed, game.keys, mpwasm.PICO_HEAP, reference,
+    assert heap.attempt(game.device_seed, game.keys, heap.BOARDS["pico_w"], reference,
                         preload=False, firmware=heap.device_firmware()) is not None
 
 
@@ -198,7 +210,12 @@ def test_bench_says_what_it_measures_n_of_m_on_stderr(monkeypatch, capsys, optio
         monkeypatch.setattr(owner, name, fake)
     assert arbiter(["bench", "--json", *options]) == 0
     out, err = capsys.readouterr()
-    assert set(json.loads(out)) >= {"device", "flash", "boot", "idle"}
+    result = json.loads(out)
+    assert set(result) >= {"device", "flash", "boot", "idle"}
+    if not options:  # per game and per board: the smallest heap and the room left
+        board = result["device"]["juggernauts"]["heap"]["boards"]["pico_w"]
+        assert board == {"heap": 196_608, "headroom": 196_607, "headroom_pct": 100.0,
+                         "fits": True}
     lines = err.splitlines()
     total = len(lines)
     assert total == (14 if options else 33)

@@ -28,7 +28,7 @@ from wasmtime import (
     WasmtimeError,
 )
 
-PICO_HEAP = 192 * 1024  # about what a Pico gives MicroPython: a game must fit
+PICO_HEAP = 192 * 1024  # a Pico W's heap, the smallest board's: a game must fit
 MENU_HEAP = 64 * 1024  # with no game loaded (menus, dice) the firmware fits in this
 _loaded: dict[str, tuple[Engine, Module]] = {}
 _lock = threading.Lock()
