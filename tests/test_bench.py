@@ -6,7 +6,7 @@ import pytest
 from bench_recorder import to_script
 from helpers.game import rules
 
-from arbiter_referee.bench import bus, heap, journal_wear, scenarios
+from arbiter_referee.bench import bus, growth, heap, journal_wear, scenarios
 from arbiter_referee.bench.device_run import key_presses
 from arbiter_referee.bench.idle import idle
 from arbiter_referee.emulator import wasm as mpwasm
@@ -205,6 +205,7 @@ def test_bench_says_what_it_measures_n_of_m_on_stderr(monkeypatch, capsys, optio
              (report, "run_session"): lambda *a: None,
              (report.journal_wear, "flash_per_event"): lambda *a: {},
              (report.journal_wear, "scale"): lambda *a: [],
+             (report.growth, "growth"): lambda *a: {},
              (report, "boot"): lambda: {}, (report, "idle"): lambda: {}}
     for (owner, name), fake in fakes.items():
         monkeypatch.setattr(owner, name, fake)
@@ -218,7 +219,15 @@ def test_bench_says_what_it_measures_n_of_m_on_stderr(monkeypatch, capsys, optio
                          "fits": True}
     lines = err.splitlines()
     total = len(lines)
-    assert total == (14 if options else 33)
+    assert total == (14 if options else 35)
     for n, line in enumerate(lines, 1):
         assert line.startswith(f"arbiter bench [{n:{len(str(total))}}/{total}] 0:0"), line
     assert "juggernauts: the smallest heap it plays in, firmware in ROMFS" in err or options
+
+
+@pytest.mark.parametrize("ruleset", sorted(growth.CYCLES))
+def test_a_3000_event_game_needs_at_most_5_percent_more_heap_than_its_first_100(ruleset):
+    figures = growth.growth(ruleset)  # under MicroPython, about 20 s each
+    assert figures["events"] == 3000
+    assert figures["whole"]["heap_high"] <= 1.05 * figures["first"]["heap_high"], figures
+    assert figures["whole"]["heap_live"] <= 1.05 * figures["first"]["heap_live"], figures

@@ -7,7 +7,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from arbiter_referee.bench import bus, heap, journal_wear, scenarios
+from arbiter_referee.bench import bus, growth, heap, journal_wear, scenarios
 from arbiter_referee.bench.boot import boot
 from arbiter_referee.bench.device_run import key_presses
 from arbiter_referee.bench.idle import idle
@@ -41,7 +41,7 @@ def collect(skip_heap: bool = False, skip_scale: bool = False,
             say: Callable[[str], None] | None = None) -> dict:
     scenarios_run = list(device_scenarios())
     total = 1 + len(scenarios_run) * (1 if skip_heap else 4) + len(scenarios.GAMES) + 2 + \
-        (0 if skip_scale else 1)
+        (0 if skip_scale else 1 + len(growth.CYCLES))
     progress = Progress(total, say)
     progress.step("compiling the firmware to .mpy and a ROMFS image")
     device = heap.device_firmware()  # the heap as installed: .mpy, loaded when needed
@@ -80,6 +80,10 @@ def collect(skip_heap: bool = False, skip_scale: bool = False,
     progress.step("idle on the menu")
     result["idle"] = idle()
     if not skip_scale:
+        result["growth"] = {}
+        for ruleset in growth.CYCLES:
+            progress.step(f"a {growth.EVENTS:,}-event game of {ruleset}: the heap it needs")
+            result["growth"][ruleset] = growth.growth(ruleset)
         progress.step(f"a {scenarios.SCALE_EVENTS:,}-event game of {scenarios.SCALE_RULESET}")
         result["scale"] = {"ruleset": scenarios.SCALE_RULESET, "marks": journal_wear.scale(
             scenarios.SCALE_RULESET, scenarios.SCALE_PLAYERS, scenarios.SCALE_CYCLE,
@@ -160,6 +164,15 @@ def table(result: dict) -> str:
     out.append(f"  display off at {i['display_off_at_s']} s (timeout {i['sleep_timeout_s']} s);"
                f" asleep: {i['asleep_wakeups_per_s']} wake-ups/s, "
                f"{i['allocating_passes_asleep']} allocating passes")
+    if "growth" in result:
+        out.append("== long games as the device plays them, under MicroPython (.mpy, every "
+                   "module loaded; collected after each action): heap needed / live")
+        for ruleset, g in result["growth"].items():
+            out.append(f"  {ruleset:12} first {g['first_events']} events "
+                       f"{_kb(g['first']['heap_high'])} / {_kb(g['first']['heap_live'])}; all "
+                       f"{g['events']:,} {_kb(g['whole']['heap_high'])} / "
+                       f"{_kb(g['whole']['heap_live'])}: {g['growth']:+.1%}  budget +5% "
+                       f"{_ok(g['budget_ok'])}")
     if "scale" in result:
         out += journal_wear.scale_lines(result["scale"])
     return "\n".join(out)
