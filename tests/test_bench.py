@@ -177,13 +177,19 @@ def test_romfs_keeps_the_firmwares_bytecode_out_of_the_heap():
     assert rom < 0.6 * files  # today 48 KB against 103 KB
 
 
-@pytest.mark.xfail(strict=True, reason="issue 8: the smallest game needs ~108 KB even with "
-                   "the firmware in ROMFS; its modules alone take ~48 KB of heap")
-def test_a_game_runs_in_the_48k_heap_budget():
-    game = GAMES["impactics"]
+# Issue 18's budget: 144 KB, stock MicroPython (.mpy files, no ROMFS). Impactics
+# fits; the others need 163 to 176 KB (``arbiter bench``), Jugger the most.
+@pytest.mark.parametrize("name", [
+    "impactics",
+    pytest.param("jugger", marks=pytest.mark.xfail(strict=True, reason=(
+        "issue 18: Jugger needs ~176 KB; its modules and parsed ruleset alone are "
+        "~150 KB live"))),
+])
+def test_a_whole_game_runs_in_the_144k_heap_budget(name):
+    game = GAMES[name]
     reference = run_session(game.device_seed, game.keys, "cpython")
     assert heap.attempt(game.device_seed, game.keys, heap.BUDGET, reference,
-                        preload=False, firmware=heap.device_rom()) is not None
+                        preload=False, firmware=heap.device_firmware()) is not None
 
 
 @pytest.mark.parametrize("options", [[], ["--skip-heap", "--skip-scale"]])
