@@ -75,10 +75,10 @@ class Context:
         """A path's (kind, key, field), ``$`` names filled in."""
         template = self._paths.get(text) if isinstance(text, str) else None
         if template is None:
-            if not isinstance(text, str) or text.rfind(".") <= 0:
-                return split(self.path(text))
-            # kept: a ruleset has a few dozen paths, read at every step; each read
-            # then builds no list and no string but a key of several parts
+            if not isinstance(text, str) or "$" not in text or text.rfind(".") <= 0:
+                return split(self.path(text))  # no $: maybe worked out, not kept
+            # kept: a ruleset has a few dozen such paths, read at every step; each
+            # read then builds no list and no string but a key of several parts
             template = self._paths[text] = _template(text)
         key, field = self._key(template[0]), self._filled(template[1])
         if not key or not field or key.count(".") > 1:
