@@ -6,6 +6,11 @@ from arbiter.game import Illegal, RuleError
 from arbiter.game.expr import EMPTY, evaluate
 from arbiter.game.state import holder, kind_of, split
 
+# Paths worked out once and kept (see locate): a ruleset's own are a few dozen; a
+# path with no $ may also be made by an expression or typed in a correction, so
+# those are kept only while there are fewer than this.
+PATHS_KEPT = 64
+
 
 class Context:
     def __init__(self, rules, options):
@@ -75,10 +80,12 @@ class Context:
         """A path's (kind, key, field), ``$`` names filled in."""
         template = self._paths.get(text) if isinstance(text, str) else None
         if template is None:
-            if not isinstance(text, str) or "$" not in text or text.rfind(".") <= 0:
-                return split(self.path(text))  # no $: maybe worked out, not kept
-            # kept: a ruleset has a few dozen such paths, read at every step; each
-            # read then builds no list and no string but a key of several parts
+            if not isinstance(text, str) or text.rfind(".") <= 0:
+                return split(self.path(text))
+            if "$" not in text and len(self._paths) >= PATHS_KEPT:
+                return split(text)  # one of many worked-out paths (corrections): not kept
+            # kept: a ruleset has a few dozen paths, read at every step; each read
+            # then builds no list and no string but a key of several parts
             template = self._paths[text] = _template(text)
         key, field = self._key(template[0]), self._filled(template[1])
         if not key or not field or key.count(".") > 1:
