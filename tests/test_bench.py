@@ -178,11 +178,11 @@ def test_romfs_keeps_the_firmwares_bytecode_out_of_the_heap():
 
 
 # Issue 18's budget: 144 KB, stock MicroPython (.mpy files, no ROMFS). Impactics
-# fits; the others need 163 to 176 KB (``arbiter bench``), Jugger the most.
+# fits; the others need 163 to 175 KB (``arbiter bench``), Jugger the most.
 @pytest.mark.parametrize("name", [
     "impactics",
     pytest.param("jugger", marks=pytest.mark.xfail(strict=True, reason=(
-        "issue 18: Jugger needs ~176 KB; its modules and parsed ruleset alone are "
+        "issue 18: Jugger needs ~175 KB; its modules and parsed ruleset alone are "
         "~150 KB live"))),
 ])
 def test_a_whole_game_runs_in_the_144k_heap_budget(name):
