@@ -1,6 +1,7 @@
 """The journal on flash: resume after a reset and after a power cut at any write,
 compaction, and what a device game keeps in RAM (the undo window)."""
 
+import io
 import json
 
 import pytest
@@ -42,6 +43,11 @@ class CuttingFlash(Flash):
         return part, True
 
     def write(self, name, text):
+        if not isinstance(text, str):  # parts, some written by a function: as on flash
+            out = io.StringIO()
+            for part in text:
+                out.write(part) if isinstance(part, str) else part(out)
+            text = out.getvalue()
         self.writes.append((self.written, self.written + len(text)))
         part, cut = self._allow(text)
         if cut:

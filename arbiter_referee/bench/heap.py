@@ -27,7 +27,14 @@ from arbiter_referee.paths import FIRMWARE
 
 STEP = 1024
 LOWEST, HIGHEST = 8 * 1024, 512 * 1024
-BUDGET = 48 * 1024  # per game: a quarter of the ~192 KB a Pico gives MicroPython
+# The GC heap stock MicroPython gives on each board since 1.20: all the RAM the
+# firmware leaves free (a Pico W's radio takes its part). Measured on each
+# board with gc.mem_free() + gc.mem_alloc() after boot; the Pico 2's is rounded.
+BOARDS = {"pico": 233_472, "pico_w": 196_608, "pico_2": 470 * 1024}
+BOARD_NAMES = {"pico": "Pico", "pico_w": "Pico W", "pico_2": "Pico 2"}
+# Issue 18: every game in three quarters of a Pico W's heap (under two thirds of
+# a Pico's), so the boards people own have room to spare.
+BUDGET = 144 * 1024
 STARTS = (PICO_HEAP, 320 * 1024, HIGHEST)  # heaps tried first, until one runs the session
 # MicroPython's allocation tables take about 2% of the heap; fragmentation a
 # few KB more. Below PEAK_LOW times the peak a run cannot fit; PEAK_GUESSES are
@@ -78,6 +85,18 @@ def device_rom() -> Path:
     path = folder / "firmware.romfs"
     path.write_bytes(image)
     return path
+
+
+def boards(smallest: int | None) -> dict:
+    """Per board: its heap, the room a game that needs ``smallest`` leaves there
+    (bytes and a share of the heap), whether it fits."""
+    out = {}
+    for board, size in BOARDS.items():
+        spare = None if smallest is None else size - smallest
+        out[board] = {"heap": size, "headroom": spare,
+                      "headroom_pct": None if spare is None else round(100 * spare / size, 1),
+                      "fits": spare is not None and spare >= 0}
+    return out
 
 
 def attempt(seed: int, script: str, heap: int, reference: SessionOutput,

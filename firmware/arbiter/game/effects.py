@@ -120,12 +120,14 @@ def _call(game, effect):
         raise RuleError("no action %s to call" % effect["call"])
     if len(game.calls) >= MAX_CALLS:
         raise RuleError("calls nested too deep")
-    args = {}
-    for name, form in effect.get("with", EMPTY).items():
-        args[name] = evaluate(game, form)
+    # copied whole, then filled in place: no table grows, no (name, form) pairs
+    forms = effect.get("with", EMPTY)
+    args = forms.copy()
+    for name in forms:
+        args[name] = evaluate(game, forms[name])
     saved = game.args, game.binding
     game.calls.append(effect["call"])
-    game.args, game.binding = args, dict(game.binding)
+    game.args, game.binding = args, game.binding.copy()
     try:
         bind_args(game, args)
         run(game, spec.get("effects", ()))

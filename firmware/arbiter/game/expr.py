@@ -165,7 +165,7 @@ def _lists(op, a):
             out += part
         return out
     items = a[0]
-    if not isinstance(items, (list, str)):
+    if not isinstance(items, list) and not isinstance(items, str):  # no tuple built
         raise RuleError("not a list: %r" % (items,))
     if op == "at":  # the item at a place (from 0; -1 is the last), null past the end
         i = _num(a[1])

@@ -8,11 +8,28 @@ from arbiter.game import RuleError
 
 
 def clone(value):
-    """Deep copy of dicts, lists and scalars (no copy module on every port)."""
-    if isinstance(value, dict):  # a piece's stats are the ruleset's, read-only: shared
-        return {k: v if k == "stats" else clone(v) for k, v in value.items()}
+    """Deep copy of dicts, lists and scalars (no copy module on every port).
+
+    Each container is copied whole (``copy()``, ``[:]``: one block of its exact
+    size) and only its containers are replaced: built item by item, its table
+    would grow and leave the smaller ones as garbage (a snapshot every few
+    actions on a Pico)."""
+    if isinstance(value, dict):
+        out = value.copy()
+        for k in value:
+            v = value[k]
+            # stats: the ruleset's, shared. Two isinstance: (dict, list) is a tuple
+            # built at each call
+            if k != "stats" and (isinstance(v, dict) or isinstance(v, list)):
+                out[k] = clone(v)
+        return out
     if isinstance(value, list):
-        return [clone(v) for v in value]
+        out = value[:]
+        for i in range(len(out)):
+            v = out[i]
+            if isinstance(v, dict) or isinstance(v, list):
+                out[i] = clone(v)
+        return out
     return value
 
 

@@ -34,10 +34,20 @@ class Flash:
             return None
 
     def write(self, name, text):
+        """``text``: a string, or a list of strings and of functions that write to
+        the open file (what is written as it is made is never whole in the heap)."""
         tmp = self.path(name + ".tmp")
         with self._open(tmp, "w") as f:
-            f.write(text)
-        self.wrote(len(text))
+            if isinstance(text, str):
+                f.write(text)
+            else:
+                for part in text:
+                    if isinstance(part, str):
+                        f.write(part)
+                    else:
+                        part(f)
+            count = f.tell()
+        self.wrote(count)
         self._os.rename(tmp, self.path(name))
 
     def append(self, name, text):

@@ -53,7 +53,9 @@ class Journal:
         state now (``now``), else one where the events in RAM begin (none when none
         are dropped) followed by those events, the undone ones and as many ``undo``
         (so redo still works)."""
-        parts = [_header(game)]
+        # written part by part: a checkpoint and the events joined would be a few KB
+        # of garbage, and the pass that compacts is an action's, the heaviest
+        parts = [_header(game), "\n"]
         if now:
             start, state, rng, logged = game.count(), game.state, game.rng.snapshot(), \
                 game.logged()
@@ -63,15 +65,14 @@ class Journal:
             if start != history.dropped:
                 return  # cannot happen: a snapshot stays where the events begin
         if start:
-            parts.append(CHECKPOINT + json.dumps(
-                {"n": start, "state": state, "rng": rng, "logged": logged},
-                separators=(",", ":")))
+            parts += [CHECKPOINT, lambda f: json.dump(
+                {"n": start, "state": state, "rng": rng, "logged": logged}, f,
+                separators=(",", ":")), "\n"]
         if not now:
-            parts.extend(game.history.events)
-            parts.extend(reversed(game.history.undone))
-            parts.extend(["undo"] * len(game.history.undone))
-        parts.append("")
-        self.flash.write(JOURNAL, "\n".join(parts))
+            history = game.history
+            for event in history.events + history.undone[::-1] + ["undo"] * len(history.undone):
+                parts += [event, "\n"]
+        self.flash.write(JOURNAL, parts)
         self.base = start
 
     def close(self):
