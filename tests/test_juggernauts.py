@@ -634,16 +634,25 @@ EVERY_ACTION = [
 
 
 def undone_exactly(g, action):
-    before = (canonical(g.state), canonical(g.log), g.rng.snapshot())
-    g.apply(action)
-    g.apply("undo")
-    assert (canonical(g.state), canonical(g.log), g.rng.snapshot()) == before
+    """Undo gives the state back, keeps what was done in the log (marked undone) and
+    the dice drawn: redo gives the same event, the action done again new dice."""
+    state, logged, dice = canonical(g.state), g.logged(), g.rng.snapshot()
+    event = g.apply(action)
+    g.apply("undo agreed")
+    assert canonical(g.state) == state
+    rolled = "|" in event
+    if rolled:  # what it rolled stays in the log, marked undone
+        assert g.log[-1] == {"event": "undo", "action": event.split("|")[0]}
+        assert any(entry.get("undone") for entry in g.log_since(logged))
+    else:
+        assert g.logged() == logged
+    assert (g.rng.snapshot() == dice) == (not rolled)  # dice never rewind
     g.apply("redo")  # the same dice again
-    again = g.history.events[-1]
-    g.apply("undo")
-    g.apply(action)
-    assert g.history.events[-1] == again
-    g.apply("undo")
+    assert g.history.events[-1] == event
+    g.apply("undo agreed")
+    again = g.apply(action)
+    assert again.split("|")[0] == event.split("|")[0]
+    g.apply("undo agreed")
 
 
 @pytest.mark.parametrize("action", EVERY_ACTION)

@@ -63,7 +63,7 @@ def audit(log: Path, ruleset_file: str | None = None) -> tuple[bool, list[str]]:
     from arbiter.game import Illegal, ruleset
     from arbiter.game.rng import commitment
 
-    header, checkpoint, events, _, _ = found
+    header, checkpoint, events, _ = found  # events: with undo and redo, as done
     start = checkpoint["n"] if checkpoint else 0
     problems: list[str] = []
     rolls = 0
@@ -72,7 +72,8 @@ def audit(log: Path, ruleset_file: str | None = None) -> tuple[bool, list[str]]:
         nonlocal rolls
         rolls += sum(len(group) for group in rolled)
         if recorded != rolled:
-            problems.append(f"event {start + i + 1} ({events[i].split('|')[0]}): recorded "
+            number = start + sum(e not in ("undo", "redo") for e in events[:i + 1])
+            problems.append(f"event {number} ({events[i].split('|')[0]}): recorded "
                             f"{_dice(recorded)}, the seed gives {_dice(rolled)}")
 
     notes, faults = [], []  # faults: what fails the audit besides the rolls
@@ -95,7 +96,8 @@ def audit(log: Path, ruleset_file: str | None = None) -> tuple[bool, list[str]]:
         raise AuditError(f"the ruleset {name} is refused: {exc}") \
             from None
     lines = [f"ruleset {header['ruleset']}, seed {header['seed']} "
-             f"(commitment {commitment(header['seed'])}), {start + len(events)} events, "
+             f"(commitment {commitment(header['seed'])}), "
+             f"{start + sum(e not in ('undo', 'redo') for e in events)} events, "
              f"{rolls} dice"] + notes
     lines += faults
     if problems:

@@ -52,24 +52,25 @@ class Journal:
         old one, which holds the same game): the header, then a checkpoint of the
         state now (``now``), else one where the events in RAM begin (none when none
         are dropped) followed by those events, the undone ones and as many ``undo``
-        (so redo still works)."""
+        (so redo still works). The checkpoint keeps where the dice stand (they never
+        rewind) and, for the events after it, where each one's dice began."""
         parts = [_header(game)]
+        history = game.history
         if now:
-            start, state, rng, logged = game.count(), game.state, game.rng.snapshot(), \
-                game.logged()
+            start, state, logged = game.count(), game.state, game.logged()
         else:
-            history = game.history
-            start, state, rng, logged = history.oldest() if history.dropped else (0, 0, 0, 0)
+            start, state, logged = history.snaps[0] if history.dropped else (0, None, 0)
             if start != history.dropped:
                 return  # cannot happen: a snapshot stays where the events begin
-        if start:
-            parts.append(CHECKPOINT + json.dumps(
-                {"n": start, "state": state, "rng": rng, "logged": logged},
-                separators=(",", ":")))
+        if start or not now:
+            mark = {"n": start, "state": state, "rng": game.rng.snapshot(), "logged": logged}
+            if not now:
+                mark["starts"] = history.starts + [u[1] for u in reversed(history.undone)]
+            parts.append(CHECKPOINT + json.dumps(mark, separators=(",", ":")))
         if not now:
-            parts.extend(game.history.events)
-            parts.extend(reversed(game.history.undone))
-            parts.extend(["undo"] * len(game.history.undone))
+            parts.extend(history.events)
+            parts.extend(u[0] for u in reversed(history.undone))
+            parts.extend(["undo"] * len(history.undone))
         parts.append("")
         self.flash.write(JOURNAL, "\n".join(parts))
         self.base = start
@@ -124,31 +125,27 @@ def parse_header(stream):
 
 
 def parse(stream):
-    """(header, checkpoint, events, undone, cut) of a journal read line by line, or
-    None when it has no whole header. ``checkpoint`` is None or {"n", "state",
-    "rng", "logged"}; ``events`` are the ones after it; ``cut``: the last line was
-    cut short (the next append would join it). A bad checkpoint raises ValueError."""
+    """(header, checkpoint, lines, cut) of a journal read line by line, or None when
+    it has no whole header. ``checkpoint`` is None or {"n", "state", "rng",
+    "logged"} (and "starts"); ``lines`` are the events after it with ``undo`` and
+    ``redo`` in the order they were done (undone events stay: their dice were
+    drawn); ``cut``: the last line was cut short (the next append would join it).
+    A bad checkpoint raises ValueError."""
     found = parse_header(stream)
     if found is None:
         return None
-    checkpoint, events, undone, cut = None, [], [], False
+    checkpoint, lines, cut = None, [], False
     for line in stream:
         if not line.endswith("\n"):
             cut = True
             break
         line = line[:-1]
-        if line == "undo":
-            if events:
-                undone.append(events.pop())
-        elif line == "redo":
-            if undone:
-                events.append(undone.pop())
-        elif line.startswith(CHECKPOINT):
+        if line.startswith(CHECKPOINT):
             checkpoint = json.loads(line[len(CHECKPOINT):])
+            lines = []
         elif line and line[0] != "#":
-            events.append(line)
-            undone = []
-    return found[0], checkpoint, events, undone, cut
+            lines.append(line)
+    return found[0], checkpoint, lines, cut
 
 
 def resume(journal, rules, found=None, keep=None):
@@ -158,12 +155,11 @@ def resume(journal, rules, found=None, keep=None):
     found = found or journal.read()
     if found is None:
         return None
-    header, checkpoint, _, undone, cut = found
+    header, checkpoint, _, cut = found
     if header.get("ruleset") != rules["name"]:
         raise Illegal("the saved game is %s, not %s" % (header.get("ruleset"), rules["name"]))
     game = rebuild(rules, found, keep)
     journal.base = checkpoint["n"] if checkpoint else 0
-    game.history.undone = undone
     if cut:
         journal.compact(game)
     return game
@@ -174,12 +170,14 @@ def rebuild(rules, found, keep=None, check=None):
     checkpoint; ``check`` as for ``Game.replay`` (audit)."""
     from arbiter.game.engine import Game  # not before: choosing a game needs no engine
 
-    header, checkpoint, events, _, _ = found
+    header, checkpoint, lines, _ = found
     game = Game(rules, header["players"], header["options"], header["seed"], keep)
     start = logged = 0
     if checkpoint:
-        game.state = checkpoint["state"]  # freshly parsed: the game's own
+        if checkpoint["state"] is not None:  # None: the start's
+            game.state = checkpoint["state"]  # freshly parsed: the game's own
         game.rng.restore(checkpoint["rng"])
         start, logged = checkpoint["n"], checkpoint["logged"]
-    game.history.replay_from(start, events, logged, check)
+    game.history.replay(lines, check, start, logged,
+                        checkpoint.get("starts", ()) if checkpoint else ())
     return game
