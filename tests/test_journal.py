@@ -14,11 +14,11 @@ from arbiter.store import journal as jnl
 from arbiter_referee.rulesets import bundled
 
 SCRIPT = ["next", "add P1.energy 3", "next", "next", "roar P1", "next", "glory P2 4",
-          "add P2.k1.damage 3", "undo", "redo", "next", "next", "next", "roll d20 2",
-          "add P1.k2.damage 9", "next", "next", "undo", "next"] + ["next"] * 12
+          "add P2.k1.damage 3", "undo agreed", "redo", "next", "next", "next", "roll d20 2",
+          "add P1.k2.damage 9", "next", "next", "undo agreed", "next"] + ["next"] * 12
 # With a checkpoint every 8 events: compacted at 8, 16, 24 and 32, and undone back
 # past the checkpoint twice (8 to 7, 33 to 30).
-CUT_SCRIPT = SCRIPT + ["next"] * 7 + ["undo"] * 3 + ["redo", "next", "next"]
+CUT_SCRIPT = SCRIPT + ["next"] * 7 + ["undo agreed"] * 3 + ["redo", "next", "next"]
 
 
 class PowerCut(Exception):
@@ -88,8 +88,8 @@ def test_a_reset_resumes_the_game_exactly(tmp_path):
     again = jnl.resume(jnl.Journal(Flash(str(tmp_path) + "/")), KAIJU)
     assert again.state == game.state
     assert again.history.events == game.history.events
-    again.apply("undo")  # undo still works after a resume
-    game.apply("undo")
+    again.apply("undo agreed")  # undo still works after a resume
+    game.apply("undo agreed")
     assert again.state == game.state
 
 
@@ -127,11 +127,11 @@ def test_a_device_game_compacts_its_journal_and_resumes_from_the_checkpoint(
     assert resumed.state == game.state and resumed.count() == 200
     assert resumed.rng.snapshot() == game.rng.snapshot()
     for _ in range(8):  # undo reaches back to the checkpoint after a reset
-        resumed.apply("undo")
-        game.apply("undo")
+        resumed.apply("undo agreed")
+        game.apply("undo agreed")
         assert resumed.state == game.state
     with pytest.raises(Illegal, match="no further undo"):
-        resumed.apply("undo")
+        resumed.apply("undo agreed")
 
 
 def test_undo_reaches_back_20_actions_then_says_why():
@@ -145,7 +145,7 @@ def test_undo_reaches_back_20_actions_then_says_why():
     undone = 0
     while True:
         try:
-            game.apply("undo")
+            game.apply("undo agreed")
         except Illegal as exc:
             assert exc.reason == "no further undo: it reaches the last 20 actions"
             break
@@ -166,7 +166,7 @@ def test_an_undo_back_past_the_checkpoint_is_journaled_with_its_redo(tmp_path):
     flash = Flash(str(tmp_path) + "/")
     game = device_game()
     journal = play_on(flash, game, LONG * 9)  # 72 events: a checkpoint at 64
-    for action in ["undo"] * 12 + ["redo"] * 2:  # back to 60, forward to 62
+    for action in ["undo agreed"] * 12 + ["redo"] * 2:  # back to 60, forward to 62
         journal.record(game, game.apply(action))
     resumed = jnl.resume(jnl.Journal(flash), JUGGER, keep=jnl.DEVICE_KEEP)
     assert resumed.count() == 62 and resumed.state == game.state
@@ -319,7 +319,10 @@ def test_the_device_resumes_a_long_game_and_says_when_undo_reaches_no_further(ri
     after.keys("a")  # the restored page
     resumed = game_of(after)
     assert resumed.count() == 152 and resumed.state == game.state
-    after.keys(*["b:long"] * 25)  # back as far as undo reaches, then more
+    for _ in range(25):  # back as far as undo reaches, then more
+        after.keys("b:long")
+        if after.lines[0] == "Undo?":  # it rolled: the table agrees
+            after.keys("a")
     assert resumed.count() == 152 - resumed.history.undo_reach() == 132
     assert after.lines[6] == "no further undo:"  # the reason, cut at 16 characters
     after.keys("a:long")  # redo still works

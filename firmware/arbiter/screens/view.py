@@ -64,8 +64,8 @@ def describe(entry):
     """One log entry in a line or two for the log page."""
     kind = entry["event"]
     if kind == "roll":
-        return "%s %s: %s" % (entry["player"], entry["die"],
-                              " ".join(str(r) for r in entry["rolls"]))
+        return "%s%s %s: %s" % ("undone " if entry.get("undone") else "", entry["player"],
+                                entry["die"], " ".join(str(r) for r in entry["rolls"]))
     if kind == "phase":
         return "-- " + entry["name"] + (" (skipped)" if entry.get("skipped") else "")
     if kind == "note":
