@@ -152,6 +152,35 @@ def test_dice_rolled_from_the_game_menu_are_in_the_log(rig):
     assert any(line.startswith("P1 ") or line.startswith("all ") for line in rig.lines)
 
 
+def test_undo_of_a_roll_asks_the_table_naming_the_rolls_that_stay(rig):
+    # rule: "the device names what goes ("Undo P2's defense? Its rolls 3 1 5 stay in the
+    # log") and asks them"
+    start_game(rig, "kaiju")
+    open_menu_item(rig, "Roll dice")
+    rig.keys("a")
+    game = game_of(rig)
+    event = game.history.events[-1]
+    rig.keys("b:long")
+    assert rig.lines[0] == "Undo?" and "Its rolls " + event.split("|")[1] in rig.lines
+    rig.keys("b")  # no: nothing undone
+    assert game.history.events[-1] == event
+    rig.keys("b:long", "a")  # everyone agrees
+    assert game.history.events == [] and game.history.undone[-1][0] == event
+    assert [e for e in game.log if e["event"] == "roll"][-1]["undone"] is True
+    open_menu_item(rig, "Log")
+    assert any(line.startswith("undone ") for line in rig.lines)
+
+
+def test_undo_stops_at_a_reveal_with_the_reason_on_screen(rig):
+    start_game(rig, "juggernauts")
+    pick(rig, 3)
+    pick(rig, 0)
+    rig.keys("a")  # the reveal page
+    rig.keys("b:long")
+    assert "no undo past a" in " ".join(rig.lines)
+    assert game_of(rig).state["revealed"] == ["commander"]
+
+
 def test_a_reset_mid_game_resumes_where_it_was(rig):
     start_game(rig, "juggernauts")
     pick(rig, 3)

@@ -931,3 +931,36 @@ def test_a_whole_two_player_game_on_the_device_needs_no_pen_and_paper(rig):
     assert rig.lines[6] == ("%s wins!" % state["winner"] if state["winner"] else "A tie!")
     assert any(e.startswith("unneutralize") for e in game.history.events)  # it came to that
     assert any(e.startswith("defend") for e in game.history.events)
+
+
+# -- fair play (issue 19): the exploits, replayed, now fail ---------------------------------
+
+
+def test_a_revealed_commander_cannot_be_picked_again():
+    # rule: "A revealed secret stays revealed. Undo stops at a reveal, with the reason on
+    # screen."
+    g = new()
+    g.apply("commander P1 d12")
+    g.apply("commander P2 d4")
+    for undo in ("undo", "undo agreed"):
+        refused(g, undo, "no undo past a reveal: a revealed secret stays revealed")
+    assert [e["event"] for e in g.log].count("reveal") == 1
+
+
+def test_a_failed_defense_undone_and_redone_higher_gets_fresh_dice():
+    # rule: "Every roll takes the next numbers of the game's generator, whatever was
+    # undone." A level-0 defense that failed, undone (with agreement) and done at level 1,
+    # rolls the dice that came next, not the failed defense's again.
+    g = at_resolve(SEED_DEFENSE_NO_7, ("d6", "d20"))
+    g.apply("mark P2 pos=7")
+    failed = g.apply("defend P2 pos=7 level=0")
+    refused(g, "undo", "undo needs everyone's agreement")
+    g.apply("undo agreed")
+    straight = at_resolve(SEED_DEFENSE_NO_7, ("d6", "d20"))
+    straight.apply("mark P2 pos=7")
+    straight.apply("defend P2 pos=7 level=0")
+    straight.apply("roll d20 3")  # the three dice after the failed one
+    again = g.apply("defend P2 pos=7 level=1")
+    assert again.split("|")[1] == straight.history.events[-1].split("|")[1]
+    undone = [e for e in g.log if e["event"] == "roll" and e.get("undone")]
+    assert [e["rolls"] for e in undone] == [[int(failed.split("|")[1])]]  # still in the log

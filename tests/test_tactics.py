@@ -605,3 +605,23 @@ def short_of(card):
     from arbiter.screens.grid import short
 
     return short(card)
+
+
+# -- fair play (issue 19): the exploits, replayed, now fail ---------------------------------
+
+
+def test_a_lost_combat_undone_and_entered_again_with_more_support_rolls_fresh_dice():
+    # rule: "Every roll takes the next numbers of the game's generator, whatever was
+    # undone. An undone action's rolls stay in the journal and in the log, marked undone."
+    g = combat(started(5), def_support=40)
+    lost = g.history.events[-1]
+    with pytest.raises(Illegal, match="undo needs everyone's agreement"):
+        g.apply("undo")
+    g.apply("undo agreed")
+    again = combat(g, att_support=40, def_support=40).history.events[-1]
+    assert again.split("|")[1] != lost.split("|")[1]  # not the same dice, now known
+    straight = combat(combat(started(5), def_support=40), att_support=40, def_support=40)
+    assert again == straight.history.events[-1]  # the dice that came next
+    undone = [e["rolls"] for e in g.log if e["event"] == "roll" and e.get("undone")]
+    groups = lost.split("|")[1].split(";")
+    assert undone == [[int(d) for d in group.split(",")] for group in groups]
