@@ -36,8 +36,6 @@ class History:
         self.undone = []  # (event, start) for redo
         self.dropped = 0  # events no longer in RAM, before events[0]
         self.snaps = []  # (events applied, state, log length): undo replays from one
-        self.floor = 0  # events up to the last reveal: undo stops there
-        self.reveals = 0
 
     def count(self):
         """Events applied since the start, the dropped ones included."""
@@ -52,9 +50,6 @@ class History:
         self.undone = []
         self.events.append(event)
         self.starts.append(start)
-        revealed = len(self.game.state["revealed"])
-        if revealed != self.reveals:
-            self.reveals, self.floor = revealed, self.count()
         self._snapshot()
 
     def _snapshot(self):
@@ -76,23 +71,24 @@ class History:
     def needs(self):
         """The last action's dice ("3,1;5") when undoing it needs the table's
         agreement (it rolled: everyone saw them), else None."""
-        if self.count() <= self.floor or not self.events:
-            return None
-        return self.events[-1].partition("|")[2] or None
+        return self.events[-1].partition("|")[2] or None if self.events else None
 
     def undo(self, agreed=False):
-        if self.count() <= self.floor and self.floor:
-            raise Illegal("no undo past a reveal: a revealed secret stays revealed")
         if not self.events:
             raise Illegal("no further undo: it reaches the last %d actions" % self.undo_reach()
                           if self.dropped else "nothing to undo")
         if not agreed and self.needs():
             raise Illegal("undo needs everyone's agreement (undo agreed): its rolls "
                           + self.needs() + " stay in the log")
+        game = self.game
+        revealed = len(game.state["revealed"])
         event, start = self.events.pop(), self.starts.pop()
         self.undone.append((event, start))
         self.rewind(self.count())
-        game = self.game
+        if len(game.state["revealed"]) < revealed:  # rare: back as it was, then no
+            game.cut_log(start[4])
+            self.redo()
+            raise Illegal("no undo past a reveal: a revealed secret stays revealed")
         text, bar, _ = event.partition("|")
         if not bar:  # nothing drawn: it goes from the log as well
             game.cut_log(start[4])
@@ -160,7 +156,6 @@ class History:
             game.restart()
             self.snaps = []
         self.events, self.starts, self.undone, self.dropped = [], [], [], start
-        self.floor, self.reveals = 0, len(game.state["revealed"])
         for i, event in enumerate(events):
             if event == "undo" or event == "redo":
                 if event == "redo" and self.undone:
