@@ -225,7 +225,7 @@ def test_replay_rebuilds_the_same_state():
 
 def test_commitment_is_a_hash_of_the_seed():
     assert commitment(5) != commitment(6)
-    assert len(commitment(5)) == 12
+    assert len(commitment(5)) == 64  # all 256 bits of SHA-256: no two seeds found to share
     assert public_state(new_game("kaiju", seed=5))["commitment"] == commitment(5)
 
 

@@ -114,7 +114,8 @@ class Rng:
 
 
 def commitment(seed):
-    """A short hash of the seed, shown at the start and checked when it is revealed."""
+    """The SHA-256 of the seed (256 bits, 64 hex digits), shown at the start and checked
+    when the seed is revealed: too long for a device to find two seeds that share one."""
     import hashlib
 
-    return hashlib.sha256(seed.to_bytes(8, "big")).digest()[:6].hex()
+    return hashlib.sha256(seed.to_bytes(8, "big")).digest().hex()

@@ -188,8 +188,8 @@ def start(app, setup, now):
     journal.start(game)
     app.log("game %s: %d players, commitment %s" % (
         setup.name, setup.players, commitment(seed)))
-    _play(app, game, journal, now, ["Dice sealed:", commitment(seed),
-                                    "Seed shown at", "the game's end."], "New game")
+    _play(app, game, journal, now, ["Dice sealed:", commitment(seed), "Seed at game end"],
+          "New game")  # the 64 digits wrap to four lines
 
 
 def _play(app, game, journal, now, lines, title):

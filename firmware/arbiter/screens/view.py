@@ -81,4 +81,4 @@ def describe(entry):
     args = entry.get("args")
     if args:
         return kind + " " + " ".join(str(args[k]) for k in sorted(args))
-    return kind if kind != "start" else "start " + entry.get("commitment", "")
+    return kind  # "start": its commitment is on the New game page, too long here
