@@ -251,3 +251,23 @@ def test_a_saved_game_whose_ruleset_is_gone_is_kept_and_explained(rig):
     after.keys("a")
     assert after.lines[0] == "ARBITER"
     assert (rig.flash_dir / "game.jnl").read_text() == journal
+
+
+@pytest.mark.parametrize("name", ["juggernauts", "tactics"])
+def test_no_serial_line_of_a_whole_game_tells_a_roll_before_the_end(name):
+    # rule: "No serial line of a whole scripted game, boot included, carries anything from
+    # which a roll can be computed"
+    from arbiter_referee.bench import scenarios
+    from arbiter_referee.emulator.session import run_session
+
+    game = scenarios.load(name)
+    serial = run_session(game.device_seed, game.keys, "cpython").serial
+    assert len(serial) > 10  # the game was played, its actions logged
+    before_end = serial[:next((i for i, line in enumerate(serial) if "game over" in line),
+                              len(serial))]
+    secrets = {"%016x" % game.seed, str(game.seed), "%016x" % game.device_seed,
+               "%x" % game.seed}
+    for line in before_end:
+        assert "|" not in line, line  # no event's dice
+        assert not any(secret in line.lower() for secret in secrets), line
+        assert "seed" not in line, line
