@@ -276,6 +276,39 @@ def test_audit_confirms_an_honest_log_and_flags_an_edited_roll(tmp_path, capsys)
     assert "1 event(s) do not match the seed" in out
 
 
+def test_audit_checks_undone_rolls_and_the_commitment_shown(tmp_path, capsys):
+    # rule: "An undone action's rolls stay in the journal and in the log, marked undone,
+    # and `arbiter audit` checks them too."
+    from arbiter.game.rng import commitment
+    from arbiter_referee.cli import main as arbiter
+
+    flash = Flash(str(tmp_path) + "/")
+    game = Game(KAIJU, players=3, seed=5)
+    journal = jnl.Journal(flash)
+    journal.start(game)
+    for action in ["roll d20 2", "undo agreed", "roll d20 2", "roll d6"]:
+        journal.record(game, game.apply(action))
+    log = tmp_path / "game.jnl"
+    honest = log.read_text()
+    assert arbiter(["audit", str(log), "--commitment", commitment(5)]) == 0
+    out = capsys.readouterr().out
+    assert "1 undone event(s) with dice, checked as drawn" in out
+    assert "the seed hashes to the commitment shown at the start" in out
+    assert arbiter(["audit", str(log), "--commitment", commitment(6)]) == 1
+    assert "not the game the device sealed" in capsys.readouterr().out
+    lines = honest.splitlines()
+    undone = lines[1]  # the undone roll, changed
+    text, dice = undone.split("|")
+    lines[1] = text + "|" + ",".join(str(int(d) % 20 + 1) for d in dice.split(","))
+    log.write_text("\n".join(lines) + "\n")
+    assert arbiter(["audit", str(log)]) == 1
+    assert "event 1 (roll d20 2): recorded" in capsys.readouterr().out
+    lines = honest.splitlines()
+    log.write_text("\n".join(lines[:1] + lines[3:]) + "\n")  # the undone roll removed
+    assert arbiter(["audit", str(log)]) == 1
+    assert "do not match the seed" in capsys.readouterr().out
+
+
 def test_audit_of_a_compacted_journal_says_from_which_event_it_verifies(
         tmp_path, capsys, monkeypatch):
     from arbiter_referee import journals as audit
