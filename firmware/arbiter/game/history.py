@@ -13,7 +13,7 @@ the log: the undone action's rolls stay there, marked undone. Undo stops at a
 reveal, and undoing an action that rolled needs the table's agreement.
 """
 
-from arbiter.game import Illegal, actions
+from arbiter.game import Illegal
 from arbiter.game.state import clone
 
 SNAP_EVERY = 16  # events between in-memory snapshots
@@ -146,31 +146,8 @@ class History:
         journal's lines) done as they were. ``check(i, recorded, rolled)`` sees each
         event's recorded dice beside the ones the generator gives now (audit).
         ``starts``: where the first events' dice began (Rng.mark: a journal rewritten
-        after an undo), the generator back where it stood after each."""
-        game = self.game
-        frontier = game.rng.mark()
-        if start:
-            game.log, game.log_dropped = [], logged
-            self.snaps = [(start, clone(game.state), logged)]
-        else:  # the game at its start: the generator back at the seed
-            game.restart()
-            self.snaps = []
-        self.events, self.starts, self.undone, self.dropped = [], [], [], start
-        for i, event in enumerate(events):
-            if event == "undo" or event == "redo":
-                if event == "redo" and self.undone:
-                    self.redo()
-                elif event == "undo" and self.events:
-                    self.undo(True)
-                continue
-            game.trim_log()
-            forced = bool(starts)
-            if forced:
-                game.rng.goto(starts.pop(0))
-            begun = game.rng.mark(game.logged())
-            now = game.apply_again(event)
-            self.add(now, begun)
-            if forced:
-                game.rng.goto(frontier)
-            if check:
-                check(i, actions.unrecord(event)[1], actions.unrecord(now)[1])
+        after an undo), the generator back where it stood after each. Its code
+        (replay.py) loads for a resume and goes when a game starts: a Pico's heap."""
+        from arbiter.game.replay import replay
+
+        replay(self, events, check, start, logged, starts)
