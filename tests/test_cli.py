@@ -86,3 +86,23 @@ def test_ctrl_c_in_sim_quits_cleanly(tmp_path):
 def test_an_unknown_ruleset_is_one_line_everywhere():
     for args in (["validate", "nope"], ["run", "nope"]):
         assert "no ruleset 'nope'" in one_line_error(run(*args))
+
+
+def last_roll(capsys, *actions):
+    assert arbiter(["run", "tactics", "--seed", "3", "--json",
+                    *[w for a in actions for w in ("--do", a)]]) == 0
+    import json
+
+    log = json.loads(capsys.readouterr().out)["log"]
+    return [e["rolls"] for e in log if e["event"] == "roll"][-1]
+
+
+def test_run_dice_never_rewind_and_undo_of_a_roll_needs_agreement(capsys):
+    # rule: "`undo` of such an action is refused (exit 2, with the reason) and `undo
+    # agreed` does it"; "Every roll takes the next numbers of the game's generator".
+    second = last_roll(capsys, "roll d20", "roll d20")
+    assert last_roll(capsys, "roll d20", "undo agreed", "roll d20") == second
+    assert arbiter(["run", "tactics", "--seed", "3", "--do", "roll d20", "--do", "undo"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("arbiter run: action 2 ('undo') refused: undo needs everyone's "
+                          "agreement (undo agreed): its rolls ") and len(err.splitlines()) == 1

@@ -160,6 +160,35 @@ def test_dice_rolled_from_the_game_menu_are_in_the_log(rig):
     assert any(line.startswith("P1 ") or line.startswith("all ") for line in rig.lines)
 
 
+def test_undo_of_a_roll_asks_the_table_naming_the_rolls_that_stay(rig):
+    # rule: "the device names what goes ("Undo P2's defense? Its rolls 3 1 5 stay in the
+    # log") and asks them"
+    start_game(rig, "kaiju")
+    open_menu_item(rig, "Roll dice")
+    rig.keys("a")
+    game = game_of(rig)
+    event = game.history.events[-1]
+    rig.keys("b:long")
+    assert rig.lines[0] == "Undo?" and "Its rolls " + event.split("|")[1] in rig.lines
+    rig.keys("b")  # no: nothing undone
+    assert game.history.events[-1] == event
+    rig.keys("b:long", "a")  # everyone agrees
+    assert game.history.events == [] and game.history.undone[-1][0] == event
+    assert [e for e in game.log if e["event"] == "roll"][-1]["undone"] is True
+    open_menu_item(rig, "Log")
+    assert any(line.startswith("undone ") for line in rig.lines)
+
+
+def test_undo_stops_at_a_reveal_with_the_reason_on_screen(rig):
+    start_game(rig, "juggernauts")
+    pick(rig, 3)
+    pick(rig, 0)
+    rig.keys("a")  # the reveal page
+    rig.keys("b:long")
+    assert "no undo past a" in " ".join(rig.lines)
+    assert game_of(rig).state["revealed"] == ["commander"]
+
+
 def test_a_reset_mid_game_resumes_where_it_was(rig):
     start_game(rig, "juggernauts")
     pick(rig, 3)
@@ -253,3 +282,23 @@ def test_dice_rolled_from_the_game_menu_show_their_result(rig):
     fill_form(rig, ["d10", 1])
     (roll,) = [e for e in game_of(rig).log if e["event"] == "roll" and e["die"] == "d10"]
     assert rig.lines[6] == "all d10: %d" % roll["rolls"][0]
+
+
+@pytest.mark.parametrize("name", ["juggernauts", "tactics"])
+def test_no_serial_line_of_a_whole_game_tells_a_roll_before_the_end(name):
+    # rule: "No serial line of a whole scripted game, boot included, carries anything from
+    # which a roll can be computed"
+    from arbiter_referee.bench import scenarios
+    from arbiter_referee.emulator.session import run_session
+
+    game = scenarios.load(name)
+    serial = run_session(game.device_seed, game.keys, "cpython").serial
+    assert len(serial) > 10  # the game was played, its actions logged
+    before_end = serial[:next((i for i, line in enumerate(serial) if "game over" in line),
+                              len(serial))]
+    secrets = {"%016x" % game.seed, str(game.seed), "%016x" % game.device_seed,
+               "%x" % game.seed}
+    for line in before_end:
+        assert "|" not in line, line  # no event's dice
+        assert not any(secret in line.lower() for secret in secrets), line
+        assert "seed" not in line, line

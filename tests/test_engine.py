@@ -65,13 +65,52 @@ def test_a_new_action_after_undo_clears_redo():
     refused(g, "redo", "nothing to redo")
 
 
-def test_undone_roll_comes_out_the_same_again():
+def test_dice_never_rewind_an_undone_roll_is_not_rolled_again():
+    # rule: "Every roll takes the next numbers of the game's generator, whatever was undone."
+    straight = new_game("tactics", seed=9, actions=["roll d6 5", "roll d6 5"])
     g = new_game("tactics", seed=9)
-    g.apply("roll d6 5")
-    first = g.log[-1]["rolls"]
+    first = g.apply("roll d6 5")
+    g.apply("undo agreed")
+    again = g.apply("roll d6 5")
+    assert again == straight.history.events[-1] and again != first  # no undoing until lucky
+    assert g.rng.snapshot() == straight.rng.snapshot()
+
+
+def test_undo_of_a_roll_needs_agreement_and_keeps_its_dice_in_the_log():
+    # rule: "Undoing an action that rolled dice or showed a secret needs the other
+    # players' agreement"; "An undone action's rolls stay in the journal and in the log,
+    # marked undone."
+    g = new_game("tactics", seed=9)
+    event = g.apply("roll d6 3")
+    dice = event.split("|")[1]
+    refused(g, "undo", re.escape("undo needs everyone's agreement (undo agreed): its rolls "
+                                 f"{dice} stay in the log"))
+    g.apply("undo agreed")
+    rolls = [e for e in g.log if e["event"] == "roll"]
+    assert rolls[-1]["undone"] is True and rolls[-1]["rolls"] == [int(d) for d in dice.split(",")]
+    assert g.log[-1] == {"event": "undo", "action": "roll d6 3"}
+    g.apply("redo")  # exactly the undone event, its own dice
+    assert g.history.events[-1] == event
+
+
+def test_undo_of_what_rolled_nothing_stays_one_step_and_leaves_the_log():
+    # rule: "Undo of anything else (a correction, a counter, a phase with no roll) stays
+    # one long press."
+    g = new_game("kaiju", seed=3)
+    before = list(g.log)
+    g.apply("add P1.energy 3")
     g.apply("undo")
-    g.apply("roll d6 5")
-    assert g.log[-1]["rolls"] == first  # no undoing until lucky
+    assert g.log == before
+
+
+def test_redo_gives_the_undone_dice_and_new_rolls_go_on_after():
+    straight = new_game("tactics", seed=9, actions=["roll d20", "roll d20", "roll d20"])
+    g = new_game("tactics", seed=9, actions=["roll d20", "roll d20"])
+    second = g.history.events[-1]
+    g.apply("undo agreed")
+    g.apply("redo")
+    assert g.history.events[-1] == second
+    assert g.apply("roll d20") == straight.history.events[-1]
 
 
 def test_roll_event_carries_results_and_log_entry():
@@ -186,7 +225,7 @@ def test_replay_rebuilds_the_same_state():
 
 def test_commitment_is_a_hash_of_the_seed():
     assert commitment(5) != commitment(6)
-    assert len(commitment(5)) == 12
+    assert len(commitment(5)) == 64  # all 256 bits of SHA-256: no two seeds found to share
     assert public_state(new_game("kaiju", seed=5))["commitment"] == commitment(5)
 
 

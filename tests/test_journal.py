@@ -15,11 +15,11 @@ from arbiter.store import journal as jnl
 from arbiter_referee.rulesets import bundled
 
 SCRIPT = ["next", "add P1.energy 3", "next", "next", "roar P1", "next", "glory P2 4",
-          "add P2.k1.damage 3", "undo", "redo", "next", "next", "next", "roll d20 2",
-          "add P1.k2.damage 9", "next", "next", "undo", "next"] + ["next"] * 12
+          "add P2.k1.damage 3", "undo agreed", "redo", "next", "next", "next", "roll d20 2",
+          "add P1.k2.damage 9", "next", "next", "undo agreed", "next"] + ["next"] * 12
 # With a checkpoint every 8 events: compacted at 8, 16, 24 and 32, and undone back
 # past the checkpoint twice (8 to 7, 33 to 30).
-CUT_SCRIPT = SCRIPT + ["next"] * 7 + ["undo"] * 3 + ["redo", "next", "next"]
+CUT_SCRIPT = SCRIPT + ["next"] * 7 + ["undo agreed"] * 3 + ["redo", "next", "next"]
 
 
 class PowerCut(Exception):
@@ -94,8 +94,8 @@ def test_a_reset_resumes_the_game_exactly(tmp_path):
     again = jnl.resume(jnl.Journal(Flash(str(tmp_path) + "/")), KAIJU)
     assert again.state == game.state
     assert again.history.events == game.history.events
-    again.apply("undo")  # undo still works after a resume
-    game.apply("undo")
+    again.apply("undo agreed")  # undo still works after a resume
+    game.apply("undo agreed")
     assert again.state == game.state
 
 
@@ -133,11 +133,11 @@ def test_a_device_game_compacts_its_journal_and_resumes_from_the_checkpoint(
     assert resumed.state == game.state and resumed.count() == 200
     assert resumed.rng.snapshot() == game.rng.snapshot()
     for _ in range(8):  # undo reaches back to the checkpoint after a reset
-        resumed.apply("undo")
-        game.apply("undo")
+        resumed.apply("undo agreed")
+        game.apply("undo agreed")
         assert resumed.state == game.state
     with pytest.raises(Illegal, match="no further undo"):
-        resumed.apply("undo")
+        resumed.apply("undo agreed")
 
 
 def test_undo_reaches_back_20_actions_then_says_why():
@@ -151,7 +151,7 @@ def test_undo_reaches_back_20_actions_then_says_why():
     undone = 0
     while True:
         try:
-            game.apply("undo")
+            game.apply("undo agreed")
         except Illegal as exc:
             assert exc.reason == "no further undo: it reaches the last 20 actions"
             break
@@ -172,7 +172,7 @@ def test_an_undo_back_past_the_checkpoint_is_journaled_with_its_redo(tmp_path):
     flash = Flash(str(tmp_path) + "/")
     game = device_game()
     journal = play_on(flash, game, LONG * 9)  # 72 events: a checkpoint at 64
-    for action in ["undo"] * 12 + ["redo"] * 2:  # back to 60, forward to 62
+    for action in ["undo agreed"] * 12 + ["redo"] * 2:  # back to 60, forward to 62
         journal.record(game, game.apply(action))
     resumed = jnl.resume(jnl.Journal(flash), JUGGER, keep=jnl.DEVICE_KEEP)
     assert resumed.count() == 62 and resumed.state == game.state
@@ -282,6 +282,39 @@ def test_audit_confirms_an_honest_log_and_flags_an_edited_roll(tmp_path, capsys)
     assert "1 event(s) do not match the seed" in out
 
 
+def test_audit_checks_undone_rolls_and_the_commitment_shown(tmp_path, capsys):
+    # rule: "An undone action's rolls stay in the journal and in the log, marked undone,
+    # and `arbiter audit` checks them too."
+    from arbiter.game.rng import commitment
+    from arbiter_referee.cli import main as arbiter
+
+    flash = Flash(str(tmp_path) + "/")
+    game = Game(KAIJU, players=3, seed=5)
+    journal = jnl.Journal(flash)
+    journal.start(game)
+    for action in ["roll d20 2", "undo agreed", "roll d20 2", "roll d6"]:
+        journal.record(game, game.apply(action))
+    log = tmp_path / "game.jnl"
+    honest = log.read_text()
+    assert arbiter(["audit", str(log), "--commitment", commitment(5)]) == 0
+    out = capsys.readouterr().out
+    assert "1 undone event(s) with dice, checked as drawn" in out
+    assert "the seed hashes to the commitment shown at the start" in out
+    assert arbiter(["audit", str(log), "--commitment", commitment(6)]) == 1
+    assert "not the game the device sealed" in capsys.readouterr().out
+    lines = honest.splitlines()
+    undone = lines[1]  # the undone roll, changed
+    text, dice = undone.split("|")
+    lines[1] = text + "|" + ",".join(str(int(d) % 20 + 1) for d in dice.split(","))
+    log.write_text("\n".join(lines) + "\n")
+    assert arbiter(["audit", str(log)]) == 1
+    assert "event 1 (roll d20 2): recorded" in capsys.readouterr().out
+    lines = honest.splitlines()
+    log.write_text("\n".join(lines[:1] + lines[3:]) + "\n")  # the undone roll removed
+    assert arbiter(["audit", str(log)]) == 1
+    assert "do not match the seed" in capsys.readouterr().out
+
+
 def test_audit_of_a_compacted_journal_says_from_which_event_it_verifies(
         tmp_path, capsys, monkeypatch):
     from arbiter_referee import journals as audit
@@ -325,7 +358,10 @@ def test_the_device_resumes_a_long_game_and_says_when_undo_reaches_no_further(ri
     after.keys("a")  # the restored page
     resumed = game_of(after)
     assert resumed.count() == 152 and resumed.state == game.state
-    after.keys(*["b:long"] * 25)  # back as far as undo reaches, then more
+    for _ in range(25):  # back as far as undo reaches, then more
+        after.keys("b:long")
+        if after.lines[0] == "Undo?":  # it rolled: the table agrees
+            after.keys("a")
     assert resumed.count() == 152 - resumed.history.undo_reach() == 132
     assert after.lines[6] == "no further undo:"  # the reason, cut at 16 characters
     after.keys("a:long")  # redo still works

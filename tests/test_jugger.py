@@ -25,11 +25,11 @@ from helpers.game import (
     refused,
     rolls,
     rules,
+    seen_but_log,
 )
 
 from arbiter.game import Illegal
 from arbiter.game.engine import Game
-from arbiter.game.public import public_state
 from arbiter.screens.view import screen_lines
 from arbiter_referee.headless import play
 
@@ -405,11 +405,11 @@ def test_costs_and_boosts_are_paid_focus_first():
     to_turn(g, "P1", 4)
     apply(g, "attack {Bo} {Hal} defense=full boost=1 dboost=1")
     assert piece_state(g, "Bo")["focus"] == 0 and piece_state(g, "Hal")["focus"] == 0
-    g.apply("undo")
+    g.apply("undo agreed")
     apply(g, "attack {Bo} {Hal} defense=none boost=2")  # 6: 4 focus, 2 synergy
     assert piece_state(g, "Bo")["focus"] == 0 and g.state["players"]["P1"]["synergy"] == 1
     assert piece_state(g, "Hal")["focus"] == 4  # no defense costs nothing
-    g.apply("undo")
+    g.apply("undo agreed")
     refused(g, "attack {Bo} {Hal} defense=none boost=5", "Bo cannot pay 12")
     refused(g, "attack {Bo} {Hal} side=back dboost=1", "no defense boost against a back attack")
 
@@ -431,10 +431,10 @@ def test_a_cost_is_paid_from_the_pool_the_player_names_first():
     assert pools(g, "Bo") == (4, 2, 3)
     apply(g, "attack {Bo} {Hal} defense=full from=synergy dfrom=stamina")
     assert pools(g, "Bo") == (4, 2, 1) and pools(g, "Hal") == (4, 1, 3)
-    g.apply("undo")
+    g.apply("undo agreed")
     apply(g, "attack {Bo} {Hal} defense=duel boost=1 from=synergy")  # 4: 3 synergy, 1 focus
     assert pools(g, "Bo") == (3, 2, 0) and pools(g, "Hal") == (2, 3, 3)
-    g.apply("undo")
+    g.apply("undo agreed")
     # 4 + 2 + 3 points in all
     refused(g, "attack {Bo} {Hal} defense=none boost=5 from=stamina", "Bo cannot pay 12")
 
@@ -608,30 +608,30 @@ def test_every_action_can_be_undone():
                    "spend {Bo} focus=1 stamina=1 synergy=1", "delay {Bo} from=stamina",
                    "attack {Bo} {Hal} defense=duel side=flank boost=1 dboost=1 from=synergy",
                    "dispute", "next", "roster P1"]:
-        before = canonical(public_state(g))
+        before = seen_but_log(g)
         try:
             apply(g, action)
         except Illegal:
             continue
-        g.apply("undo")
-        assert canonical(public_state(g)) == before, action
+        g.apply("undo agreed")
+        assert seen_but_log(g) == before, action
     apply(g, "pin {Gus} by={Bo}")
-    before = canonical(public_state(g))
+    before = seen_but_log(g)
     apply(g, "unpin {Gus}")
-    g.apply("undo")
-    assert canonical(public_state(g)) == before
+    g.apply("undo agreed")
+    assert seen_but_log(g) == before
     to_turn(g, "P1", 2)
     for action in ["ready {Eli}", "score P1"]:
-        before = canonical(public_state(g))
+        before = seen_but_log(g)
         apply(g, action)
-        g.apply("undo")
-        assert canonical(public_state(g)) == before, action
+        g.apply("undo agreed")
+        assert seen_but_log(g) == before, action
     long = new(2, "long")
     for action in ["roster P1 team=Bears", "swap {Max} {Pia}"]:
-        before = canonical(public_state(long))
+        before = seen_but_log(long)
         apply(long, action)
-        long.apply("undo")
-        assert canonical(public_state(long)) == before, action
+        long.apply("undo agreed")
+        assert seen_but_log(long) == before, action
 
 
 def full_game():

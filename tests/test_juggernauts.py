@@ -66,7 +66,7 @@ def test_the_commander_stays_secret_until_both_have_picked():
     outs = [play(str(FULL), None, 5, {}, ["commander P1 " + die]).state
             for die in ("d4", "d20")]
     assert outs[0] == outs[1]  # JSON, log and screen identical whatever P1 picked
-    shown = json.dumps(outs[0])
+    shown = json.dumps(outs[0]).replace(outs[0]["commitment"], "")  # hex: may hold "d4"
     assert "d4" not in shown and "commander" not in json.dumps(outs[0]["players"])
     assert outs[0]["screen"][3:5] == ["Pass to P2", "others look away"]
     assert outs[0]["picking"] == {"secret": "commander", "player": "P2"}
@@ -634,16 +634,25 @@ EVERY_ACTION = [
 
 
 def undone_exactly(g, action):
-    before = (canonical(g.state), canonical(g.log), g.rng.snapshot())
-    g.apply(action)
-    g.apply("undo")
-    assert (canonical(g.state), canonical(g.log), g.rng.snapshot()) == before
+    """Undo gives the state back, keeps what was done in the log (marked undone) and
+    the dice drawn: redo gives the same event, the action done again new dice."""
+    state, logged, dice = canonical(g.state), g.logged(), g.rng.snapshot()
+    event = g.apply(action)
+    g.apply("undo agreed")
+    assert canonical(g.state) == state
+    rolled = "|" in event
+    if rolled:  # what it rolled stays in the log, marked undone
+        assert g.log[-1] == {"event": "undo", "action": event.split("|")[0]}
+        assert any(entry.get("undone") for entry in g.log_since(logged))
+    else:
+        assert g.logged() == logged
+    assert (g.rng.snapshot() == dice) == (not rolled)  # dice never rewind
     g.apply("redo")  # the same dice again
-    again = g.history.events[-1]
-    g.apply("undo")
-    g.apply(action)
-    assert g.history.events[-1] == again
-    g.apply("undo")
+    assert g.history.events[-1] == event
+    g.apply("undo agreed")
+    again = g.apply(action)
+    assert again.split("|")[0] == event.split("|")[0]
+    g.apply("undo agreed")
 
 
 @pytest.mark.parametrize("action", EVERY_ACTION)
@@ -939,3 +948,36 @@ def test_a_whole_two_player_game_on_the_device_needs_no_pen_and_paper(rig):
     assert rig.lines[6] == ("%s wins!" % state["winner"] if state["winner"] else "A tie!")
     assert any(e.startswith("unneutralize") for e in game.history.events)  # it came to that
     assert any(e.startswith("defend") for e in game.history.events)
+
+
+# -- fair play (issue 19): the exploits, replayed, now fail ---------------------------------
+
+
+def test_a_revealed_commander_cannot_be_picked_again():
+    # rule: "A revealed secret stays revealed. Undo stops at a reveal, with the reason on
+    # screen."
+    g = new()
+    g.apply("commander P1 d12")
+    g.apply("commander P2 d4")
+    for undo in ("undo", "undo agreed"):
+        refused(g, undo, "no undo past a reveal: a revealed secret stays revealed")
+    assert [e["event"] for e in g.log].count("reveal") == 1
+
+
+def test_a_failed_defense_undone_and_redone_higher_gets_fresh_dice():
+    # rule: "Every roll takes the next numbers of the game's generator, whatever was
+    # undone." A level-0 defense that failed, undone (with agreement) and done at level 1,
+    # rolls the dice that came next, not the failed defense's again.
+    g = at_resolve(SEED_DEFENSE_NO_7, ("d6", "d20"))
+    g.apply("mark P2 pos=7")
+    failed = g.apply("defend P2 pos=7 level=0")
+    refused(g, "undo", "undo needs everyone's agreement")
+    g.apply("undo agreed")
+    straight = at_resolve(SEED_DEFENSE_NO_7, ("d6", "d20"))
+    straight.apply("mark P2 pos=7")
+    straight.apply("defend P2 pos=7 level=0")
+    straight.apply("roll d20 3")  # the three dice after the failed one
+    again = g.apply("defend P2 pos=7 level=1")
+    assert again.split("|")[1] == straight.history.events[-1].split("|")[1]
+    undone = [e for e in g.log if e["event"] == "roll" and e.get("undone")]
+    assert [e["rolls"] for e in undone] == [[int(failed.split("|")[1])]]  # still in the log

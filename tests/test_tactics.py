@@ -605,3 +605,40 @@ def short_of(card):
     from arbiter.screens.grid import short
 
     return short(card)
+
+
+# -- fair play (issue 19): the exploits, replayed, now fail ---------------------------------
+
+
+def test_a_lost_combat_undone_and_entered_again_with_more_support_rolls_fresh_dice():
+    # rule: "Every roll takes the next numbers of the game's generator, whatever was
+    # undone. An undone action's rolls stay in the journal and in the log, marked undone."
+    g = combat(started(5), def_support=40)
+    lost = g.history.events[-1]
+    with pytest.raises(Illegal, match="undo needs everyone's agreement"):
+        g.apply("undo")
+    g.apply("undo agreed")
+    again = combat(g, att_support=40, def_support=40).history.events[-1]
+    assert again.split("|")[1] != lost.split("|")[1]  # not the same dice, now known
+    straight = combat(combat(started(5), def_support=40), att_support=40, def_support=40)
+    assert again == straight.history.events[-1]  # the dice that came next
+    undone = [e["rolls"] for e in g.log if e["event"] == "roll" and e.get("undone")]
+    groups = lost.split("|")[1].split(";")
+    assert undone == [[int(d) for d in group.split(",")] for group in groups]
+
+
+def test_a_refused_action_shows_and_uses_none_of_the_dice_it_rolled():
+    # rule: "Nothing shown before it counts. A preview never rolls; a refused action
+    # consumes and shows no dice."
+    from arbiter.game.public import preview
+
+    g = started(5)
+    action = ("combat att=P1 def=P4 att_units=3 def_units=6 att_value=0 def_value=0 "
+              "att_from=plain def_on=plain att_support=0 def_support=0")  # refused once rolled
+    assert preview(g, action) == ""  # it would roll: the preview stops before
+    logged = list(g.log)
+    with pytest.raises(Illegal, match="no such player or piece: P4"):  # no dice in it
+        g.apply(action)
+    assert g.log == logged  # its rolls are not logged
+    straight = started(5)
+    assert g.apply("roll d6 5") == straight.apply("roll d6 5")  # the same next dice

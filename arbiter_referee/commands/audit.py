@@ -20,11 +20,15 @@ HELP = "re-derive every roll of a pulled game journal"
 def arguments(parser) -> None:
     parser.add_argument("logfile")
     parser.add_argument("--ruleset", help="ruleset file, if not the bundled one named in the log")
+    parser.add_argument("--commitment", metavar="HEX",
+                        help="the commitment the device showed when the game started: the "
+                             "journal's seed must hash to it (a game recorded again under "
+                             "another seed does not)")
 
 
 def run(args) -> int:
     try:
-        ok, lines = audit(Path(args.logfile), args.ruleset)
+        ok, lines = audit(Path(args.logfile), args.ruleset, args.commitment)
     except AuditError as exc:
         print(f"arbiter audit: {exc}", file=sys.stderr)
         return 1
@@ -58,12 +62,13 @@ def _ruleset_text(name: str) -> str:
             from None
 
 
-def audit(log: Path, ruleset_file: str | None = None) -> tuple[bool, list[str]]:
+def audit(log: Path, ruleset_file: str | None = None,
+          shown: str | None = None) -> tuple[bool, list[str]]:
     found = _read(log)
     from arbiter.game import Illegal, ruleset
     from arbiter.game.rng import commitment
 
-    header, checkpoint, events, _, _ = found
+    header, checkpoint, events, _ = found  # events: with undo and redo, as done
     start = checkpoint["n"] if checkpoint else 0
     problems: list[str] = []
     rolls = 0
@@ -72,10 +77,17 @@ def audit(log: Path, ruleset_file: str | None = None) -> tuple[bool, list[str]]:
         nonlocal rolls
         rolls += sum(len(group) for group in rolled)
         if recorded != rolled:
-            problems.append(f"event {start + i + 1} ({events[i].split('|')[0]}): recorded "
+            number = start + sum(e not in ("undo", "redo") for e in events[:i + 1])
+            problems.append(f"event {number} ({events[i].split('|')[0]}): recorded "
                             f"{_dice(recorded)}, the seed gives {_dice(rolled)}")
 
     notes, faults = [], []  # faults: what fails the audit besides the rolls
+    if shown is not None:
+        if shown.strip().lower() != commitment(header["seed"]):
+            faults.append("the seed does not hash to the commitment shown at the start: "
+                          "not the game the device sealed")
+        else:
+            notes.append("the seed hashes to the commitment shown at the start")
     if checkpoint:  # compacted on the device: the events before it are gone
         draws = draws_to(header["seed"], checkpoint["rng"])
         notes.append(f"the device compacted events 1 to {start} into a checkpoint: "
@@ -95,8 +107,12 @@ def audit(log: Path, ruleset_file: str | None = None) -> tuple[bool, list[str]]:
         raise AuditError(f"the ruleset {name} is refused: {exc}") \
             from None
     lines = [f"ruleset {header['ruleset']}, seed {header['seed']} "
-             f"(commitment {commitment(header['seed'])}), {start + len(events)} events, "
+             f"(commitment {commitment(header['seed'])}), "
+             f"{start + sum(e not in ('undo', 'redo') for e in events)} events, "
              f"{rolls} dice"] + notes
+    undone = _undone_rolls(events)
+    if undone:
+        lines.append(f"{undone} undone event(s) with dice, checked as drawn (dice never rewind)")
     lines += faults
     if problems:
         lines += problems + [f"{len(problems)} event(s) do not match the seed"]
@@ -107,3 +123,14 @@ def audit(log: Path, ruleset_file: str | None = None) -> tuple[bool, list[str]]:
 
 def _dice(groups: list[list[int]]) -> str:
     return "; ".join(",".join(map(str, g)) for g in groups) or "no dice"
+
+
+def _undone_rolls(lines: list[str]) -> int:
+    """How many undone events had dice (their rolls stay drawn and are checked)."""
+    done, count = [], 0
+    for line in lines:
+        if line == "undo" and done:
+            count += "|" in done.pop()
+        elif line != "undo" and line != "redo":
+            done.append(line)
+    return count

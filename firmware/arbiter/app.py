@@ -66,7 +66,7 @@ class App:
             ("Settings", _settings),
             ("Log", lambda app, now: app.push(TextPage("Log", app.log.lines))),
             ("About", lambda app, now: app.push(TextPage("About", [
-                "Arbiter " + VERSION, "Table referee", "seed %016x" % app.rng.seed]))),
+                "Arbiter " + VERSION, "Table referee"]))),
         ], back=False)
 
     @property

@@ -33,9 +33,7 @@ class Device:
         self.display = SSD1306(board.i2c, wiring["oled_addr"], wiring["oled_contrast"])
         self.leds = Leds(board.neopixel, wiring["led_cap"])
         self.buttons = Buttons(board.button_readers)
-        seed = board.entropy_seed()
-        self.rng = Rng(seed)
-        self.log("boot seed=%016x" % seed)
+        self.rng = Rng(board.entropy_seed())  # never shown: it would tell the dice
         for error in board.errors:
             self.log(error)
         self.crashes = []

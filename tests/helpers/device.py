@@ -23,7 +23,7 @@ def start_game(rig, name, *setup_keys):
     rig.keys(*setup_keys)
     rig.keys("a")  # start
     assert rig.lines[0] == "New game"
-    commitment = rig.lines[2]
+    commitment = "".join(rig.lines[2:6])  # 64 hex digits, wrapped
     rig.keys("a")  # the commitment page
     return commitment
 

@@ -39,18 +39,12 @@ class Game(Context):
         name, args = actions.parse(text)
         self.trim_log()  # before, not after: the caller reads this action's entries
         if name == "undo":
-            return self.history.undo()
+            return self.history.undo(args["_"] == ["agreed"])  # the table agreed
         if name == "redo":
             return self.history.redo()
         event = self._apply_new(name, args, text)
-        self.history.add(event)
+        self.history.add(event, self.begun)
         return event
-
-    def undo(self):
-        return self.apply("undo")
-
-    def redo(self):
-        return self.apply("redo")
 
     def count(self):
         """Events applied since the start (see history)."""
@@ -130,8 +124,11 @@ class Game(Context):
         # ``again``: an event replayed (undo, resume, audit) was accepted before and
         # cannot fail. A new one that fails is rolled back by replaying from the last
         # snapshot: no copy of the state per action (a Pico's heap), and a refusal,
-        # the rare case, pays instead.
+        # the rare case, pays instead; its dice go back unseen (``begun``: where
+        # the generator and the log stood, see History.starts).
         self.rolls = []
+        if not again:
+            self.begun = self.rng.mark(self.logged())
         try:
             if self.state["result"] and name != "note":
                 raise Illegal("the game is over")
@@ -141,6 +138,8 @@ class Game(Context):
             self.clear_scratch()  # nothing of the refused action may reach the replay
             if not again:
                 self.history.rewind(self.count())
+                self.rng.goto(self.begun)
+                self.cut_log(self.begun[4])
             if isinstance(exc, Illegal):
                 raise
             raise Illegal("cannot do that: %s" % exc) from None

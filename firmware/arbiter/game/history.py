@@ -5,9 +5,15 @@ events let undo (and a refused action's rollback) replay only the events since
 the nearest; a bounded history (``keep``, a device's heap) drops the events
 undo can no longer reach. The History works on the game it belongs to through
 its state, generator and log, ``restart()`` and ``apply_again(event)``.
+
+Dice never rewind: the generator only moves on. Each event keeps where the
+generator stood when it began (``starts``), so a replay gives it its own dice
+again while a new action takes the next ones, whatever was undone. Undo keeps
+the log: the undone action's rolls stay there, marked undone. Undo stops at a
+reveal, and undoing an action that rolled needs the table's agreement.
 """
 
-from arbiter.game import Illegal, actions
+from arbiter.game import Illegal
 from arbiter.game.state import clone
 
 SNAP_EVERY = 16  # events between in-memory snapshots
@@ -26,9 +32,10 @@ class History:
         self.every, self.kept = (SNAP_EVERY, SNAP_KEEP) if keep is None else \
             (BOUNDED_SNAP_EVERY, BOUNDED_SNAP_KEEP)
         self.events = []  # applied events, "action|rolls", after the dropped ones
-        self.undone = []  # for redo
+        self.starts = []  # each event's generator position and log length (Rng.mark)
+        self.undone = []  # (event, start) for redo
         self.dropped = 0  # events no longer in RAM, before events[0]
-        self.snaps = []  # (events applied, state, rng, log length): undo replays from one
+        self.snaps = []  # (events applied, state, log length): undo replays from one
 
     def count(self):
         """Events applied since the start, the dropped ones included."""
@@ -38,21 +45,18 @@ class History:
         """The fewest actions undo reaches back when older events are dropped."""
         return self.every * (self.kept - 1)
 
-    def oldest(self):
-        """(events, state, rng, logged) of the oldest snapshot, or None."""
-        return self.snaps[0] if self.snaps else None
-
-    def add(self, event):
-        """A new event applied: redo's list is gone."""
-        self.events.append(event)
+    def add(self, event, start):
+        """An event applied (from ``start``, see ``starts``): redo's list is gone."""
         self.undone = []
+        self.events.append(event)
+        self.starts.append(start)
         self._snapshot()
 
     def _snapshot(self):
         count = self.count()
         if count % self.every == 0:
             game = self.game
-            self.snaps.append((count, clone(game.state), game.rng.snapshot(), game.logged()))
+            self.snaps.append((count, clone(game.state), game.logged()))
             del self.snaps[:-self.kept]
             # With every snapshot kept, no undo goes past the oldest (undo_reach() or
             # more): the events before it go (a game resumed from a checkpoint has none
@@ -61,63 +65,89 @@ class History:
             if drop > 0 and len(self.snaps) == self.kept and \
                     (self.keep is not None or self.dropped):
                 del self.events[:drop]
+                del self.starts[:drop]
                 self.dropped += drop
 
-    def undo(self):
+    def needs(self):
+        """The last action's dice ("3,1;5") when undoing it needs the table's
+        agreement (it rolled: everyone saw them), else None."""
+        return self.events[-1].partition("|")[2] or None if self.events else None
+
+    def undo(self, agreed=False):
         if not self.events:
             raise Illegal("no further undo: it reaches the last %d actions" % self.undo_reach()
                           if self.dropped else "nothing to undo")
-        self.undone.append(self.events.pop())
+        if not agreed and self.needs():
+            raise Illegal("undo needs everyone's agreement (undo agreed): its rolls "
+                          + self.needs() + " stay in the log")
+        game = self.game
+        revealed = len(game.state["revealed"])
+        event, start = self.events.pop(), self.starts.pop()
+        self.undone.append((event, start))
         self.rewind(self.count())
+        if len(game.state["revealed"]) < revealed:  # rare: back as it was, then no
+            game.cut_log(start[4])
+            self.redo()
+            raise Illegal("no undo past a reveal: a revealed secret stays revealed")
+        text, bar, _ = event.partition("|")
+        if not bar:  # nothing drawn: it goes from the log as well
+            game.cut_log(start[4])
+            return "undo"
+        for entry in game.log_since(start[4]):  # what it rolled stays, marked
+            if "rolls" in entry or "items" in entry:
+                entry["undone"] = True
+        game.log.append({"event": "undo", "action": text})
         return "undo"
 
     def redo(self):
+        """The last undone event again, exactly: its own dice, not new ones."""
         if not self.undone:
             raise Illegal("nothing to redo")
-        self.events.append(self.game.apply_again(self.undone.pop()))
-        self._snapshot()
+        game = self.game
+        event, start = self.undone.pop()
+        if "|" in event:  # its rolls are logged again: the same ones
+            game.log.append({"event": "redo", "action": event.split("|")[0]})
+        frontier = game.rng.mark()
+        game.rng.goto(start)
+        start = game.rng.mark(game.logged())
+        again = game.apply_again(event)
+        game.rng.goto(frontier)
+        undone = self.undone
+        self.add(again, start)
+        self.undone = undone
         return "redo"
 
     def rewind(self, count):
         """The game as it was after the first ``count`` events: from the nearest
-        snapshot, the events since applied again."""
+        snapshot, the events since applied again, each with its own dice. The
+        generator and the log stay as they are (a refusal cuts the log itself)."""
+        game = self.game
+        frontier, log, dropped = game.rng.mark(), game.log, game.log_dropped
         self.snaps = [snap for snap in self.snaps if snap[0] <= count]
-        game = self.game
-        if not self.snaps:  # only when nothing is dropped: a snapshot stays at dropped
-            self.replay(self.events[:count])
-            return
-        done, state, rng, logged = self.snaps[-1]
-        game.state = clone(state)
-        game.rng.restore(rng)
-        game.cut_log(logged)
-        for event in self.events[done - self.dropped:count - self.dropped]:
-            game.apply_again(event)
+        if self.snaps:
+            done, state, _ = self.snaps[-1]
+            game.state = clone(state)
+        else:  # only when nothing is dropped: a snapshot stays at dropped
+            done = 0
+            game.restart()
+        game.log = []
+        for i in range(done - self.dropped, count - self.dropped):
+            game.rng.goto(self.starts[i])
+            game.apply_again(self.events[i])
+        del self.events[count - self.dropped:]
+        del self.starts[count - self.dropped:]
+        game.log, game.log_dropped = log, dropped
+        game.rng.goto(frontier)
 
-    def replay(self, events, check=None):
-        """Rebuild the game from the start. ``check(i, recorded, rolled)`` sees each
-        event's recorded dice beside the ones the generator gives now (audit)."""
-        self.game.restart()
-        self.events, self.snaps, self.dropped = [], [], 0
-        self._reapply(events, check)
+    def replay(self, events, check=None, start=0, logged=0, starts=()):
+        """Rebuild the game from the start (or on top of its state after ``start``
+        events, a journal's checkpoint, ``logged`` log entries in: undo stops there),
+        each event drawing the next dice, ``undo`` and ``redo`` among them (a
+        journal's lines) done as they were. ``check(i, recorded, rolled)`` sees each
+        event's recorded dice beside the ones the generator gives now (audit).
+        ``starts``: where the first events' dice began (Rng.mark: a journal rewritten
+        after an undo), the generator back where it stood after each. Its code
+        (replay.py) loads for a resume and goes when a game starts: a Pico's heap."""
+        from arbiter.game.replay import replay
 
-    def replay_from(self, start, events, logged=0, check=None):
-        """As ``replay``, on top of the game's state after the first ``start`` events
-        (a journal's checkpoint, ``logged`` log entries in): undo stops there."""
-        if start == 0:
-            self.replay(events, check)
-            return
-        game = self.game
-        self.events, self.dropped = [], start
-        game.log, game.log_dropped = [], logged
-        self.snaps = [(start, clone(game.state), game.rng.snapshot(), logged)]
-        self._reapply(events, check)
-
-    def _reapply(self, events, check):
-        game = self.game
-        for i, event in enumerate(events):
-            game.trim_log()
-            now = game.apply_again(event)
-            self.events.append(now)
-            self._snapshot()
-            if check:
-                check(i, actions.unrecord(event)[1], actions.unrecord(now)[1])
+        replay(self, events, check, start, logged, starts)

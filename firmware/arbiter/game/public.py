@@ -45,7 +45,7 @@ def _piece(game, record):
 def preview(game, text):
     """What an action would say, without doing it: its last message (such as
     "Rex 4/6 -> 7/6 KO, P1 +5 glory"), or the reason it would be refused. Nothing
-    for an action that rolls dice: a preview must not show a roll before it counts.
+    for an action that rolls dice: a preview stops at its first roll, before it.
 
     Only the action's effects run (not the end checks, which say nothing), on the
     game itself, which one copy of the state then restores: a Pico's heap."""
@@ -58,12 +58,15 @@ def preview(game, text):
         return ""
     if game.state["result"]:
         return "the game is over"
-    state, rng, length = clone(game.state), game.rng.snapshot(), len(game.log)
+    state, rng, length = clone(game.state), game.rng, len(game.log)
     game.state["message"] = ""
     game.rolls = []
+    game.rng = None  # a preview never rolls: it stops at its first roll, before it
     try:
         perform(game, name, args)
-        said = "" if game.rolls else game.state["message"]
+        said = game.state["message"]
+    except AttributeError:  # the generator is away: it would roll
+        said = ""
     except Illegal as exc:
         said = exc.reason
     except (RuleError, KeyError, IndexError, TypeError, ValueError) as exc:
@@ -72,5 +75,5 @@ def preview(game, text):
         game.clear_scratch()
         game.state = state
         del game.log[length:]
-        game.rng.restore(rng)
+        game.rng = rng
     return said

@@ -102,9 +102,20 @@ class Rng:
     def restore(self, snapshot):
         self._s = [(snapshot >> (16 * k)) & 0xFFFF for k in range(4)]
 
+    def mark(self, extra=0):
+        """The position as a small tuple (no 64-bit integer on a Pico's heap), with
+        ``extra`` after it (an event's log length: one object an event)."""
+        s = self._s
+        return s[0], s[1], s[2], s[3], extra
+
+    def goto(self, mark):
+        s = self._s  # in place, as ``_advance`` works
+        s[0], s[1], s[2], s[3] = mark[0], mark[1], mark[2], mark[3]
+
 
 def commitment(seed):
-    """A short hash of the seed, shown at the start and checked when it is revealed."""
+    """The SHA-256 of the seed (256 bits, 64 hex digits), shown at the start and checked
+    when the seed is revealed: too long for a device to find two seeds that share one."""
     import hashlib
 
-    return hashlib.sha256(seed.to_bytes(8, "big")).digest()[:6].hex()
+    return hashlib.sha256(seed.to_bytes(8, "big")).digest().hex()

@@ -12,7 +12,7 @@ class GameMenu(Menu):
     def __init__(self, play):
         game = play.game
         self.play = play
-        items = [("Undo", lambda app, now: self._do(app, "undo", now)),
+        items = [("Undo", lambda app, now: app.pop() or play.undo(app, now)),
                  ("Redo", lambda app, now: self._do(app, "redo", now))]
         if game.state["round"]:
             phase = game.phase()["name"]

@@ -70,7 +70,7 @@ class PlayScreen:
         elif button == A:
             self.act(app, "redo" if kind == LONG else "next", now)
         elif button == B and kind == LONG:
-            self.act(app, "undo", now)
+            self.undo(app, now)
         elif button == B:
             app.push(game_menu(self))
         elif button == DOWN and "grid" in self.game.rules:  # the board, a key away
@@ -124,6 +124,18 @@ class PlayScreen:
         self.pending = (entries, now)
         app.redraw()
         return True
+
+    def undo(self, app, now):
+        """Of an action that rolled, once the table agrees: its dice stay in the log."""
+        dice = self.game.history.needs()
+        if dice is None:
+            self.act(app, "undo", now)
+            return
+        from arbiter.ui.menu import Confirm
+
+        app.push(Confirm("Undo?", [public_text(self.game.history.events[-1]) + "?",
+                                   "Its rolls " + dice, "stay in the log.", "All agree?"],
+                         lambda app, now: self.act(app, "undo agreed", now)))
 
     def after(self, app, new_entries, now):
         """What just happened, shown: the LEDs (rolls spin, reveals and wins flash),

@@ -178,6 +178,7 @@ def start(app, setup, now):
     from arbiter.game.engine import Game
     from arbiter.game.rng import commitment
 
+    unload("arbiter.game.replay")  # a resume's code only
     seed = (app.rng.next32() << 32) | app.rng.next32()
     try:
         game = Game(setup.rules, setup.players, setup.options, seed, DEVICE_KEEP)
@@ -188,8 +189,8 @@ def start(app, setup, now):
     journal.start(game)
     app.log("game %s: %d players, commitment %s" % (
         setup.name, setup.players, commitment(seed)))
-    _play(app, game, journal, now, ["Dice sealed:", commitment(seed),
-                                    "Seed shown at", "the game's end."], "New game")
+    _play(app, game, journal, now, ["Dice sealed:", commitment(seed), "Seed at game end"],
+          "New game")  # the 64 digits wrap to four lines
 
 
 def _play(app, game, journal, now, lines, title):
@@ -217,6 +218,7 @@ def resume_saved(app, now):
     name = header.get("ruleset", "?")
     try:  # the ruleset first, then the journal (line by line): never both texts at once
         game = resume(journal, load_rules(app.flash, name), keep=DEVICE_KEEP)
+        unload("arbiter.game.replay")  # a resume's code only
     except (ValueError, Illegal, KeyError, TypeError, MemoryError, OSError) as exc:
         reason = getattr(exc, "reason", None) or str(exc)
         app.log("saved game not resumed: " + reason)

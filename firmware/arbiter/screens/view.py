@@ -64,8 +64,8 @@ def describe(entry):
     """One log entry in a line or two for the log page."""
     kind = entry["event"]
     if kind == "roll":
-        return "%s %s: %s" % (entry["player"], entry["die"],
-                              " ".join(str(r) for r in entry["rolls"]))
+        return "%s%s %s: %s" % ("undone " if entry.get("undone") else "", entry["player"],
+                                entry["die"], " ".join(str(r) for r in entry["rolls"]))
     if kind == "phase":
         return "-- " + entry["name"] + (" (skipped)" if entry.get("skipped") else "")
     if kind == "note":
@@ -81,4 +81,4 @@ def describe(entry):
     args = entry.get("args")
     if args:
         return kind + " " + " ".join(str(args[k]) for k in sorted(args))
-    return kind if kind != "start" else "start " + entry.get("commitment", "")
+    return kind  # "start": its commitment is on the New game page, too long here

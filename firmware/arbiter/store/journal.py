@@ -52,26 +52,29 @@ class Journal:
         old one, which holds the same game): the header, then a checkpoint of the
         state now (``now``), else one where the events in RAM begin (none when none
         are dropped) followed by those events, the undone ones and as many ``undo``
-        (so redo still works)."""
+        (so redo still works). The checkpoint keeps where the dice stand (they never
+        rewind) and, for the events after it, where each one's dice began."""
         # written part by part: a checkpoint and the events joined would be a few KB
         # of garbage, and the pass that compacts is an action's, the heaviest
         parts = [_header(game), "\n"]
+        history = game.history
         if now:
-            start, state, rng, logged = game.count(), game.state, game.rng.snapshot(), \
-                game.logged()
+            start, state, logged = game.count(), game.state, game.logged()
         else:
-            history = game.history
-            start, state, rng, logged = history.oldest() if history.dropped else (0, 0, 0, 0)
+            start, state, logged = history.snaps[0] if history.dropped else (0, None, 0)
             if start != history.dropped:
                 return  # cannot happen: a snapshot stays where the events begin
-        if start:
-            parts += [CHECKPOINT, lambda f: json.dump(
-                {"n": start, "state": state, "rng": rng, "logged": logged}, f,
-                separators=(",", ":")), "\n"]
+        if start or not now:
+            mark = {"n": start, "state": state, "rng": game.rng.snapshot(), "logged": logged}
+            if not now:
+                mark["starts"] = history.starts + [u[1] for u in reversed(history.undone)]
+            parts += [CHECKPOINT, lambda f: json.dump(mark, f, separators=(",", ":")), "\n"]
         if not now:
-            history = game.history
-            for event in history.events + history.undone[::-1] + ["undo"] * len(history.undone):
+            for event in history.events:
                 parts += [event, "\n"]
+            for undone in reversed(history.undone):
+                parts += [undone[0], "\n"]
+            parts += ["undo\n"] * len(history.undone)
         self.flash.write(JOURNAL, parts)
         self.base = start
 
@@ -125,31 +128,27 @@ def parse_header(stream):
 
 
 def parse(stream):
-    """(header, checkpoint, events, undone, cut) of a journal read line by line, or
-    None when it has no whole header. ``checkpoint`` is None or {"n", "state",
-    "rng", "logged"}; ``events`` are the ones after it; ``cut``: the last line was
-    cut short (the next append would join it). A bad checkpoint raises ValueError."""
+    """(header, checkpoint, lines, cut) of a journal read line by line, or None when
+    it has no whole header. ``checkpoint`` is None or {"n", "state", "rng",
+    "logged"} (and "starts"); ``lines`` are the events after it with ``undo`` and
+    ``redo`` in the order they were done (undone events stay: their dice were
+    drawn); ``cut``: the last line was cut short (the next append would join it).
+    A bad checkpoint raises ValueError."""
     found = parse_header(stream)
     if found is None:
         return None
-    checkpoint, events, undone, cut = None, [], [], False
+    checkpoint, lines, cut = None, [], False
     for line in stream:
         if not line.endswith("\n"):
             cut = True
             break
         line = line[:-1]
-        if line == "undo":
-            if events:
-                undone.append(events.pop())
-        elif line == "redo":
-            if undone:
-                events.append(undone.pop())
-        elif line.startswith(CHECKPOINT):
+        if line.startswith(CHECKPOINT):
             checkpoint = json.loads(line[len(CHECKPOINT):])
+            lines = []
         elif line and line[0] != "#":
-            events.append(line)
-            undone = []
-    return found[0], checkpoint, events, undone, cut
+            lines.append(line)
+    return found[0], checkpoint, lines, cut
 
 
 def resume(journal, rules, found=None, keep=None):
@@ -159,12 +158,11 @@ def resume(journal, rules, found=None, keep=None):
     found = found or journal.read()
     if found is None:
         return None
-    header, checkpoint, _, undone, cut = found
+    header, checkpoint, _, cut = found
     if header.get("ruleset") != rules["name"]:
         raise Illegal("the saved game is %s, not %s" % (header.get("ruleset"), rules["name"]))
     game = rebuild(rules, found, keep)
     journal.base = checkpoint["n"] if checkpoint else 0
-    game.history.undone = undone
     if cut:
         journal.compact(game)
     return game
@@ -175,12 +173,14 @@ def rebuild(rules, found, keep=None, check=None):
     checkpoint; ``check`` as for ``Game.replay`` (audit)."""
     from arbiter.game.engine import Game  # not before: choosing a game needs no engine
 
-    header, checkpoint, events, _, _ = found
+    header, checkpoint, lines, _ = found
     game = Game(rules, header["players"], header["options"], header["seed"], keep)
     start = logged = 0
     if checkpoint:
-        game.state = checkpoint["state"]  # freshly parsed: the game's own
+        if checkpoint["state"] is not None:  # None: the start's
+            game.state = checkpoint["state"]  # freshly parsed: the game's own
         game.rng.restore(checkpoint["rng"])
         start, logged = checkpoint["n"], checkpoint["logged"]
-    game.history.replay_from(start, events, logged, check)
+    game.history.replay(lines, check, start, logged,
+                        checkpoint.get("starts", ()) if checkpoint else ())
     return game
