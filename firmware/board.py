@@ -17,7 +17,7 @@ from arbiter.hw import wiring as _wiring
 from arbiter.hw.flash import Flash
 
 flash = Flash("")
-wiring, errors = _wiring.load(flash.read("config.json"))
+wiring, errors = _wiring.from_flash(flash)
 
 i2c = machine.I2C(
     wiring["i2c_id"],

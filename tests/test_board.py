@@ -75,7 +75,8 @@ def test_config_json_on_flash_overrides(load_board):
 def test_bad_config_json_falls_back_with_errors(load_board):
     board = load_board('{"led_count": 0')
     assert board.neopixel.count == 12
-    assert board.errors == ["config.json: not valid JSON; defaults used"]
+    assert board.errors == ["config.json: not valid JSON; set aside as config.json.bad"]
+    assert (board.flash.size("config.json"), board.flash.exists("config.json.bad")) == (None, True)
 
 
 def test_only_board_imports_machine():

@@ -83,7 +83,7 @@ class VirtualBoard:
         self.flash = VirtualFlash(flash_root)
         from arbiter.hw import wiring  # read once, at boot, then let go as board.py does
 
-        self.wiring, self.errors = wiring.load(self.flash.read("config.json"))
+        self.wiring, self.errors = wiring.from_flash(self.flash)
         unload("arbiter.hw.wiring")
         self.oled = VirtualSSD1306()
         self.i2c = VirtualI2C({self.wiring["oled_addr"]: self.oled})

@@ -114,13 +114,14 @@ def _header(game):
 
 
 def parse_header(stream):
-    line = stream.readline()
-    if not line.endswith("\n"):
-        return None
+    """(header,) or None when the first line is not a whole JSON object (cut short,
+    not UTF-8, too big for the heap)."""
     try:
-        return (json.loads(line),)
-    except ValueError:
+        line = stream.readline()
+        header = json.loads(line) if line.endswith("\n") else None
+    except (ValueError, RuntimeError, MemoryError):
         return None
+    return (header,) if isinstance(header, dict) else None
 
 
 def parse(stream):
