@@ -21,7 +21,7 @@ WIRING = {
 }
 
 FILE = "config.json"
-MAX_BYTES = 4096  # far more than every key takes; a bigger file is not a config
+MAX_BYTES = 2048  # every key takes under 300 bytes: a bigger file is not a config
 _WHOLE = ("not valid JSON", "must be an object")  # the file as a whole is bad
 BUTTON_NAMES = ("up", "down", "left", "right", "a", "b")
 # GP0..GP22 and GP26..GP28 reach the Pico's header; 23-25 and 29 are on-board.

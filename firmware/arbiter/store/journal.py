@@ -22,6 +22,7 @@ JOURNAL = "game.jnl"
 CHECKPOINT = "#ckpt "  # starts the checkpoint line, after the header
 CHECKPOINT_EVERY = 64
 CLOSED = "#end\n"
+MAX_BYTES = 32768  # compacted, a device's journal stays under 5 KB; more is not one
 DEVICE_KEEP = 20  # log entries a game keeps in RAM on the device: its log page shows 20
 
 
@@ -96,7 +97,10 @@ class Journal:
 
     def read(self):
         """(header, checkpoint, events, undone, cut) from flash, or None when there
-        is no game; see ``parse``."""
+        is no game; see ``parse``. A journal too big to be one (ValueError)."""
+        size = self.flash.size(JOURNAL)
+        if size is not None and size > MAX_BYTES:
+            raise ValueError("journal over %d bytes" % MAX_BYTES)
         return self._open(True)
 
     def _open(self, whole):
