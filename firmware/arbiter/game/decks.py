@@ -10,6 +10,7 @@ log what came up.
 """
 
 from arbiter.game import Illegal, RuleError
+from arbiter.game.effects import MAX_DICE
 from arbiter.game.expr import evaluate
 
 
@@ -41,6 +42,8 @@ def draw(game, effect):
     if total == 0:
         raise Illegal(game.text(effect.get("empty", "nothing to draw from")))
     count = evaluate(game, effect.get("count", 1))
+    if not isinstance(count, int) or count > MAX_DICE:
+        raise RuleError("draw %r cards: at most %d" % (count, MAX_DICE))
     drawn, picks = [], []
     for _ in range(count):
         pick = game.rng.below(total)

@@ -181,8 +181,9 @@ def start(app, setup, now):
     seed = (app.rng.next32() << 32) | app.rng.next32()
     try:
         game = Game(setup.rules, setup.players, setup.options, seed, DEVICE_KEEP)
-    except Illegal as exc:
-        app.push(TextPage("Can't start", [exc.reason]))
+    except Exception as exc:  # the rules' setup failed (a bound, a ruleset's bug): say so
+        app.push(TextPage("Can't start", [exc.reason if isinstance(exc, Illegal) else
+                                          "%s: %s" % (type(exc).__name__, exc)]))
         return
     journal = Journal(app.flash)
     journal.start(game)
