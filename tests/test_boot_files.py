@@ -41,7 +41,7 @@ CASES = [
     ("game.jnl", _jnl(events=b"next\nadd P1.\xff 2\n"), "resume", True),
     ("game.jnl", _jnl(b"[1, 2]"), "unreadable", True),
     ("game.jnl", _jnl(b"{broken"), "unreadable", True),
-    ("game.jnl", _jnl(dict(HEADER, ruleset="nosuch")), "nosuch", True),
+    ("game.jnl", _jnl(dict(HEADER, ruleset="nosuch")), "nosuch", False),
     ("game.jnl", _jnl(dict(HEADER, players=99)), "players", True),
     ("game.jnl", _jnl({"format": 1, "ruleset": "kaiju"}), "players", True),
     ("game.jnl", _jnl(dict(HEADER, seed="x")), "resume", True),

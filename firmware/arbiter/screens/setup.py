@@ -222,8 +222,14 @@ def resume_saved(app, now):
         game = resume(journal, load_rules(app.flash, name), keep=DEVICE_KEEP)
     except Exception as exc:  # any failure at all: the game is set aside
         reason = (getattr(exc, "reason", None) or str(exc) or type(exc).__name__)[:80]
-        app.log("saved game not resumed: " + app.flash.set_aside(JOURNAL, reason))
         app.home()
+        if name != "?" and not app.flash.exists(FOLDER + name + ".json"):
+            # only its ruleset is missing: pushed back, the game resumes
+            app.log("saved game not resumed: " + reason)
+            app.push(TextPage("Saved game", ["Could not resume " + name + ":", reason,
+                                             "It stays on flash until a new game."]))
+            return
+        app.log("saved game not resumed: " + app.flash.set_aside(JOURNAL, reason))
         app.push(TextPage("Saved game", ["Could not resume " + name + ":", reason,
                                          "Set aside as " + JOURNAL + ".bad."]))
         return
