@@ -53,7 +53,7 @@ def check_text(text: str) -> str | None:
     if size > ruleset.MAX_BYTES:
         return f"too large: {size} bytes, the limit is {ruleset.MAX_BYTES}"
     try:
-        json.loads(text)
+        json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         return f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
     except RecursionError:
@@ -65,6 +65,10 @@ def check_text(text: str) -> str | None:
     except Exception as exc:  # noqa: BLE001  a checker's bug is a reason, never a traceback
         return _line(f"cannot check it ({type(exc).__name__}: {exc})")
     return None
+
+
+def _no_constant(name: str):
+    raise json.JSONDecodeError(f"{name} is not JSON (MicroPython refuses it)", name, 0)
 
 
 def _line(text: str) -> str:

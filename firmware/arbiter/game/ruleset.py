@@ -131,8 +131,10 @@ def steps(source, load=json.load):
     as many main-loop passes)."""
     try:
         data = load(source)
-    except (ValueError, RuntimeError) as exc:  # RuntimeError: nested past a stack
+    except ValueError as exc:
         raise RulesetError("", "not valid JSON (%s)" % exc) from None
+    except RuntimeError:  # CPython's parser recursing past its stack
+        raise RulesetError("", "nested over %d deep" % MAX_DEPTH) from None
     if _too_deep(data, MAX_DEPTH):  # before any walk below recurses
         raise RulesetError("", "nested over %d deep" % MAX_DEPTH)
     yield None
