@@ -10,7 +10,7 @@ from arbiter.game import Illegal
 from arbiter.game.engine import Game
 
 BASE = {"format": 1, "name": "loop", "players": {"min": 2, "max": 2},
-        "counters": {"hp": {"start": 0}},
+        "counters": {"hp": {"start": 0}}, "dice": {"d6": {"faces": 6}},
         "phases": [{"name": "a", "per_player": True}, {"name": "b"}]}
 
 
@@ -22,36 +22,37 @@ LOOPS = {
     "a trigger that fires itself": rules(
         triggers=[{"counter": "hp", "at": 1, "effects": [{"set": "$p.hp", "to": 0},
                                                          {"add": "$p.hp"}]}],
-        actions={"go": {"effects": [{"add": "$p.hp"}]}}),
+        actions={"go": {"params": ["p"], "effects": [{"add": "$p.hp"}]}}),
     "two triggers firing each other": rules(
         counters={"hp": {"start": 0}, "mp": {"start": 0}},
         triggers=[{"counter": "hp", "at": 1, "effects": [{"set": "$p.mp", "to": 0},
                                                          {"set": "$p.mp", "to": 1}]},
                   {"counter": "mp", "at": 1, "effects": [{"set": "$p.hp", "to": 0},
                                                          {"set": "$p.hp", "to": 1}]}],
-        actions={"go": {"effects": [{"add": "$p.hp"}]}}),
+        actions={"go": {"params": ["p"], "effects": [{"add": "$p.hp"}]}}),
     "next on entering a phase, when a counter says": rules(
         phases=[{"name": n, "enter": [{"if": {">": [{"get": "P1.hp"}, 0]},
                                        "then": [{"next": True}]}]} for n in "ab"],
-        actions={"go": {"effects": [{"add": "P1.hp"}, {"next": True}]}}),
-    "nested repeats": rules(actions={"go": {"effects": [{"repeat": [{"repeat": [
+        actions={"go": {"params": ["p"], "effects": [{"add": "P1.hp"}, {"next": True}]}}),
+    "nested repeats": rules(actions={"go": {"params": ["p"], "effects": [{"repeat": [{"repeat": [
         {"repeat": [{"add": "$p.hp"}], "until": False}], "until": False}],
         "until": False}]}}),
     "calls fanning out": rules(actions={
-        "go": {"effects": [{"call": "f"}] * 10},
+        "go": {"params": ["p"], "effects": [{"call": "f"}] * 10},
         "f": {"private": True, "effects": [{"call": "g"}] * 10},
         "g": {"private": True, "effects": [{"call": "h"}] * 10},
         "h": {"private": True, "effects": [{"add": "$p.hp"}] * 10}}),
-    "a huge roll": rules(actions={"go": {"effects": [{"roll": "d6", "count": 10 ** 7}]}}),
-    "a huge roll, counted at play": rules(actions={"go": {"effects": [
+    "a huge roll": rules(actions={"go": {"params": ["p"], "effects": [
+        {"roll": "d6", "count": 10 ** 7}]}}),
+    "a huge roll, counted at play": rules(actions={"go": {"params": ["p"], "effects": [
         {"roll": "d6", "count": {"*": [{"get": "$p.hp"}, 10 ** 7]}}]}},
         counters={"hp": {"start": 1}}),
-    "pieces without end": rules(actions={"go": {"effects": [
+    "pieces without end": rules(actions={"go": {"params": ["p"], "effects": [
         {"make_pieces": {"count": 100000}}]}}),
     "a loop over every piece of every piece": rules(
         pieces={"each": [{"key": "k%d" % i} for i in range(40)]},
-        actions={"go": {"effects": [{"each_piece": [{"each_piece": [{"each_piece": [
-            {"add": "$p.hp"}]}]}]}]}}),
+        actions={"go": {"params": ["p"], "effects": [
+            {"each_piece": [{"each_piece": [{"each_piece": [{"add": "$p.hp"}]}]}]}]}}),
 }
 
 
@@ -61,7 +62,7 @@ def test_a_looping_action_is_refused_with_a_reason(name):
     before = json.dumps(game.state, sort_keys=True)
     started = time.perf_counter()
     with pytest.raises(Illegal) as refused:
-        game.apply("go")
+        game.apply("go P1")
     assert time.perf_counter() - started < 2
     assert "\n" not in refused.value.reason
     assert json.dumps(game.state, sort_keys=True) == before  # nothing of it stays
@@ -76,3 +77,18 @@ def test_next_with_words_after_it_is_refused_not_journaled():
             game.apply(text)
     assert game.count() == 0
     assert game.apply("NEXT") == "next"
+
+
+@pytest.mark.parametrize("name", sorted(LOOPS))
+def test_under_micropython_a_looping_ruleset_is_refused_at_load_or_at_play(name, tmp_path):
+    # a Pico's heap and a real C stack: refused (by the check, or the action by a
+    # bound), never a crash, a MemoryError or a recursion error
+    from arbiter_referee.headless import play
+
+    path = tmp_path / "loop.json"
+    path.write_text(json.dumps(LOOPS[name]))
+    outcome = play(str(path), 2, 1, {}, ["go P1", "next"], "micropython")
+    assert outcome.refused is not None
+    number, reason = outcome.refused
+    assert number in (0, 1) and "Error" not in reason and "recursion" not in reason, reason
+    assert outcome.refused == play(str(path), 2, 1, {}, ["go P1", "next"]).refused

@@ -12,8 +12,8 @@ MAX_CALLS = 8  # ``call`` nested this deep is a ruleset's loop
 MAX_REPEATS = 100  # a ``repeat`` or a tied ``opposed`` roll gives up after this many
 # Bounds on one action, so any ruleset's action ends soon on a Pico (the checker
 # refuses what it can see; these catch the rest, as a refusal):
-MAX_STEPS = 1000  # effect lists run (a bundled game's action runs at most 45)
-MAX_DEPTH = 12  # triggers and ``next`` set off inside one another (a C stack's worth)
+MAX_STEPS = 600  # effects run (a bundled game's action runs at most 119)
+MAX_DEPTH = 8  # triggers and ``next`` set off inside one another (bundled games: 2)
 MAX_DICE = 100  # dice in one roll, cards in one draw
 MAX_PIECES = 256  # pieces in a game
 
@@ -27,7 +27,7 @@ def deeper(game):
 
 
 def run(game, effects):
-    game.steps += 1  # a count, no allocation: the bound on a looping ruleset
+    game.steps += len(effects)  # a count, no allocation: the bound on a looping ruleset
     if game.steps > MAX_STEPS:
         raise RuleError("the action takes over %d steps: a loop?" % MAX_STEPS)
     for effect in effects:
