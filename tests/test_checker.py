@@ -86,3 +86,30 @@ def test_count_of_classes(capsys):
     with capsys.disabled():
         print("\nmalformed ruleset classes: %d, whole-text classes: %d, nesting depths: %d"
               % (len(CHANGES), len(TEXTS_BAD), len(DEPTHS)))
+
+
+CHUNK = 10
+
+
+@pytest.mark.parametrize("first", range(0, len(CHANGES), CHUNK))
+def test_under_micropython_the_device_menu_refuses_each_with_the_same_reason(first, tmp_path):
+    # a real MicroPython in a Pico's heap: each ruleset chosen from the Play menu is
+    # refused with validate's reason, and the device is back at its menu after each
+    from arbiter_referee.emulator.session import run_session
+
+    cases = sorted(CHANGES)[first:first + CHUNK]
+    (tmp_path / "rulesets").mkdir()
+    script = ""
+    for i, case in enumerate(cases):
+        (tmp_path / "rulesets" / ("c%02d.json" % i)).write_text(malformed(case))
+        script += "a wait=300 " + "down " * i + "a wait=1500 a wait=300 b wait=300 "
+    # preload=False: modules load when used, as on a Pico (the harness's preload
+    # leaves too little heap for 300 pieces parsed)
+    out = run_session(1, script + "down a a wait=500", "micropython", flash_dir=tmp_path,
+                      preload=False)
+    text = "\n".join(out.serial)
+    assert "crash" not in text and "Traceback" not in text, text
+    for i, case in enumerate(cases):
+        assert "arbiter: ruleset c%02d refused: %s" % (i, check_text(malformed(case))) \
+            in out.serial, case
+    assert out.serial[-1].startswith("arbiter: roll 1d6")  # and back at the menu
