@@ -1,17 +1,19 @@
 """The journal: a game on flash, so a reset or a pulled battery costs nothing.
 
-``game.jnl`` holds a header line (ruleset, players, options, seed) and then
-one line per event as the engine records it (``next|2;4``), ``undo`` and
-``redo`` included: a few bytes per event, appended. For a game that keeps only
-what undo reaches (``Game(keep=N)``, as on the device) the journal is rewritten
-every ``CHECKPOINT_EVERY`` events, atomically, as the header and a checkpoint
-line (state, dice, log count), so its size stays bounded and a resume replays
-only the events since. An undo back past the checkpoint rewrites it from the
-oldest snapshot with the events after. A line cut short by a power loss has
-no newline and is ignored: the game resumes at the last whole event (and the
-journal is rewritten whole). Leaving a game appends ``#end``: the journal stays
-for ``pull-log`` and ``audit``, but the device no longer offers to resume it.
-Read line by line, never whole: the heap holds a line at a time.
+``game.jnl`` holds a header line (ruleset, players, options, seed) and then one
+line per event as the engine records it (``next|2;4``), ``undo`` and ``redo``
+included: a few bytes per event, appended. For a game that keeps only what undo
+reaches (``Game(keep=N)``, as on the device) the journal is rewritten every
+``CHECKPOINT_EVERY`` events, atomically, as the header, a checkpoint line
+(state, dice, log count) where the events in RAM begin and those events, so its
+size stays bounded, a resume replays only the events since, and undo after a
+reset reaches as far back as without one. An undo back past the checkpoint
+rewrites it from the oldest snapshot with the events after. A line cut short by
+a power loss has no newline and is ignored: the game resumes at the last whole
+event (and the journal is rewritten whole). Leaving a game appends ``#end``:
+the journal stays for ``pull-log`` and ``audit``, but the device no longer
+offers to resume it. Read line by line, never whole: the heap holds a line at a
+time.
 """
 
 import json
@@ -46,7 +48,7 @@ class Journal:
         self.flash.append(JOURNAL, event + "\n")
         if event != "redo" and event != "undo" and game.keep is not None and \
                 game.count() % CHECKPOINT_EVERY == 0:
-            self.compact(game, True)
+            self.compact(game)  # from the oldest snapshot: a resume undoes as far
 
     def compact(self, game, now=False):
         """Rewrite the journal from ``game`` alone, atomically (a power cut leaves the
