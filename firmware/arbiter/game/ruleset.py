@@ -6,85 +6,17 @@ Schema pass and line numbers) and on the device before a ruleset is used.
 
 import json
 
+from arbiter import unload
 from arbiter.game import FORMAT  # noqa: F401  (re-exported for the host's validate)
-from arbiter.game.effects import EFFECTS, MAX_DICE, MAX_PIECES
+from arbiter.game.effects import EFFECTS
 from arbiter.game.expr import EMPTY, OPERATORS
 
 MAX_BYTES = 32768  # a ruleset must parse comfortably in a Pico's heap
 MAX_PLAYERS = 8
-_TOP = ("$schema", "format", "name", "title", "players", "options", "values", "dice", "counters",
-        "pieces", "secrets", "phases", "turn_order", "triggers", "end", "tiebreak", "actions",
-        "setup", "round_label", "show", "notes", "game", "teams", "grid", "leds", "pages")
-
 
 MAX_DEPTH = 32  # JSON nesting (the bundled games reach 20): the walks here and the
 # engine's recurse, and a Pico's C stack is small
 MAX_FACES = 100  # entries of a die's face list
-
-# Each block's fields and what each holds: "s" text, "i" a whole number, "b" true or
-# false, "c" a choice (text, number, true/false), "n" text or number, "v" a game
-# value (a choice or a list), "a" anything, "x" an expression, "f" effects; "[T" a
-# list of T, "{T" an object of any names to T, "@NAME" the block NAME. A field not
-# listed is refused: a misspelt one would be silently ignored.
-_SHAPES = {
-    "": {"$schema": "s", "format": "i", "name": "s", "title": "s", "notes": "s",
-         "players": "@players", "options": "{@option", "values": "{x", "game": "{v",
-         "dice": "{@die", "counters": "{@counter", "pieces": "@pieces",
-         "secrets": "[@secret", "setup": "f", "round_label": "s", "show": "[s",
-         "phases": "[@phase", "turn_order": "@order", "triggers": "[@trigger",
-         "end": "[@end", "tiebreak": "[x", "leds": "@leds", "grid": "@grid",
-         "pages": "[@page", "teams": "[@team", "actions": "{@action"},
-    "players": {"min": "i", "max": "i", "default": "i", "names": "[s", "colours": "[s",
-                "warn": "@warn", "pulse": "@pulse"},
-    "warn": {"counter": "s", "amber": "i", "red": "i"},
-    "pulse": {"counter": "s", "at": "i"},
-    "option": {"choices": "[c", "default": "c", "label": "s"},
-    "die": {"faces": "a", "label": "s"},
-    "counter": {"start": "x", "min": "x", "max": "x", "choices": "[s", "label": "s"},
-    "pieces": {"counters": "{@counter", "stats": "{n", "each": "[@piece",
-               "by_player": "{[@piece"},
-    "piece": {"key": "s", "name": "s", "stats": "{n"},
-    "secret": {"name": "s", "prompt": "s", "field": "s", "action": "s", "choices": "[a",
-               "on_reveal": "f"},
-    "phase": {"name": "s", "label": "s", "per_player": "x", "skip_if": "x",
-              "repeat_until": "x", "enter": "f", "turn": "f", "leave": "f", "exit": "f",
-              "confirm": "s"},
-    "order": {"by": "s", "die": "s", "key": "x", "high_first": "b"},
-    "trigger": {"counter": "s", "on": "s", "at": "x", "falls": "b", "effects": "f"},
-    "end": {"at": "s", "win_if": "x", "lose_if": "x"},
-    "leds": {"piece": "x", "level": "x", "flash": "{[s"},
-    "grid": {"value": "s", "cell": "x", "name": "x", "caption": "x", "shown": "x",
-             "columns": "i", "label": "s"},
-    "page": {"label": "s", "phases": "[s", "lines": "[x"},
-    "team": {"name": "s", "counters": "{i", "pieces": "[@piece"},
-    "action": {"params": "[s", "flags": "[s", "phases": "[s", "label": "s",
-               "choices": "{x", "defaults": "x", "preview": "b", "private": "b",
-               "effects": "f"},
-    # the argument of the effects that take an object of fields
-    "opposed": {"a": "@side", "b": "@side", "score": "s", "as": "s", "ties": "s",
-                "reason": "x"},
-    "side": {"die": "x", "count": "x", "player": "x", "as": "s"},
-    "make_pieces": {"of": "x", "count": "x", "prefix": "s", "stats": "{n"},
-    "turn_order": "@order",
-}
-_REQUIRED = {"": ("format", "name"), "die": ("faces",), "option": ("choices",),
-             "secret": ("name", "choices"), "phase": ("name",), "piece": ("key",),
-             "trigger": ("counter", "at"), "page": ("label", "lines"), "team": ("name",),
-             "warn": ("counter",), "pulse": ("counter",), "leds": ("piece",),
-             "opposed": ("a", "b"), "side": ("die",), "make_pieces": ("count",)}
-_ENUMS = {"by": ("fixed", "roll", "value"), "on": ("player", "piece")}
-# Each effect's fields besides its name; the forms in _SHAPES take an object instead.
-_FIELDS = {
-    "add": ("n",), "set": ("to",), "roll": ("count", "player", "reason", "as"),
-    "require": ("reason",), "if": ("then", "else"), "each_piece": ("of", "where"),
-    "let": ("be",), "for_each": ("as", "do"), "call": ("with",), "team": ("player",),
-    "repeat": ("until",), "draw": ("count", "to", "as", "reason", "empty"),
-    "shuffle": ("to", "reason"), "append": ("item",), "remove": ("item", "reason"),
-}
-_KINDS = {"s": str, "b": bool}
-_KEY_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
-_SCALARS = {"n": "must be text or a number", "c": "must be text, a number or true/false",
-            "v": "must be text, a number, true/false or a list"}
 
 # forms whose argument is an object of named fields, not an expression
 _PARAMS = ("count_pieces", "max_pieces", "sum_pieces", "make_pieces", "opposed",
@@ -181,57 +113,6 @@ def _too_deep(value, room):
     return False
 
 
-def _bad_shape(value, shape, data):
-    """None, or (the path below ``value``, the reason): ``value`` against ``shape``
-    (see _SHAPES). Paths are built only for a mistake."""
-    code = shape[0]
-    if code == "[" or code == "{":
-        if not isinstance(value, list if code == "[" else dict):
-            return "", "must be a list" if code == "[" else "must be an object"
-        keys = range(len(value)) if code == "[" else value
-        for key in keys:
-            bad = _bad_shape(value[key], shape[1:], data)
-            if bad is not None:
-                return ("[%d]" % key if code == "[" else "." + key) + bad[0], bad[1]
-        return None
-    if code == "@":
-        block = _SHAPES[shape[1:]]
-        if isinstance(block, str):
-            return _bad_shape(value, block, data)
-        if not isinstance(value, dict):
-            return "", "must be an object"
-        for key in _REQUIRED.get(shape[1:], ()):
-            if key not in value:
-                return "." + key, "is missing"
-        for key in value:
-            field = block.get(key)
-            if field is None:
-                return "." + key, "unknown field"
-            bad = _bad_shape(value[key], field, data)
-            if bad is None and key in _ENUMS and value[key] not in _ENUMS[key]:
-                bad = "", "must be one of " + ", ".join(_ENUMS[key])
-            if bad is not None:
-                return "." + key + bad[0], bad[1]
-        return None
-    if code == "x":
-        if isinstance(value, dict) and len(value) != 1:
-            return "", "an expression has exactly one operator"
-        return _bad_operator(value)
-    if code == "f":
-        return _bad_forms(value, data)
-    if code == "i" or code == "s" or code == "b":
-        if not isinstance(value, _KINDS.get(code, int)) or \
-                code == "i" and isinstance(value, bool):
-            return "", ("must be a whole number", "must be text", "must be true or false")[
-                "isb".index(code)]
-        return None
-    if isinstance(value, bool):  # not an int to MicroPython, an int to CPython
-        return None if code != "n" else ("", _SCALARS[code])
-    if code == "a" or isinstance(value, (str, int)) or code == "v" and isinstance(value, list):
-        return None
-    return "", _SCALARS[code]
-
-
 def _fail(path, message):
     raise RulesetError(path, message)
 
@@ -250,33 +131,39 @@ def _int(value, path, low=None, high=None):
     return value
 
 
+_shapes = None  # arbiter.game.shapes while a check runs
+
+
 def check(data):
+    """``data`` if the engine runs it in bounded time and memory, else RulesetError
+    saying why and where. The shapes' checks (arbiter.game.shapes) come for this
+    and go after: a Pico's heap holds this module while the ruleset is parsed."""
+    global _shapes
+    # by name: loaded here and not before, even by the emulator's preload
+    _shapes = __import__("arbiter.game.shapes", None, None, ("check",))
+    try:
+        return _check(data)
+    finally:
+        _shapes = None
+        unload("arbiter.game.shapes")
+
+
+def _check(data):
     _obj(data, "")
     version = data.get("format")
     if version != FORMAT:
         _fail("format", "format %r is not understood; this Arbiter reads format %d"
               % (version, FORMAT))
-    for key in data:
-        if key not in _TOP:
-            _fail(key, "unknown block")
     if _too_deep(data, MAX_DEPTH):
         _fail("", "nested over %d deep" % MAX_DEPTH)
-    bad = _bad_shape(data, "@", data)
-    if bad is not None:
-        _fail(bad[0][1:], bad[1])
-    if not _word(data["name"], "abcdefghijklmnopqrstuvwxyz0123456789_-") or \
-            len(data["name"]) > 24:
-        _fail("name", "must be 1 to 24 of a-z, 0-9, _ and -")
+    _shapes.check(data, (_fail, _bad_operator, _bad_forms))
     players = _obj(data.get("players", {}), "players")
     low = _int(players.get("min", 2), "players.min", 1, MAX_PLAYERS)
     high = _int(players.get("max", low), "players.max", 1, MAX_PLAYERS)
     if low > high:
         _fail("players", "min %d exceeds max %d" % (low, high))
     _int(players.get("default", low), "players.default", low, high)
-    _check_pieces(data, high)
-    phases = data.get("phases", ())
-    if phases and all({"next": True} in phase.get("enter", ()) for phase in phases):
-        _fail("phases", "every phase moves on as it is entered: a loop")
+    _shapes.check_pieces(data, high)
     for i, name in enumerate(players.get("names", [])):
         if not isinstance(name, str) or not 0 < len(name) <= 12:
             _fail("players.names[%d]" % i, "must be a name of 1 to 12 characters")
@@ -313,10 +200,7 @@ def check(data):
         if not isinstance(secret.get("choices"), list) or not secret["choices"]:
             _fail(path + ".choices", "must be a non-empty list")
     _check_teams(data, counters)
-    grid = _obj(data.get("grid", {}), "grid")
-    _exprs(grid, "grid", True)
-    if grid and ("value" in grid) == ("cell" in grid):
-        _fail("grid", "needs either value or cell")
+    _exprs(_obj(data.get("grid", {}), "grid"), "grid", True)
     for i, page in enumerate(data.get("pages", [])):
         _exprs(_obj(page, "pages[%d]" % i).get("lines", []), "pages[%d].lines" % i)
     if "leds" in data:
@@ -326,34 +210,6 @@ def check(data):
         if end.get("at", "always") not in ("always", "round_end", "turn_start"):
             _fail("end[%d].at" % i, "must be always, round_end or turn_start")
     return data
-
-
-def _word(text, letters):
-    """Whether ``text`` is a non-empty string of ``letters`` only."""
-    if not isinstance(text, str) or not text:
-        return False
-    for c in text:
-        if c not in letters:
-            return False
-    return True
-
-
-def _check_pieces(data, players):
-    """Piece keys are words, and the pieces a game starts with stay under MAX_PIECES."""
-    pieces = data.get("pieces", {})
-    lists = [("pieces.each", pieces.get("each", []))]
-    by_player = pieces.get("by_player", {})
-    lists += [("pieces.by_player." + p, by_player[p]) for p in by_player]
-    teams = data.get("teams", [])
-    lists += [("teams[%d].pieces" % i, teams[i].get("pieces", [])) for i in range(len(teams))]
-    for path, items in lists:
-        for i, piece in enumerate(items):
-            if not _word(piece["key"], _KEY_LETTERS):
-                _fail("%s[%d].key" % (path, i), "must be letters, digits and _")
-    each = len(lists[0][1]) * players
-    most = max([len(items) for _, items in lists[1:]] or [0]) * players
-    if each + most > MAX_PIECES:
-        _fail("pieces", "%d pieces or more; at most %d" % (each + most, MAX_PIECES))
 
 
 def _check_teams(data, counters):
@@ -464,22 +320,9 @@ def _bad_effect(effect, data):
         return ".roll", "unknown die %r" % (effect["roll"],)
     if kind == "call" and effect["call"] not in data.get("actions", {}):
         return ".call", "unknown action %r" % (effect["call"],)
-    fields = _FIELDS.get(kind, ())
-    for key in effect:
-        if key != kind and key not in fields:
-            return "." + key, "not a field of %s (%s)" % (
-                kind, ", ".join(fields) if fields else "it has none")
-    if kind == "opposed" or kind == "make_pieces" or kind == "turn_order":
-        bad = _bad_shape(effect[kind], "@" + kind, data)
-        if bad is not None:
-            return "." + kind + bad[0], bad[1]
-    count = effect["make_pieces"].get("count") if kind == "make_pieces" else \
-        effect.get("count") if kind == "roll" or kind == "draw" else None
-    if isinstance(count, int) and not 0 <= count <= (MAX_PIECES if kind == "make_pieces"
-                                                     else MAX_DICE):
-        return ".count", "must be 0..%d" % (MAX_PIECES if kind == "make_pieces" else MAX_DICE)
-    if kind == "repeat" and "until" not in effect:
-        return ".until", "is missing (a repeat without it never ends)"
+    bad = _shapes.bad_fields(effect, kind, data)
+    if bad is not None:
+        return bad
     for key in ("then", "else", "each_player", "each_piece", "do", "repeat"):
         if key in effect and isinstance(effect[key], list):
             bad = _bad_forms(effect[key], data)
