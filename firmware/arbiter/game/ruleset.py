@@ -259,8 +259,10 @@ def _check_dice(dice):
         _obj(die, path)
         faces = die.get("faces")
         if isinstance(faces, list):
-            if not 0 < len(faces) <= MAX_FACES:
-                _fail(path + ".faces", "a die has 1 to %d faces" % MAX_FACES)
+            if not faces:
+                _fail(path + ".faces", "a die needs at least one face")
+            if len(faces) > MAX_FACES:
+                _fail(path + ".faces", "a die has at most %d faces" % MAX_FACES)
             for i, face in enumerate(faces):
                 _int(face, "%s.faces[%d]" % (path, i), 0, 99)
         elif faces is None:
