@@ -159,6 +159,10 @@ class SerialDevice:
 
     def _job(self, kind: str, text: str, raw: bool) -> Outcome:
         assert self.vm is not None
+        # Each piece of work a PC sends feeds the watchdog: this serial line, on a
+        # loaded machine, can be far slower than a Pico's USB (which the commands'
+        # own feeding, transfer.FEED, covers). A command left hanging still bites.
+        self.fed_at = time.monotonic()
         self.port.intercept = self.vm.interrupt
         try:
             return self.vm.run(kind, text, raw)
