@@ -113,3 +113,40 @@ def test_under_micropython_the_device_menu_refuses_each_with_the_same_reason(fir
         assert "arbiter: ruleset c%02d refused: %s" % (i, check_text(malformed(case))) \
             in out.serial, case
     assert out.serial[-1].startswith("arbiter: roll 1d6")  # and back at the menu
+
+
+@pytest.fixture(scope="module")
+def emulated(tmp_path_factory):
+    import os
+
+    from helpers.emulator import Emulator
+
+    if not hasattr(os, "openpty"):
+        pytest.skip("needs pseudo-terminals")
+    emulator = Emulator(tmp_path_factory.mktemp("emulated"))
+    emulator.arbiter("deploy")
+    yield emulator
+    emulator.stop()
+
+
+PUSHED = [case for case in sorted(CHANGES) if "name" not in case]  # the name is the file's
+
+
+@pytest.mark.parametrize("first", range(0, len(PUSHED), 40))
+def test_pushed_past_the_host_check_the_device_refuses_each_with_validates_reason(
+        emulated, first, tmp_path):
+    from arbiter_referee import transfer
+
+    files = []
+    for i, case in enumerate(PUSHED[first:first + 40]):
+        data = json.loads(malformed(case))
+        data["name"] = "m%03d" % (first + i)
+        path = tmp_path / ("m%03d.json" % (first + i))
+        path.write_text(json.dumps(data))
+        files.append((case, path))
+    answers = transfer.push_many(emulated.port, [str(path) for _, path in files],
+                                 host_check=False)
+    for (case, path), (_, reason) in zip(files, answers, strict=True):
+        assert reason == check_text(path.read_text()).removeprefix("ruleset: "), case
+    assert not list((emulated.flash / "rulesets").glob("m*.json"))  # none installed
+    assert not list((emulated.flash / "rulesets").glob("*.part"))
