@@ -51,15 +51,19 @@ _FIELDS = {
 _KEY_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _SCALARS = ("must be text or a number", "must be text, a number or true/false",
             "must be text, a number, true/false or a list")
-# ruleset.py's own, handed over by ``check`` (this module does not import it back)
-_fail = _bad_operator = _bad_forms = None
+# ruleset.py's fail, bad_operator and bad_forms, handed over by ``check`` (this
+# module does not import it back)
+_ruleset = []
+
+
+def _fail(path, message):
+    _ruleset[0](path, message)  # raises RulesetError
 
 
 def check(data, ruleset):
     """The blocks of ``data`` against their shapes. ``ruleset``: ruleset.py's fail,
     bad_operator and bad_forms; fail raises on a mistake."""
-    global _fail, _bad_operator, _bad_forms
-    _fail, _bad_operator, _bad_forms = ruleset
+    _ruleset[:] = ruleset
     for key in data:
         if _find(_TOP, key, ":") < 0:
             _fail(key, "unknown block")
@@ -139,9 +143,9 @@ def bad_shape(value, text, at, data):
     if text.startswith("x", at):
         if isinstance(value, dict) and len(value) != 1:
             return "", "an expression has exactly one operator"
-        return _bad_operator(value)
+        return _ruleset[1](value)
     if text.startswith("f", at):
-        return _bad_forms(value, data)
+        return _ruleset[2](value, data)
     code = "isbncva".find(text[at])
     if code < 3:
         if not isinstance(value, (int, str, bool)[code]) or code == 0 and isinstance(value, bool):
