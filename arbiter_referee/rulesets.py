@@ -1,23 +1,17 @@
 """Rulesets on the PC: the bundled ones, and the check before one goes to a device.
 
-The check has three passes, first failure wins: the size cap and JSON syntax
-(with line and column), the JSON Schema (structure), then the firmware's own
-checks (meaning: references between blocks, bounds), which the device repeats.
+The check is the firmware's own (arbiter/game/ruleset.py), run here: a ruleset
+passes ``arbiter validate`` and the device's check, or neither. The host adds
+line and column to bad JSON; the JSON Schema is for editors.
 """
 
 from __future__ import annotations
 
 import json
-import reprlib
-from functools import lru_cache
 from pathlib import Path
 
 from arbiter_referee.emulator.session import use_firmware_path
 from arbiter_referee.paths import RULESETS, SCHEMA
-
-_SHORT = reprlib.Repr()
-_SHORT.maxlist = _SHORT.maxdict = 3
-_SHORT.maxstring = _SHORT.maxother = 30
 
 
 def bundled() -> dict[str, Path]:
@@ -38,23 +32,20 @@ def ruleset_path(name_or_file: str) -> Path:
     return known[name_or_file]
 
 
-@lru_cache(maxsize=1)
-def _validator():
+def schema_errors(data) -> list[str]:
+    """What the JSON Schema (for editors: completion and hints as one types) says of
+    ``data``; the verdict is the firmware's (``check_text``), which refuses at least
+    all of this (tests/test_checker.py)."""
     import jsonschema
 
-    schema = json.loads(SCHEMA.read_text())
-    return jsonschema.Draft202012Validator(schema)
-
-
-def _where(path) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "ruleset"
+    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text()))
+    return [error.message for error in validator.iter_errors(data)]
 
 
 def check_text(text: str) -> str | None:
-    """None when the ruleset is good, else a short reason naming where."""
+    """None when the ruleset is good, else a one-line reason naming where. The
+    verdict is the device's own check (the firmware's code, run here), so a
+    ruleset passes both or neither; the host adds only line numbers to bad JSON."""
     use_firmware_path()
     from arbiter.game import ruleset
 
@@ -62,25 +53,28 @@ def check_text(text: str) -> str | None:
     if size > ruleset.MAX_BYTES:
         return f"too large: {size} bytes, the limit is {ruleset.MAX_BYTES}"
     try:
-        data = json.loads(text)
+        json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         return f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
-    if not isinstance(data, dict):
-        return "ruleset: the top level must be an object"
-    if data.get("format") != ruleset.FORMAT:
-        return (f"format: format {data.get('format')!r} is not understood; "
-                f"this Arbiter reads format {ruleset.FORMAT}")
-    errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
-    if errors:
-        error = min(errors, key=lambda e: len(e.absolute_path))
-        # jsonschema quotes the whole offending value: keep a reason to a line or two
-        message = error.message.replace(repr(error.instance), _SHORT.repr(error.instance))
-        return f"{_where(error.absolute_path)}: {message}"
+    except RecursionError:
+        return f"ruleset: nested over {ruleset.MAX_DEPTH} deep"
     try:
-        ruleset.check(data)
+        ruleset.parse(text)
     except ruleset.RulesetError as exc:
-        return str(exc)
+        return _line(str(exc))
+    except Exception as exc:  # noqa: BLE001  a checker's bug is a reason, never a traceback
+        return _line(f"cannot check it ({type(exc).__name__}: {exc})")
     return None
+
+
+def _no_constant(name: str):
+    raise json.JSONDecodeError(f"{name} is not JSON (MicroPython refuses it)", name, 0)
+
+
+def _line(text: str) -> str:
+    """One line, of a reasonable length: a reason, not the file back."""
+    text = " ".join(text.split())
+    return text if len(text) <= 160 else text[:157] + "..."
 
 
 def check_file(path: Path) -> str | None:

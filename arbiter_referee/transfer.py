@@ -33,6 +33,9 @@ TIMEOUT = 300  # seconds for one mpremote run (a full deploy over USB takes a fe
 RESTART_TIMEOUT = 120  # s (a Pico takes about 2; the emulator, loaded, more)
 POLL = 0.02
 MKDIR_RULESETS = "import os\ntry:\n os.mkdir('rulesets')\nexcept OSError:\n pass"
+# Before every step: the firmware's watchdog (board.py) keeps running while a command
+# holds the REPL, and resets the device if a step is not done within its 8 s.
+FEED = "import sys\nb = sys.modules.get('board')\nif b and hasattr(b, 'feed'):\n b.feed()\ndel b"
 
 
 NO_FIRMWARE = "the device has no Arbiter firmware: run arbiter deploy first"
@@ -48,6 +51,10 @@ def mpremote(port: str, *steps: list[str], reset: bool = True,
     ``on_line`` is given each line of output as mpremote prints it."""
     args = [sys.executable, "-m", "mpremote", "connect", port]
     for step in steps:
+        if step[0] == "exec":
+            step = ["exec", FEED + "\n" + step[1], *step[2:]]
+        else:
+            args += ["exec", FEED, "+"]
         args += [*step, "+"]
     if reset:
         args.append("reset")

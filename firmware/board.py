@@ -17,7 +17,7 @@ from arbiter.hw import wiring as _wiring
 from arbiter.hw.flash import Flash
 
 flash = Flash("")
-wiring, errors = _wiring.load(flash.read("config.json"))
+wiring, errors = _wiring.from_flash(flash)
 
 i2c = machine.I2C(
     wiring["i2c_id"],
@@ -37,6 +37,11 @@ unload("arbiter.hw.wiring")  # read once, at boot: its code leaves the heap
 
 ticks_ms = time.ticks_ms
 sleep_ms = time.sleep_ms
+# The watchdog: a pass of the main loop feeds it; a hang (or a REPL left behind by
+# a killed transfer) resets the Pico, which boots back into its game. Once started
+# it cannot be stopped: a PC's command feeds it too (transfer.py).
+WATCHDOG_MS = 8000  # the RP2040's longest is 8.3 s
+feed = machine.WDT(timeout=WATCHDOG_MS).feed
 
 
 def entropy_seed():

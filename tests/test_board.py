@@ -28,6 +28,17 @@ class I2C:
         self.bus, self.sda, self.scl, self.freq = bus, sda.number, scl.number, freq
 
 
+class WDT:
+    started = []
+
+    def __init__(self, timeout):
+        self.timeout, self.fed = timeout, 0
+        WDT.started.append(self)
+
+    def feed(self):
+        self.fed += 1
+
+
 class NeoPixel:
     def __init__(self, pin, count):
         self.pin, self.count = pin.number, count
@@ -35,7 +46,7 @@ class NeoPixel:
 
 @pytest.fixture
 def load_board(tmp_path, monkeypatch):
-    machine = types.SimpleNamespace(Pin=Pin, I2C=I2C)
+    machine = types.SimpleNamespace(Pin=Pin, I2C=I2C, WDT=WDT)
     monkeypatch.setitem(sys.modules, "machine", machine)
     monkeypatch.setitem(sys.modules, "neopixel", types.SimpleNamespace(NeoPixel=NeoPixel))
     monkeypatch.setattr("time.ticks_ms", lambda: 0, raising=False)
@@ -75,7 +86,17 @@ def test_config_json_on_flash_overrides(load_board):
 def test_bad_config_json_falls_back_with_errors(load_board):
     board = load_board('{"led_count": 0')
     assert board.neopixel.count == 12
-    assert board.errors == ["config.json: not valid JSON; defaults used"]
+    assert board.errors == ["config.json: not valid JSON; set aside as config.json.bad"]
+    assert (board.flash.size("config.json"), board.flash.exists("config.json.bad")) == (None, True)
+
+
+def test_the_watchdog_is_armed_at_boot_and_fed_through_board_feed(load_board):
+    WDT.started.clear()
+    board = load_board()
+    (wdt,) = WDT.started
+    assert 0 < wdt.timeout <= 8300  # the RP2040's longest
+    board.feed()
+    assert wdt.fed == 1  # Device.tick calls it every pass (test_watchdog.py)
 
 
 def test_only_board_imports_machine():

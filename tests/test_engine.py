@@ -279,7 +279,7 @@ def test_a_round_of_skipped_phases_does_not_loop_forever():
 
 def test_named_fields_of_a_form_are_not_read_as_operators():
     data = {"format": 1, "name": "fields", "counters": {"n": {"start": 0}},
-            "pieces": {"stats": {"hp": {"start": 2}}},
+            "pieces": {"counters": {"hp": {"start": 2}}},
             "setup": [{"make_pieces": {"count": 2}}],
             "actions": {"tally": {"effects": [
                 {"set": "$p.n", "to": {"count_pieces": {"of": "P1"}}}]}}}

@@ -126,18 +126,42 @@ def test_a_device_game_compacts_its_journal_and_resumes_from_the_checkpoint(
     game = device_game()
     play_on(flash, game, LONG * 25)  # 200 events: compacted at 64, 128 and 192
     lines = (tmp_path / "game.jnl").read_text().splitlines()
-    assert lines[1].startswith(jnl.CHECKPOINT) and '"n":192' in lines[1]
-    assert len(lines) == 2 + 200 - 192  # the header, the checkpoint, the events since
+    # checkpointed at 192 where the events in RAM began: undo's reach before it
+    assert lines[1].startswith(jnl.CHECKPOINT) and '"n":172' in lines[1]
+    assert len(lines) == 2 + 200 - 172  # the header, the checkpoint, the events since
     monkeypatch.setattr(Flash, "read", None)  # a resume streams the journal, never whole
     resumed = jnl.resume(jnl.Journal(flash), JUGGER, keep=jnl.DEVICE_KEEP)
     assert resumed.state == game.state and resumed.count() == 200
     assert resumed.rng.snapshot() == game.rng.snapshot()
-    for _ in range(8):  # undo reaches back to the checkpoint after a reset
+    for _ in range(game.count() - game.history.dropped):  # as far back as with no reset
         resumed.apply("undo agreed")
         game.apply("undo agreed")
         assert resumed.state == game.state
-    with pytest.raises(Illegal, match="no further undo"):
-        resumed.apply("undo agreed")
+    for either in (resumed, game):
+        with pytest.raises(Illegal, match="no further undo"):
+            either.apply("undo agreed")
+
+
+def test_undo_after_a_reset_at_every_event_reaches_as_far_as_without_one(tmp_path):
+    flash = Flash(str(tmp_path) + "/")
+    game = device_game()
+    journal = jnl.Journal(flash)
+    journal.start(game)
+    depths, states = [], [json.dumps(game.state, sort_keys=True)]
+    for i, action in enumerate((LONG * 25)[:200]):
+        journal.record(game, game.apply(action))
+        states.append(json.dumps(game.state, sort_keys=True))
+        resumed = jnl.resume(jnl.Journal(flash), JUGGER, keep=jnl.DEVICE_KEEP)
+        depth = game.count() - game.history.dropped  # the undos left
+        assert resumed.count() - resumed.history.dropped == depth, f"reset after event {i + 1}"
+        depths.append(depth)
+        if (i + 1) % 64 in (0, 1):  # at and after a checkpoint: undo all the way back
+            for back in range(1, depth + 1):
+                resumed.apply("undo agreed")
+                assert json.dumps(resumed.state, sort_keys=True) == states[i + 1 - back]
+            with pytest.raises(Illegal, match="undo"):
+                resumed.apply("undo agreed")
+    assert min(depths[20:]) >= 20  # never the 0 a checkpoint used to leave
 
 
 def test_undo_reaches_back_20_actions_then_says_why():
@@ -229,7 +253,7 @@ def test_power_cut_at_every_write_resumes_at_the_last_whole_event(tmp_path, monk
     (tmp_path / "full").mkdir()
     full = CuttingFlash(str(tmp_path / "full") + "/")
     _, states = play(full, CUT_SCRIPT, keep=keep)
-    assert len(full.writes) == (7 if keep else 1)  # the start, 4 checkpoints, 2 undone past
+    assert len(full.writes) == (6 if keep else 1)  # the start, checkpoints, undos past one
     ends = {written for written, _ in states}
     # Every append's end and a byte either side, points inside appends, and the
     # start, middle and end of every whole-file write (anywhere in one is alike).
@@ -322,11 +346,12 @@ def test_audit_of_a_compacted_journal_says_from_which_event_it_verifies(
     from arbiter_referee.journals import journal_csv
 
     flash = Flash(str(tmp_path) + "/")
-    play_on(flash, device_game(), LONG * 10).close()  # 80 events, a checkpoint at 64
+    # 80 events, compacted at 64 from event 44 (where undo's reach began)
+    play_on(flash, device_game(), LONG * 10).close()
     log = tmp_path / "game.jnl"
     assert arbiter(["audit", str(log)]) == 0
     out = capsys.readouterr().out
-    assert "80 events" in out and "verified from event 65" in out
+    assert "80 events" in out and "verified from event 45" in out
     assert "dice are draw" in out and "all rolls match the seed" in out
     rows = journal_csv(log.read_text(), bundled()["jugger"].read_text()).splitlines()
     assert rows[0].startswith("entry,event") and int(rows[1].split(",")[0]) > 100
@@ -340,7 +365,7 @@ def test_audit_of_a_compacted_journal_says_from_which_event_it_verifies(
     assert arbiter(["audit", str(log)]) == 1
     out = capsys.readouterr().out
     shown = edited.replace(";", "; ")
-    assert f"event {64 + rolled - 1} (dispute n=2): recorded {shown}," in out  # after 64
+    assert f"event {44 + rolled - 1} (dispute n=2): recorded {shown}," in out  # after 44
 
     monkeypatch.setattr(audit, "DRAW_LIMIT", 1_000)  # a forged generator is not found
     lines[1] = lines[1].replace('"rng":', '"rng":1')
@@ -372,7 +397,7 @@ def test_under_micropython_a_device_game_compacts_and_resumes(tmp_path):
     from arbiter_referee.emulator.session import run_driver
     from arbiter_referee.paths import RULESETS
 
-    # 70 events of Jugger as the device plays them: compacted at 64, then resumed.
+    # 70 events of Jugger as the device plays them: compacted at 64 (from 44), resumed.
     body = (
         "__import__('arbiter.store.journal')\n"
         "__import__('arbiter.hw.flash')\n"
@@ -381,6 +406,7 @@ def test_under_micropython_a_device_game_compacts_and_resumes(tmp_path):
         "rules = vrun.load_file('/rulesets/jugger.json')\n"
         "game = vrun.start(rules, 2, 5, {})\n"
         "game.keep = jmod.DEVICE_KEEP\n"
+        "game.history = game.history.__class__(game, jmod.DEVICE_KEEP)  # bounded\n"
         "journal = jmod.Journal(flash)\n"
         "journal.start(game)\n"
         "i = 0\n"
@@ -392,6 +418,6 @@ def test_under_micropython_a_device_game_compacts_and_resumes(tmp_path):
         "print('R', again.count(), len(again.history.events), again.state == game.state)\n")
     mounts = {"/flash": (tmp_path, True), "/rulesets": (RULESETS, False)}
     result = run_driver("vrun", body, mounts, 2 * 1024 * 1024, data={"LONG": LONG})
-    assert "R 70 6 True" in result.stdout, result.stderr
+    assert "R 70 22 True" in result.stdout, result.stderr  # undo reaches 22 back, as before
     lines = (tmp_path / "game.jnl").read_text().splitlines()
-    assert json.loads(lines[1][len(jnl.CHECKPOINT):])["n"] == 64 and len(lines) == 2 + 6
+    assert json.loads(lines[1][len(jnl.CHECKPOINT):])["n"] == 44 and len(lines) == 2 + 26

@@ -65,7 +65,7 @@ def test_a_power_cut_at_any_erase_or_program_loses_no_recorded_event(rules, monk
         recorded.append((len(device.log), json.dumps(game.state)))
     ops = device.log[start:]
     erases = sum(1 for _, data in ops if len(data) == littlefs.BLOCK)
-    assert len(ops) >= len(recorded) and erases >= (20 if keep else 3)  # compactions erase
+    assert len(ops) >= len(recorded) and erases >= (12 if keep else 3)  # compactions erase
     image = bytearray(base)
     for cut in range(len(ops) + 1):  # the power goes before op ``cut`` (0: before any)
         if cut:

@@ -48,13 +48,13 @@ BAD = {
         "triggers[%d].counter: unknown counter 'rage'"
         % len(json.loads(bundled()["kaiju"].read_text())["triggers"])),
     "more than 8 players": (mutate(_set(["players", "max"], 9)), "players.max"),
-    "top level not an object": ("[1, 2, 3]", "top level must be an object"),
+    "top level not an object": ("[1, 2, 3]", "ruleset: must be an object"),
     "unknown format version": (mutate(_set(["format"], 2)),
                                "format 2 is not understood; this Arbiter reads format 1"),
     "unknown effect": (mutate(lambda d: d["phases"][0].update(enter=[{"explode": 1}])),
                        "phases[0].enter[0]"),
     "a long value of the wrong type": (mutate(_set(["notes"], ["house rule " * 40] * 10)),
-                                       "notes: ['house rule"),
+                                       "notes: must be text"),
     "roll of an unknown die": (mutate(lambda d: d["phases"][0].update(
         enter=[{"roll": "d7", "reason": "x"}])), "unknown die 'd7'"),
 }

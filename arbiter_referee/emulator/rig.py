@@ -14,9 +14,6 @@ class Rig:
     """A virtual board with the real firmware on it, driven by hand in tests."""
 
     def __init__(self, flash_dir, seed=1, config=None, settings=None, factory=True):
-        from arbiter.device import Device
-        from vboard import VirtualBoard
-
         if factory:
             factory_flash(flash_dir)
         if config is not None:
@@ -24,20 +21,38 @@ class Rig:
         if settings is not None:
             (flash_dir / "settings.json").write_text(settings)
         self.flash_dir = flash_dir
-        self.board = VirtualBoard(seed, "", str(flash_dir) + "/")
+        self.seed = seed
+        self.watchdog_resets = 0
+        self._power_on()
+        self.run(50)
+
+    def _power_on(self):
+        from arbiter.device import Device
+        from vboard import VirtualBoard
+
+        self.board = VirtualBoard(self.seed, "", str(self.flash_dir) + "/")
         self.board.end_ms = None
         self.device = Device(self.board)
-        self.run(50)
 
     def reboot(self, seed=2):
         """Power off and on again: same flash, a fresh device."""
         return Rig(self.flash_dir, seed=seed, factory=False)
 
     def run(self, ms):
-        """Let the device's main loop run for ``ms`` of emulated time."""
-        end = self.board.elapsed + ms
-        while self.board.elapsed < end:
-            self.board.sleep_ms(self.device.tick())
+        """Let the device's main loop run for ``ms`` of emulated time. When the
+        emulated watchdog bites, the device boots again on the same flash."""
+        from vboard import WatchdogReset
+
+        left = ms
+        while left > 0:
+            board = self.board
+            before = board.elapsed
+            try:
+                board.sleep_ms(self.device.tick())
+            except WatchdogReset:
+                self.watchdog_resets += 1
+                self._power_on()
+            left -= board.elapsed - before
 
     def led_colours(self, ms=1500, step=50):
         """What each LED showed over ``ms`` (past any animation): a set of colours per LED."""

@@ -44,6 +44,7 @@ class App:
                 notices.append("Saved game not resumed after repeated errors; "
                                "restart to try again.")
         if self.settings.error:
+            log(self.settings.error)
             notices.append(self.settings.error)
         if notices:
             self.push(TextPage("Check setup", notices))

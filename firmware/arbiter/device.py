@@ -1,11 +1,12 @@
 """The device: boot, one pass of the main loop, and the top-level crash handler.
 
 ``board`` is the real one (``board.py``) or the emulator's virtual board:
-anything with ``i2c``, ``neopixel``, ``button_readers``, ``flash``,
-``wiring``, ``errors``, ``ticks_ms()``, ``sleep_ms(ms)``, ``entropy_seed()``
-and ``print_exception(exc)``. All state lives on the ``Device`` object, so a
-caller may drive ``tick()`` from anywhere (the emulator does, from the top
-level, where MicroPython's GC can see everything).
+anything with ``i2c``, ``neopixel``, ``button_readers``, ``flash``, ``wiring``,
+``errors``, ``ticks_ms()``, ``sleep_ms(ms)``, ``entropy_seed()``,
+``print_exception(exc)`` and ``feed()`` (the watchdog's, every pass). All state
+lives on the ``Device`` object, so a caller may drive ``tick()`` from anywhere
+(the emulator does, from the top level, where MicroPython's GC can see
+everything).
 """
 
 import gc
@@ -52,6 +53,7 @@ class Device:
 
     def tick(self):
         """One pass of the main loop; returns how long to sleep, in ms."""
+        self.board.feed()
         now = self.board.ticks_ms()
         if self.app is None:
             return self._crash_tick(now)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import struct
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -65,6 +66,11 @@ class SerialDevice:
         self.boots = 0
         self._on_ready: Callable[[], None] | None = None
         self._closing = threading.Event()
+        # The watchdog, as hardware: it runs through soft resets, a hard one stops it.
+        self.watchdog_ms: int | None = None
+        self.fed_at = 0.0
+        self.bitten = False
+        self.watchdog_resets = 0
 
     # -- the main loop: boot, REPL, reset ----------------------------------------------
 
@@ -73,10 +79,12 @@ class SerialDevice:
         once the port first appears."""
         self._on_ready = ready
         run_main = True
+        threading.Thread(target=self._watch, name="watchdog", daemon=True).start()
         try:
             while not self._closing.is_set():
                 self.vm = GuestVM(self.flash, self.port.write, self.heap, self.seed,
-                                  self.on_frame, on_sleep=self._up)
+                                  self.on_frame, on_sleep=self._up,
+                                  on_watchdog=self._watchdog)
                 self.vm.start()
                 self.boots += 1
                 try:
@@ -90,6 +98,7 @@ class SerialDevice:
                 except _Reset as reset:
                     run_main = reset.main
                     if reset.kind == "hard":
+                        self.watchdog_ms, self.bitten = None, False
                         self.port.unplug()  # as a Pico drops off USB while it restarts
                         self.raw = False
                         run_main = True
@@ -102,6 +111,24 @@ class SerialDevice:
         finally:
             if self.vm is not None:
                 self.vm.stop()
+
+    def _watchdog(self, timeout: int | None) -> None:
+        """The guest armed (``timeout`` ms) or fed its watchdog."""
+        if timeout is not None:
+            self.watchdog_ms = timeout
+        self.fed_at = time.monotonic()
+
+    def _watch(self) -> None:
+        """Bites when the watchdog goes unfed: a hung main loop, or a REPL a killed
+        command left behind, ends in a hard reset and main.py runs again."""
+        while not self._closing.wait(0.05):
+            limit = self.watchdog_ms
+            if limit is None or self.bitten or time.monotonic() - self.fed_at < limit / 1000:
+                continue
+            self.bitten = True
+            self.watchdog_resets += 1
+            if self.vm is not None:
+                self.vm.watchdog_reset()
 
     def _up(self) -> None:
         """The device can take commands (main.py is in its loop, or the REPL is up):
@@ -132,6 +159,10 @@ class SerialDevice:
 
     def _job(self, kind: str, text: str, raw: bool) -> Outcome:
         assert self.vm is not None
+        # Each piece of work a PC sends feeds the watchdog: this serial line, on a
+        # loaded machine, can be far slower than a Pico's USB (which the commands'
+        # own feeding, transfer.FEED, covers). A command left hanging still bites.
+        self.fed_at = time.monotonic()
         self.port.intercept = self.vm.interrupt
         try:
             return self.vm.run(kind, text, raw)
@@ -165,6 +196,8 @@ class SerialDevice:
                 return c
             if self._closing.is_set():
                 raise _Closed()
+            if self.bitten:  # at the REPL, unfed: the watchdog resets the device
+                raise _Reset("hard", True)
 
     # -- the friendly REPL -------------------------------------------------------------
 

@@ -98,13 +98,15 @@ class GuestVM:
     def __init__(self, flash: Path, write: Callable[[bytes], None],
                  heap: int = DEFAULT_HEAP, seed: int | None = None,
                  on_frame: Callable[[str], None] | None = None,
-                 on_sleep: Callable[[], None] | None = None):
+                 on_sleep: Callable[[], None] | None = None,
+                 on_watchdog: Callable[[int | None], None] | None = None):
         self.flash = Path(flash)
         self.write = write
         self.heap = heap
         self.seed = seed
         self.on_frame = on_frame
         self.on_sleep = on_sleep  # the guest's main loop is idle: it can take commands
+        self.on_watchdog = on_watchdog  # armed (its timeout in ms) or fed (None)
         self.version = ""
         self._pipes: tuple[_Pipe, ...] = ()
         self._jobs: queue.Queue[_Job | None] = queue.Queue()
@@ -174,6 +176,15 @@ class GuestVM:
         return self._reset
 
     # -- the instance ------------------------------------------------------------------
+
+    def watchdog_reset(self) -> None:
+        """The watchdog bit: a hard reset, the guest stopped wherever it is."""
+        with self._state:
+            self._reset = "hard"
+        self._wake.set()
+        self._jobs.put(None)  # if it waits for work
+        engine, _ = wasm.load("interruptible")
+        engine.increment_epoch()  # if it runs
 
     def _force(self, job: _Job | None) -> None:
         engine, _ = wasm.load("interruptible")
@@ -329,6 +340,16 @@ class GuestVM:
     def _call_reset(self, kind: str) -> str:
         self._reset = "soft" if kind == "soft" else "hard"
         raise _Stop()
+
+    def _call_wdt(self, timeout: str) -> str:
+        if self.on_watchdog is not None:
+            self.on_watchdog(int(timeout))
+        return ""
+
+    def _call_feed(self, _arg: str) -> str:
+        if self.on_watchdog is not None:
+            self.on_watchdog(None)
+        return ""
 
     def _call_frame(self, payload: str) -> str:
         if self.on_frame is not None:

@@ -20,6 +20,14 @@ class EmulationDone(BaseException):
     firmware's top-level handler must not catch it)."""
 
 
+class WatchdogReset(BaseException):
+    """Raised from ``sleep_ms`` when the emulated watchdog was not fed in time: the
+    caller boots a fresh device on the same flash, as the Pico's watchdog does."""
+
+
+WATCHDOG_MS = 8000  # as board.py sets the Pico's
+
+
 class VirtualI2C:
     def __init__(self, devices):
         self.devices = devices
@@ -83,7 +91,7 @@ class VirtualBoard:
         self.flash = VirtualFlash(flash_root)
         from arbiter.hw import wiring  # read once, at boot, then let go as board.py does
 
-        self.wiring, self.errors = wiring.load(self.flash.read("config.json"))
+        self.wiring, self.errors = wiring.from_flash(self.flash)
         unload("arbiter.hw.wiring")
         self.oled = VirtualSSD1306()
         self.i2c = VirtualI2C({self.wiring["oled_addr"]: self.oled})
@@ -101,6 +109,7 @@ class VirtualBoard:
         self._last_leds = bytearray(len(self.neopixel.shown))
         self._last_state = -1
         self.wakeups = 0
+        self.fed_at = 0  # the emulated watchdog: last fed (elapsed ms)
 
     def _reader(self, i):
         levels = self.levels
@@ -108,6 +117,9 @@ class VirtualBoard:
 
     def entropy_seed(self):
         return self._seed
+
+    def feed(self):
+        self.fed_at = self.elapsed
 
     def ticks_ms(self):
         return self.now
@@ -117,6 +129,8 @@ class VirtualBoard:
         self.check_frame()
         if self.end_ms is not None and 0 <= self.end_ms <= self.elapsed:
             raise EmulationDone()
+        if self.elapsed - self.fed_at > WATCHDOG_MS:
+            raise WatchdogReset()
         target = self.elapsed + ms
         while self._edge is not None and self._edge[0] <= target:
             at, button, level = self._edge

@@ -12,8 +12,9 @@ import binascii
 import time
 
 import host
+import machine
 
-from vboard import VirtualBoard
+from vboard import WATCHDOG_MS, VirtualBoard
 
 
 class SerialBoard(VirtualBoard):
@@ -50,3 +51,4 @@ ticks_ms = _board.ticks_ms
 sleep_ms = _board.sleep_ms
 entropy_seed = _board.entropy_seed
 print_exception = _board.print_exception
+feed = machine.WDT(timeout=WATCHDOG_MS).feed  # as board.py arms the Pico's

@@ -61,6 +61,8 @@ def perform(game, name, args):
     if named is not None:
         _pick(game, args, named)
     elif name == "next":
+        if args["_"] or len(args) > 1:  # it would be journaled as typed
+            raise Illegal("usage: next")
         game.log.append({"event": "next"})
         game.next_phase()
     elif name in ("add", "set"):

@@ -27,6 +27,7 @@ class Context:
         ``$k``, ``$t``), its vars (named rolls among them) and the ``call`` stack.
         Empty between actions, whatever happened."""
         self.args, self.binding, self.vars, self.calls = {}, {}, {}, []
+        self.steps = self.depth = 0  # effect lists run, nesting (effects.MAX_STEPS, deeper)
 
     # -- whose turn it is ------------------------------------------------------------
 

@@ -12,6 +12,8 @@ log what came up.
 from arbiter.game import Illegal, RuleError
 from arbiter.game.expr import evaluate
 
+MAX_DRAW = 100  # cards in one draw (as effects.MAX_DICE: an action ends soon on a Pico)
+
 
 def _list_at(game, path):
     try:
@@ -41,6 +43,8 @@ def draw(game, effect):
     if total == 0:
         raise Illegal(game.text(effect.get("empty", "nothing to draw from")))
     count = evaluate(game, effect.get("count", 1))
+    if not isinstance(count, int) or count > MAX_DRAW:
+        raise RuleError("draw %r cards: at most %d" % (count, MAX_DRAW))
     drawn, picks = [], []
     for _ in range(count):
         pick = game.rng.below(total)

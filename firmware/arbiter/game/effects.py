@@ -10,9 +10,26 @@ from arbiter.game.expr import EMPTY, evaluate
 
 MAX_CALLS = 8  # ``call`` nested this deep is a ruleset's loop
 MAX_REPEATS = 100  # a ``repeat`` or a tied ``opposed`` roll gives up after this many
+# Bounds on one action, so any ruleset's action ends soon on a Pico (the checker
+# refuses what it can see; these catch the rest, as a refusal):
+MAX_STEPS = 600  # effects run (a bundled game's action runs at most 119)
+MAX_DEPTH = 8  # triggers and ``next`` set off inside one another (bundled games: 2)
+MAX_DICE = 100  # dice in one roll, cards in one draw
+MAX_PIECES = 256  # pieces in a game
+
+
+def deeper(game):
+    """One level more of triggers or ``next`` inside one another; the caller steps
+    back out (an error leaves it: clear_scratch zeroes it after every action)."""
+    game.depth += 1
+    if game.depth > MAX_DEPTH:
+        raise RuleError("the rules set each other off over %d deep: a loop?" % MAX_DEPTH)
 
 
 def run(game, effects):
+    game.steps += len(effects)  # a count, no allocation: the bound on a looping ruleset
+    if game.steps > MAX_STEPS:
+        raise RuleError("the action takes over %d steps: a loop?" % MAX_STEPS)
     for effect in effects:
         for name in effect:  # its fields are not names in the table
             do = EFFECTS.get(name)
@@ -146,7 +163,9 @@ def _team(game, effect):
 
 def _next(game, effect):
     """``next``: move on, as the ``next`` action does."""
+    deeper(game)
     game.next_phase()
+    game.depth -= 1
 
 
 def _repeat(game, effect):

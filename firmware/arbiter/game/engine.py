@@ -96,6 +96,8 @@ class Game(Context):
 
     def add_piece(self, owner, spec):
         key = owner + "." + spec["key"]
+        if len(self.state["pieces"]) >= effects.MAX_PIECES:
+            raise RuleError("over %d pieces" % effects.MAX_PIECES)
         self._keys = None  # the pieces change: their sorted keys are worked out again
         piece = {"owner": owner, "name": spec.get("name", spec["key"]),
                  "stats": spec.get("stats", EMPTY)}  # read-only: shared, never copied
@@ -134,7 +136,8 @@ class Game(Context):
                 raise Illegal("the game is over")
             actions.perform(self, name, args)
             self._settle()
-        except (Illegal, RuleError, KeyError, IndexError, TypeError, ValueError) as exc:
+        except (Illegal, RuleError, KeyError, IndexError, TypeError, ValueError,
+                RuntimeError) as exc:  # RuntimeError: recursion too deep
             self.clear_scratch()  # nothing of the refused action may reach the replay
             if not again:
                 self.history.rewind(self.count())
@@ -206,6 +209,8 @@ class Game(Context):
     def roll(self, die, count, player, reason, name=None):
         spec = self.rules.get("dice", EMPTY).get(die)
         faces = spec["faces"] if spec else int(die[1:])  # a plain dN needs no declaration
+        if count > effects.MAX_DICE:
+            raise RuleError("%d dice in one roll; at most %d" % (count, effects.MAX_DICE))
         if isinstance(faces, list):
             rolls = [faces[self.rng.below(len(faces))] for _ in range(count)]
         else:
@@ -268,7 +273,9 @@ class Game(Context):
             saved = self._bind_holder(kind, key, record)
             at = evaluate(self, trigger["at"])
             if new < at <= old if falling else old < at <= new:
+                effects.deeper(self)
                 self.run(trigger.get("effects", ()))
+                self.depth -= 1
             self.binding = saved
 
     def order_players(self, spec):

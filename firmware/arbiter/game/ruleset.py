@@ -6,16 +6,17 @@ Schema pass and line numbers) and on the device before a ruleset is used.
 
 import json
 
+from arbiter import unload
 from arbiter.game import FORMAT  # noqa: F401  (re-exported for the host's validate)
 from arbiter.game.effects import EFFECTS
 from arbiter.game.expr import EMPTY, OPERATORS
 
 MAX_BYTES = 32768  # a ruleset must parse comfortably in a Pico's heap
 MAX_PLAYERS = 8
-_TOP = ("$schema", "format", "name", "title", "players", "options", "values", "dice", "counters",
-        "pieces", "secrets", "phases", "turn_order", "triggers", "end", "tiebreak", "actions",
-        "setup", "round_label", "show", "notes", "game", "teams", "grid", "leds", "pages")
 
+MAX_DEPTH = 32  # JSON nesting (the bundled games reach 20): the walks here and the
+# engine's recurse, and a Pico's C stack is small
+MAX_FACES = 100  # entries of a die's face list
 
 # forms whose argument is an object of named fields, not an expression
 _PARAMS = ("count_pieces", "max_pieces", "sum_pieces", "make_pieces", "opposed",
@@ -64,6 +65,10 @@ def steps(source, load=json.load):
         data = load(source)
     except ValueError as exc:
         raise RulesetError("", "not valid JSON (%s)" % exc) from None
+    except RuntimeError:  # CPython's parser recursing past its stack
+        raise RulesetError("", "nested over %d deep" % MAX_DEPTH) from None
+    if _too_deep(data, MAX_DEPTH):  # before any walk below recurses
+        raise RulesetError("", "nested over %d deep" % MAX_DEPTH)
     yield None
     data = share(data, {}, False)
     yield None
@@ -94,6 +99,20 @@ def share(value, seen, forms):
     return value
 
 
+def _too_deep(value, room):
+    """Whether ``value`` nests more than ``room`` lists and objects deep (the walk
+    goes no deeper than that: it is safe on anything JSON gave)."""
+    if isinstance(value, dict):
+        for key in value:  # no allocation: a walk of every value in a small heap
+            if room == 0 or _too_deep(value[key], room - 1):
+                return True
+    elif isinstance(value, list):
+        for i in range(len(value)):
+            if room == 0 or _too_deep(value[i], room - 1):
+                return True
+    return False
+
+
 def _fail(path, message):
     raise RulesetError(path, message)
 
@@ -112,22 +131,39 @@ def _int(value, path, low=None, high=None):
     return value
 
 
+_shapes = None  # arbiter.game.shapes while a check runs
+
+
 def check(data):
+    """``data`` if the engine runs it in bounded time and memory, else RulesetError
+    saying why and where. The shapes' checks (arbiter.game.shapes) come for this
+    and go after: a Pico's heap holds this module while the ruleset is parsed."""
+    global _shapes
+    # by name: loaded here and not before, even by the emulator's preload
+    _shapes = __import__("arbiter.game.shapes", None, None, ("check",))
+    try:
+        return _check(data)
+    finally:
+        _shapes = None
+        unload("arbiter.game.shapes")
+
+
+def _check(data):
     _obj(data, "")
     version = data.get("format")
     if version != FORMAT:
         _fail("format", "format %r is not understood; this Arbiter reads format %d"
               % (version, FORMAT))
-    for key in data:
-        if key not in _TOP:
-            _fail(key, "unknown block")
-    if not isinstance(data.get("name"), str) or not data["name"]:
-        _fail("name", "must be a non-empty string")
+    if _too_deep(data, MAX_DEPTH):
+        _fail("", "nested over %d deep" % MAX_DEPTH)
+    _shapes.check(data, (_fail, _bad_operator, _bad_forms))
     players = _obj(data.get("players", {}), "players")
     low = _int(players.get("min", 2), "players.min", 1, MAX_PLAYERS)
     high = _int(players.get("max", low), "players.max", 1, MAX_PLAYERS)
     if low > high:
         _fail("players", "min %d exceeds max %d" % (low, high))
+    _int(players.get("default", low), "players.default", low, high)
+    _shapes.check_pieces(data, high)
     for i, name in enumerate(players.get("names", [])):
         if not isinstance(name, str) or not 0 < len(name) <= 12:
             _fail("players.names[%d]" % i, "must be a name of 1 to 12 characters")
@@ -225,6 +261,8 @@ def _check_dice(dice):
         if isinstance(faces, list):
             if not faces:
                 _fail(path + ".faces", "a die needs at least one face")
+            if len(faces) > MAX_FACES:
+                _fail(path + ".faces", "a die has at most %d faces" % MAX_FACES)
             for i, face in enumerate(faces):
                 _int(face, "%s.faces[%d]" % (path, i), 0, 99)
         elif faces is None:
@@ -284,6 +322,9 @@ def _bad_effect(effect, data):
         return ".roll", "unknown die %r" % (effect["roll"],)
     if kind == "call" and effect["call"] not in data.get("actions", {}):
         return ".call", "unknown action %r" % (effect["call"],)
+    bad = _shapes.bad_fields(effect, kind, data)
+    if bad is not None:
+        return bad
     for key in ("then", "else", "each_player", "each_piece", "do", "repeat"):
         if key in effect and isinstance(effect[key], list):
             bad = _bad_forms(effect[key], data)

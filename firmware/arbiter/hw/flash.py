@@ -33,6 +33,35 @@ class Flash:
         except OSError:
             return None
 
+    def boot_text(self, name, limit, errors):
+        """A file read at boot: its text, or None when absent. One over ``limit``
+        bytes or not UTF-8 is set aside (``set_aside``) and said in ``errors``:
+        what a user put on the flash must not stop the boot."""
+        size = self.size(name)
+        if size is None:
+            return None
+        if size > limit:
+            errors.append(self.set_aside(name, "over %d bytes" % limit))
+            return None
+        try:
+            with self._open(self.path(name), "rb") as f:
+                return f.read().decode()
+        except OSError:
+            return None
+        except ValueError:  # UnicodeError
+            errors.append(self.set_aside(name, "not UTF-8 text"))
+            return None
+
+    def set_aside(self, name, reason):
+        """Renames a bad file to NAME.bad (the next boot reads the defaults instead,
+        a PC can still fetch it); returns the one-line report."""
+        self.remove(name + ".bad")
+        try:
+            self.rename(name, name + ".bad")
+        except OSError:
+            self.remove(name)
+        return "%s: %s; set aside as %s.bad" % (name, reason, name)
+
     def write(self, name, text):
         """``text``: a string, or a list of strings and of functions that write to
         the open file (what is written as it is made is never whole in the heap)."""

@@ -20,6 +20,9 @@ WIRING = {
     "led_cap": 25,  # brightness cap in percent: keeps the ring within USB power
 }
 
+FILE = "config.json"
+MAX_BYTES = 2048  # every key takes under 300 bytes: a bigger file is not a config
+_WHOLE = ("not valid JSON", "must be an object")  # the file as a whole is bad
 BUTTON_NAMES = ("up", "down", "left", "right", "a", "b")
 # GP0..GP22 and GP26..GP28 reach the Pico's header; 23-25 and 29 are on-board.
 HEADER_PINS = tuple(range(23)) + (26, 27, 28)
@@ -44,6 +47,21 @@ def _pin_ok(value):
     return isinstance(value, int) and not isinstance(value, bool) and value in HEADER_PINS
 
 
+def from_flash(flash):
+    """(wiring, errors) from config.json on ``flash``; a file that cannot be read
+    at all (too big, not UTF-8, not a JSON object) is set aside (Flash.set_aside)."""
+    errors = []
+    wiring, more = load(flash.boot_text(FILE, MAX_BYTES, errors))
+    for reason in _WHOLE:
+        if more and more[0] == _whole(reason):
+            return wiring, errors + [flash.set_aside(FILE, reason)]
+    return wiring, errors + more
+
+
+def _whole(reason):
+    return "config.json: %s; defaults used" % reason
+
+
 def load(text):
     """Parse config.json text; return (wiring, errors). Never raises."""
     wiring = _copy(WIRING)
@@ -52,10 +70,10 @@ def load(text):
         return wiring, errors
     try:
         data = json.loads(text)
-    except ValueError:
-        return wiring, ["config.json: not valid JSON; defaults used"]
+    except (ValueError, RuntimeError, MemoryError):  # RuntimeError: nested too deep
+        return wiring, [_whole(_WHOLE[0])]
     if not isinstance(data, dict):
-        return wiring, ["config.json: must be an object; defaults used"]
+        return wiring, [_whole(_WHOLE[1])]
     for key, value in data.items():
         if key not in WIRING:
             errors.append("config.json: unknown key " + key)

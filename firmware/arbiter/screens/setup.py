@@ -182,8 +182,9 @@ def start(app, setup, now):
     seed = (app.rng.next32() << 32) | app.rng.next32()
     try:
         game = Game(setup.rules, setup.players, setup.options, seed, DEVICE_KEEP)
-    except Illegal as exc:
-        app.push(TextPage("Can't start", [exc.reason]))
+    except Exception as exc:  # the rules' setup failed (a bound, a ruleset's bug): say so
+        app.push(TextPage("Can't start", [exc.reason if isinstance(exc, Illegal) else
+                                          "%s: %s" % (type(exc).__name__, exc)]))
         return
     journal = Journal(app.flash)
     journal.start(game)
@@ -204,26 +205,35 @@ def _play(app, game, journal, now, lines, title):
 
 
 def resume_saved(app, now):
-    """At boot: the game on flash, back where it was, and a page saying so."""
-    from arbiter.game import Illegal
+    """At boot: the game on flash, back where it was, and a page saying so. A game
+    that cannot be resumed, whatever the reason, is set aside (game.jnl.bad) with
+    the reason shown: it must not fail again at every boot."""
     from arbiter.screens.view import public_text
-    from arbiter.store.journal import resume
+    from arbiter.store.journal import JOURNAL, resume
 
     journal = Journal(app.flash)
     if not journal.unfinished():
         return
-    header = journal.header()
-    if header is None:
-        return
-    name = header.get("ruleset", "?")
+    name = "?"
     try:  # the ruleset first, then the journal (line by line): never both texts at once
+        header = journal.header()
+        if header is None:
+            raise ValueError("its first line is unreadable")
+        name = str(header.get("ruleset"))
         game = resume(journal, load_rules(app.flash, name), keep=DEVICE_KEEP)
         unload("arbiter.game.replay")  # a resume's code only
-    except (ValueError, Illegal, KeyError, TypeError, MemoryError, OSError) as exc:
-        reason = getattr(exc, "reason", None) or str(exc)
-        app.log("saved game not resumed: " + reason)
+    except Exception as exc:  # any failure at all: the game is set aside
+        reason = (getattr(exc, "reason", None) or str(exc) or type(exc).__name__)[:80]
+        app.home()
+        if name != "?" and not app.flash.exists(FOLDER + name + ".json"):
+            # only its ruleset is missing: pushed back, the game resumes
+            app.log("saved game not resumed: " + reason)
+            app.push(TextPage("Saved game", ["Could not resume " + name + ":", reason,
+                                             "It stays on flash until a new game."]))
+            return
+        app.log("saved game not resumed: " + app.flash.set_aside(JOURNAL, reason))
         app.push(TextPage("Saved game", ["Could not resume " + name + ":", reason,
-                                         "It stays on flash until a new game."]))
+                                         "Set aside as " + JOURNAL + ".bad."]))
         return
     state = game.state
     lines = [game.rules.get("title", name), "%d events" % game.count()]

@@ -1,17 +1,19 @@
 """The journal: a game on flash, so a reset or a pulled battery costs nothing.
 
-``game.jnl`` holds a header line (ruleset, players, options, seed) and then
-one line per event as the engine records it (``next|2;4``), ``undo`` and
-``redo`` included: a few bytes per event, appended. For a game that keeps only
-what undo reaches (``Game(keep=N)``, as on the device) the journal is rewritten
-every ``CHECKPOINT_EVERY`` events, atomically, as the header and a checkpoint
-line (state, dice, log count), so its size stays bounded and a resume replays
-only the events since. An undo back past the checkpoint rewrites it from the
-oldest snapshot with the events after. A line cut short by a power loss has
-no newline and is ignored: the game resumes at the last whole event (and the
-journal is rewritten whole). Leaving a game appends ``#end``: the journal stays
-for ``pull-log`` and ``audit``, but the device no longer offers to resume it.
-Read line by line, never whole: the heap holds a line at a time.
+``game.jnl`` holds a header line (ruleset, players, options, seed) and then one
+line per event as the engine records it (``next|2;4``), ``undo`` and ``redo``
+included: a few bytes per event, appended. For a game that keeps only what undo
+reaches (``Game(keep=N)``, as on the device) the journal is rewritten every
+``CHECKPOINT_EVERY`` events, atomically, as the header, a checkpoint line
+(state, dice, log count) where the events in RAM begin and those events, so its
+size stays bounded, a resume replays only the events since, and undo after a
+reset reaches as far back as without one. An undo back past the checkpoint
+rewrites it from the oldest snapshot with the events after. A line cut short by
+a power loss has no newline and is ignored: the game resumes at the last whole
+event (and the journal is rewritten whole). Leaving a game appends ``#end``:
+the journal stays for ``pull-log`` and ``audit``, but the device no longer
+offers to resume it. Read line by line, never whole: the heap holds a line at a
+time.
 """
 
 import json
@@ -22,6 +24,7 @@ JOURNAL = "game.jnl"
 CHECKPOINT = "#ckpt "  # starts the checkpoint line, after the header
 CHECKPOINT_EVERY = 64
 CLOSED = "#end\n"
+MAX_BYTES = 32768  # compacted, a device's journal stays under 5 KB; more is not one
 DEVICE_KEEP = 20  # log entries a game keeps in RAM on the device: its log page shows 20
 
 
@@ -45,7 +48,7 @@ class Journal:
         self.flash.append(JOURNAL, event + "\n")
         if event != "redo" and event != "undo" and game.keep is not None and \
                 game.count() % CHECKPOINT_EVERY == 0:
-            self.compact(game, True)
+            self.compact(game)  # from the oldest snapshot: a resume undoes as far
 
     def compact(self, game, now=False):
         """Rewrite the journal from ``game`` alone, atomically (a power cut leaves the
@@ -100,7 +103,10 @@ class Journal:
 
     def read(self):
         """(header, checkpoint, events, undone, cut) from flash, or None when there
-        is no game; see ``parse``."""
+        is no game; see ``parse``. A journal too big to be one (ValueError)."""
+        size = self.flash.size(JOURNAL)
+        if size is not None and size > MAX_BYTES:
+            raise ValueError("journal over %d bytes" % MAX_BYTES)
         return self._open(True)
 
     def _open(self, whole):
@@ -118,13 +124,14 @@ def _header(game):
 
 
 def parse_header(stream):
-    line = stream.readline()
-    if not line.endswith("\n"):
-        return None
+    """(header,) or None when the first line is not a whole JSON object (cut short,
+    not UTF-8, too big for the heap)."""
     try:
-        return (json.loads(line),)
-    except ValueError:
+        line = stream.readline()
+        header = json.loads(line) if line.endswith("\n") else None
+    except (ValueError, RuntimeError, MemoryError):
         return None
+    return (header,) if isinstance(header, dict) else None
 
 
 def parse(stream):

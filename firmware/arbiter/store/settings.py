@@ -6,6 +6,7 @@ SLEEP_CHOICES = (30, 60, 120, 300, 600, 0)  # seconds; 0 = never
 BRIGHTNESS_CHOICES = (0, 25, 50, 75, 100)  # percent of the board's LED cap
 CONTRAST_CHOICES = (16, 64, 128, 207, 255)
 FILE = "settings.json"
+MAX_BYTES = 1024  # what save writes is under 60
 DEFAULTS = {"sleep_s": 120, "brightness": 100, "contrast": 207}
 _CHOICES = {"sleep_s": SLEEP_CHOICES, "brightness": BRIGHTNESS_CHOICES,
             "contrast": CONTRAST_CHOICES}
@@ -16,15 +17,17 @@ class Settings:
         self.flash = flash
         self.values = dict(DEFAULTS)
         self.error = None
-        text = flash.read(FILE)
+        errors = []
+        text = flash.boot_text(FILE, MAX_BYTES, errors)
         if text is None:
+            self.error = errors[0] if errors else None
             return
         try:
             data = json.loads(text)
             if not isinstance(data, dict):
                 raise ValueError
-        except ValueError:
-            self.error = "settings.json unreadable; defaults used"
+        except (ValueError, RuntimeError, MemoryError):  # RuntimeError: nested too deep
+            self.error = flash.set_aside(FILE, "unreadable, defaults used")
             return
         for key, choices in _CHOICES.items():
             if data.get(key) in choices:
