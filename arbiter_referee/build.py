@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import subprocess
 from importlib.metadata import version
 from pathlib import Path
@@ -44,3 +45,17 @@ def compile_tree(out: Path, source: Path = FIRMWARE) -> list[Path]:
     if errors:
         raise ValueError("Invalid MicroPython:\n" + "\n".join(errors))
     return written
+
+
+@functools.lru_cache(maxsize=None)
+def device_firmware() -> Path:
+    """The firmware as the device runs it: every module as .mpy (``arbiter deploy``
+    puts them there), imported when first needed. Compiled once per process."""
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="arbiter-mpy-"))
+    atexit.register(shutil.rmtree, folder, True)
+    compile_tree(folder)
+    return folder

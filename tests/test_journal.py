@@ -155,7 +155,7 @@ def test_undo_after_a_reset_at_every_event_reaches_as_far_as_without_one(tmp_pat
         depth = game.count() - game.history.dropped  # the undos left
         assert resumed.count() - resumed.history.dropped == depth, f"reset after event {i + 1}"
         depths.append(depth)
-        if (i + 1) % 64 in (0, 1):  # at and after a checkpoint: undo all the way back
+        if (i + 1) % jnl.CHECKPOINT_EVERY in (0, 1):  # at and after a checkpoint: all the way
             for back in range(1, depth + 1):
                 resumed.apply("undo agreed")
                 assert json.dumps(resumed.state, sort_keys=True) == states[i + 1 - back]
@@ -397,7 +397,9 @@ def test_under_micropython_a_device_game_compacts_and_resumes(tmp_path):
     from arbiter_referee.emulator.session import run_driver
     from arbiter_referee.paths import RULESETS
 
-    # 70 events of Jugger as the device plays them: compacted at 64 (from 44), resumed.
+    # Jugger as the device plays it, compacted once (from 20 events before the
+    # compaction: undo's reach), 6 events more, resumed.
+    events = jnl.CHECKPOINT_EVERY + 6
     body = (
         "__import__('arbiter.store.journal')\n"
         "__import__('arbiter.hw.flash')\n"
@@ -410,14 +412,17 @@ def test_under_micropython_a_device_game_compacts_and_resumes(tmp_path):
         "journal = jmod.Journal(flash)\n"
         "journal.start(game)\n"
         "i = 0\n"
-        "while i < 70:  # no iterator on the stack: the harness collects between actions\n"
+        "while i < drvdata.EVENTS:  # no iterator on the stack: collected between actions\n"
         "    journal.record(game, game.apply(drvdata.LONG[i % len(drvdata.LONG)]))\n"
         "    i += 1\n"
         "    gc.collect()\n"
         "again = jmod.resume(jmod.Journal(flash), rules, None, jmod.DEVICE_KEEP)\n"
         "print('R', again.count(), len(again.history.events), again.state == game.state)\n")
     mounts = {"/flash": (tmp_path, True), "/rulesets": (RULESETS, False)}
-    result = run_driver("vrun", body, mounts, 2 * 1024 * 1024, data={"LONG": LONG})
-    assert "R 70 22 True" in result.stdout, result.stderr  # undo reaches 22 back, as before
+    result = run_driver("vrun", body, mounts, 2 * 1024 * 1024,
+                        data={"LONG": LONG, "EVENTS": events})
+    assert f"R {events} 22 True" in result.stdout, result.stderr  # undo reaches 22 back
     lines = (tmp_path / "game.jnl").read_text().splitlines()
-    assert json.loads(lines[1][len(jnl.CHECKPOINT):])["n"] == 44 and len(lines) == 2 + 26
+    start = jnl.CHECKPOINT_EVERY - 20
+    assert json.loads(lines[1][len(jnl.CHECKPOINT):])["n"] == start
+    assert len(lines) == 2 + events - start

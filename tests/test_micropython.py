@@ -59,7 +59,8 @@ def test_other_seeds_roll_differently_but_identically_in_both_runtimes():
 def test_compiled_mpy_firmware_shows_the_same_frames(tmp_path):
     compile_tree(tmp_path / "fw")
     assert (tmp_path / "fw" / "arbiter" / "device.mpy").exists()
-    source = run_session(7, DEMO_SCRIPT, "micropython")
+    # the sources, every module compiled up front, need more than a Pico's heap
+    source = run_session(7, DEMO_SCRIPT, "micropython", firmware=FIRMWARE, heap=320 * 1024)
     compiled = run_session(7, DEMO_SCRIPT, "micropython", firmware=tmp_path / "fw")
     assert compiled.frames == source.frames
 

@@ -74,8 +74,10 @@ def serial_device(tmp_path_factory):
 
 
 def boots(device):
-    """How many times the firmware has booted: each boot prints its seed."""
-    return device.serial_log.read_bytes().count(b"arbiter: boot seed")
+    """How many times the firmware has booted: each boot says so."""
+    import re
+
+    return len(re.findall(rb"arbiter: boot\r?\n", device.serial_log.read_bytes()))
 
 
 def wait_for(condition, timeout):
@@ -112,7 +114,7 @@ def test_a_hang_in_the_emulated_firmware_is_ended_by_the_watchdog(serial_device)
     # the firmware interrupted and a loop that never ends run instead: nothing feeds
     hang = _start([*MPREMOTE, "connect", serial_device.port, "exec", "while True:\n pass"])
     try:
-        assert wait_for(lambda: boots(serial_device) > before, 60), "no reset"
+        assert wait_for(lambda: boots(serial_device) > before, 300), "no reset"
     finally:
         _kill(hang)
     assert serial_device.arbiter("ls").returncode == 0  # and it takes commands again
@@ -133,7 +135,7 @@ def test_after_a_killed_push_the_firmware_comes_back_by_itself(serial_device, tm
     part = serial_device.flash / "rulesets" / "tactics.part"
     before = boots(serial_device)
     push = _start([*ARBITER, "push", str(new), "--port", serial_device.port])
-    assert wait_for(lambda: part.exists() and part.stat().st_size > 0, 60)
+    assert wait_for(lambda: part.exists() and part.stat().st_size > 0, 300)
     _kill(push)  # mid-transfer: the device is left at its REPL
     # the watchdog resets it: main.py runs again and the firmware is back, unasked
-    assert wait_for(lambda: boots(serial_device) > before, 60), "still at the REPL"
+    assert wait_for(lambda: boots(serial_device) > before, 300), "still at the REPL"

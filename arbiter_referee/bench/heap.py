@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from arbiter_referee.build import device_firmware  # noqa: F401  (the bench's callers use it here)
 from arbiter_referee.emulator.session import SessionOutput, run_session
 from arbiter_referee.emulator.wasm import PICO_HEAP
 from arbiter_referee.paths import FIRMWARE
@@ -40,22 +41,6 @@ STARTS = (PICO_HEAP, 320 * 1024, HIGHEST)  # heaps tried first, until one runs t
 # few KB more. Below PEAK_LOW times the peak a run cannot fit; PEAK_GUESSES are
 # tried before bisecting.
 PEAK_LOW, PEAK_GUESSES = 1.015, (1.03, 1.1)
-
-
-@functools.lru_cache(maxsize=None)
-def device_firmware() -> Path:
-    """The firmware as the device runs it: every module as .mpy (``arbiter deploy``
-    puts them there), imported when first needed. Compiled once per process."""
-    import atexit
-    import shutil
-    import tempfile
-
-    from arbiter_referee.build import compile_tree
-
-    folder = Path(tempfile.mkdtemp(prefix="arbiter-mpy-"))
-    atexit.register(shutil.rmtree, folder, True)
-    compile_tree(folder)
-    return folder
 
 
 @functools.lru_cache(maxsize=None)

@@ -50,9 +50,11 @@ def use_firmware_path():
 
 def run_session(seed: int, script: str, runtime: str = "cpython",
                 flash_dir: Path | None = None, heap: int = mpwasm.PICO_HEAP,
-                firmware: Path = FIRMWARE, preload: bool = True) -> SessionOutput:
-    """Boot the firmware, play ``script``, return what it showed. ``firmware`` may
-    be a folder of .mpy files; ``preload``: see import_order (MicroPython only)."""
+                firmware: Path | None = None, preload: bool | None = None) -> SessionOutput:
+    """Boot the firmware, play ``script``, return what it showed. Under MicroPython
+    the firmware runs as a Pico runs it unless told otherwise: ``.mpy`` files, each
+    loaded when first needed. ``firmware``: a folder (FIRMWARE: the sources);
+    ``preload``: see import_order (by default, for the sources only)."""
     with contextlib.ExitStack() as stack:
         if flash_dir is None:
             flash_dir = Path(stack.enter_context(tempfile.TemporaryDirectory()))
@@ -60,6 +62,12 @@ def run_session(seed: int, script: str, runtime: str = "cpython",
         if runtime == "cpython":
             return _run_cpython(seed, script, flash_dir)
         if runtime == "micropython":
+            if firmware is None:
+                from arbiter_referee.build import device_firmware
+
+                firmware = device_firmware()
+            if preload is None:
+                preload = firmware == FIRMWARE
             return _run_micropython(seed, script, flash_dir, heap, firmware, preload)
         raise ValueError(f"unknown runtime {runtime!r}; use one of {', '.join(RUNTIMES)}")
 

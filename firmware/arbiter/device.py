@@ -35,6 +35,7 @@ class Device:
         self.leds = Leds(board.neopixel, wiring["led_cap"])
         self.buttons = Buttons(board.button_readers)
         self.rng = Rng(board.entropy_seed())  # never shown: it would tell the dice
+        self.log("boot")  # on the serial console: the device (re)started
         for error in board.errors:
             self.log(error)
         self.crashes = []

@@ -22,7 +22,7 @@ from arbiter.game import Illegal
 
 JOURNAL = "game.jnl"
 CHECKPOINT = "#ckpt "  # starts the checkpoint line, after the header
-CHECKPOINT_EVERY = 64
+CHECKPOINT_EVERY = 80  # a checkpoint of 2-3 KB spread over this many events: under 64 B each
 CLOSED = "#end\n"
 MAX_BYTES = 32768  # compacted, a device's journal stays under 5 KB; more is not one
 DEVICE_KEEP = 20  # log entries a game keeps in RAM on the device: its log page shows 20
@@ -98,6 +98,9 @@ class Journal:
 
     def header(self):
         """The header of the game on flash (its first line only), or None."""
+        size = self.flash.size(JOURNAL)
+        if size is not None and size > MAX_BYTES:
+            return None  # too big to be a journal: its first line is not even read
         found = self._open(False)
         return found and found[0]
 
