@@ -124,11 +124,13 @@ def test_a_device_game_compacts_its_journal_and_resumes_from_the_checkpoint(
         tmp_path, monkeypatch):
     flash = Flash(str(tmp_path) + "/")
     game = device_game()
-    play_on(flash, game, LONG * 25)  # 200 events: compacted at 64, 128 and 192
+    play_on(flash, game, LONG * 25)  # 200 events: compacted every CHECKPOINT_EVERY
     lines = (tmp_path / "game.jnl").read_text().splitlines()
-    # checkpointed at 192 where the events in RAM began: undo's reach before it
-    assert lines[1].startswith(jnl.CHECKPOINT) and '"n":172' in lines[1]
-    assert len(lines) == 2 + 200 - 172  # the header, the checkpoint, the events since
+    # checkpointed at the last compaction where the events in RAM began: undo's reach
+    # (20 events) before it
+    start = 200 // jnl.CHECKPOINT_EVERY * jnl.CHECKPOINT_EVERY - 20
+    assert lines[1].startswith(jnl.CHECKPOINT) and f'"n":{start},' in lines[1]
+    assert len(lines) == 2 + 200 - start  # the header, the checkpoint, the events since
     monkeypatch.setattr(Flash, "read", None)  # a resume streams the journal, never whole
     resumed = jnl.resume(jnl.Journal(flash), JUGGER, keep=jnl.DEVICE_KEEP)
     assert resumed.state == game.state and resumed.count() == 200
@@ -346,12 +348,15 @@ def test_audit_of_a_compacted_journal_says_from_which_event_it_verifies(
     from arbiter_referee.journals import journal_csv
 
     flash = Flash(str(tmp_path) + "/")
-    # 80 events, compacted at 64 from event 44 (where undo's reach began)
+    # 80 events, compacted at CHECKPOINT_EVERY (80) from 20 events before (where
+    # undo's reach began)
+    assert jnl.CHECKPOINT_EVERY <= 80
     play_on(flash, device_game(), LONG * 10).close()
     log = tmp_path / "game.jnl"
     assert arbiter(["audit", str(log)]) == 0
     out = capsys.readouterr().out
-    assert "80 events" in out and "verified from event 45" in out
+    start = 80 // jnl.CHECKPOINT_EVERY * jnl.CHECKPOINT_EVERY - 20
+    assert "80 events" in out and f"verified from event {start + 1}" in out
     assert "dice are draw" in out and "all rolls match the seed" in out
     rows = journal_csv(log.read_text(), bundled()["jugger"].read_text()).splitlines()
     assert rows[0].startswith("entry,event") and int(rows[1].split(",")[0]) > 100
@@ -365,7 +370,7 @@ def test_audit_of_a_compacted_journal_says_from_which_event_it_verifies(
     assert arbiter(["audit", str(log)]) == 1
     out = capsys.readouterr().out
     shown = edited.replace(";", "; ")
-    assert f"event {44 + rolled - 1} (dispute n=2): recorded {shown}," in out  # after 44
+    assert f"event {start + rolled - 1} (dispute n=2): recorded {shown}," in out
 
     monkeypatch.setattr(audit, "DRAW_LIMIT", 1_000)  # a forged generator is not found
     lines[1] = lines[1].replace('"rng":', '"rng":1')
@@ -376,7 +381,7 @@ def test_audit_of_a_compacted_journal_says_from_which_event_it_verifies(
 
 def test_the_device_resumes_a_long_game_and_says_when_undo_reaches_no_further(rig):
     game = device_game()
-    play_on(Flash(str(rig.flash_dir) + "/"), game, LONG * 19)  # 152 events, checkpoint 128
+    play_on(Flash(str(rig.flash_dir) + "/"), game, LONG * 19)  # 152 events, compacted at 80
     after = rig.reboot()
     after.run(1500)
     assert after.lines[0] == "Game restored" and "152 events" in after.lines
