@@ -40,6 +40,12 @@ PASTE_WINDOW = 256
 SOFT_REBOOT = b"MPY: soft reboot\r\n"
 
 
+# The guest runs slower than a Pico on a loaded PC, and a pass that takes a Pico
+# 1 s may take the emulator several: its watchdog waits this many times as long
+# before it bites, so only a real hang (or a REPL left behind) trips it.
+HOST_SLACK = 5
+
+
 class _Reset(Exception):
     """Leave the REPL: ``kind`` is ``soft`` or ``hard``; ``main`` runs main.py next."""
 
@@ -123,7 +129,8 @@ class SerialDevice:
         command left behind, ends in a hard reset and main.py runs again."""
         while not self._closing.wait(0.05):
             limit = self.watchdog_ms
-            if limit is None or self.bitten or time.monotonic() - self.fed_at < limit / 1000:
+            if limit is None or self.bitten or \
+                    time.monotonic() - self.fed_at < limit * HOST_SLACK / 1000:
                 continue
             self.bitten = True
             self.watchdog_resets += 1
