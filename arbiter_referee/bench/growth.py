@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 from arbiter_referee.bench import scenarios
+from arbiter_referee.bench.journal_wear import WITH_RULES
 
 EVENTS, FIRST = 3_000, 100
 GROWTH_BUDGET = 0.05  # a long game needs at most 5% more heap than its first actions
@@ -28,13 +29,7 @@ CYCLES = {
         "undo", "redo")),
 }
 
-BODY = """
-__import__('arbiter.store.journal')
-__import__('arbiter.hw.flash')
-jmod = sys.modules['arbiter.store.journal']
-flash = sys.modules['arbiter.hw.flash'].Flash('/flash/')
-rules = vrun.load_file('/flash/rulesets/' + drvdata.RULESET + '.json')
-gc.collect()
+BODY = WITH_RULES + """
 game = vrun.Game(rules, drvdata.PLAYERS, None, drvdata.SEED, jmod.DEVICE_KEEP)
 journal = jmod.Journal(flash)
 journal.start(game)

@@ -20,13 +20,17 @@ BUDGET_PER_EVENT = 64
 RESUME_HEAP = 2 * 1024 * 1024  # no collection inside a resume here: room for its garbage
 # Under real MicroPython: resume the journal on /flash/ (the ruleset loaded first,
 # as the device does) and print its fuel, what it allocated, and what stays alive.
-RESUME = """
+# A driver's start under real MicroPython: the journal and flash modules, and the
+# ruleset on /flash/ loaded first, as the device does.
+WITH_RULES = """
 __import__('arbiter.store.journal')
 __import__('arbiter.hw.flash')
 jmod = sys.modules['arbiter.store.journal']
 flash = sys.modules['arbiter.hw.flash'].Flash('/flash/')
 rules = vrun.load_file('/flash/rulesets/' + drvdata.RULESET + '.json')
 gc.collect()
+"""
+RESUME = WITH_RULES + """
 base = gc.mem_alloc()
 began = int(host.call('fuel', ''))
 game = jmod.resume(jmod.Journal(flash), rules, None, jmod.DEVICE_KEEP)
