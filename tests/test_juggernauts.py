@@ -377,6 +377,19 @@ def test_discards_reduce_any_power_cost():
     refused(g, "power P1 -2", "P1 has 1 Power, 1 missing")
 
 
+def test_a_misspelt_argument_is_refused_not_ignored_and_charged_in_full():
+    # Rules: "Every card you discard reduces that Power requirement by one point." A
+    # typo in ``discard`` must not silently cost the player the full Power.
+    g = at_resolve(power=4)  # 5 Power
+    refused(g, "attack P1 level=2 dicard=3",
+            "attack has no argument dicard; it takes p level mode discard on neutralizing")
+    refused(g, "attack P1 level=2 dicard=3 neutralizing", "no argument dicard")
+    g.apply("attack P1 level=2 discard=3")
+    full_cost = at_resolve(power=4)
+    full_cost.apply("attack P1 level=2")
+    assert player(g, "P1")["power"] == player(full_cost, "P1")["power"] + 3
+
+
 def test_attacks_belong_to_the_resolve_phase():
     g = started(1)
     refused(g, "attack P1 level=1", "attack is for the resolve phase, not energize")

@@ -176,6 +176,34 @@ def _reveal(game, secret, picks):
         game.begin_play()
 
 
+def _declared(spec):
+    return list(spec.get("params", ())) + [f for f in spec.get("flags", ())
+                                           if f not in spec.get("params", ())]
+
+
+def _takes(spec, key):
+    """Whether an action takes the named argument ``key``: declared (params, flags,
+    choices) or read by its own effects (``{"arg": ["crouch", default]}``)."""
+    if key in spec.get("params", ()) or key in spec.get("flags", ()):
+        return True
+    return key in spec.get("choices", EMPTY) or _reads(spec.get("effects", ()), key)
+
+
+def _reads(node, key):
+    if isinstance(node, list):
+        for item in node:
+            if _reads(item, key):
+                return True
+    elif isinstance(node, dict):
+        for form in node:
+            value = node[form]
+            if form == "arg" and (value == key or isinstance(value, list) and value[0] == key):
+                return True
+            if _reads(value, key):
+                return True
+    return False
+
+
 def _ruleset_action(game, name, args):
     spec = game.rules["actions"][name]
     if spec.get("private"):  # a helper other actions ``call``, never done on its own
@@ -194,6 +222,10 @@ def _ruleset_action(game, name, args):
     for param, value in zip(params, args["_"]):
         args[param] = value
     del args["_"]
+    for key in args:  # a misspelt ``dicard=3`` must not be ignored and the full cost charged
+        if not _takes(spec, key):
+            raise Illegal("%s has no argument %s; it takes %s" % (
+                name, key, " ".join(_declared(spec)) or "none"))
     phases = spec.get("phases")
     if phases and game.phase()["name"] not in phases:
         raise Illegal("%s is for the %s phase, not %s" % (
