@@ -7,7 +7,7 @@ An event is the canonical action text, plus ``|`` and the dice it rolled
 
 from arbiter.game import Illegal
 from arbiter.game.effects import bind_args
-from arbiter.game.expr import EMPTY
+from arbiter.game.expr import EMPTY, evaluate
 from arbiter.game.state import split
 
 GENERIC = ("next", "add", "set", "roll", "pick", "undo", "redo")
@@ -204,6 +204,46 @@ def _reads(node, key):
     return False
 
 
+def _actor(game):
+    """Who does the action in progress: its player ``p``, else the owner of its piece ``k``."""
+    player = game.binding.get("p")
+    if player is None and "k" in game.binding:
+        player = game.state["pieces"][game.binding["k"]]["owner"]
+    return player
+
+
+def _check_turn(game, name, spec):
+    """``who`` may do it (``"turn"``: the player whose turn it is; an expression: the
+    player or players it gives) and not more often than its ``limit``."""
+    actor, who = _actor(game), spec.get("who")
+    if who == "turn":
+        allowed = game.active_player()
+        if allowed is not None and actor != allowed:
+            raise Illegal("it is %s's turn, not %s's" % (allowed, actor))
+    elif who is not None:
+        allowed = evaluate(game, who)
+        if actor != allowed and not (isinstance(allowed, list) and actor in allowed):
+            if isinstance(allowed, list):
+                allowed = " or ".join(allowed) or "nobody"
+            raise Illegal("only %s may %s now" % (allowed, name))
+    limit = spec.get("limit")
+    if limit is None:
+        return
+    per, times, state = limit["per"], limit.get("times", 1), game.state
+    key = limit.get("as", name) + " " + str(actor)
+    if per == "turn":  # emptied as each turn ends (engine.next_phase)
+        used, scope = state.setdefault("turn_used", {}), 0
+    else:  # a count from an earlier phase or round is stale
+        used, scope = state.setdefault("used", {}), 0 if per == "game" else state["round"]
+        if per == "phase":
+            scope = scope * 100 + state["phase"]
+    count = used[key][1] if key in used and used[key][0] == scope else 0
+    if count >= times:
+        raise Illegal("%s already took %s %s this %s" % (
+            actor, "its" if times == 1 else "all %d" % times, limit.get("as", name), per))
+    used[key] = [scope, count + 1]
+
+
 def _ruleset_action(game, name, args):
     spec = game.rules["actions"][name]
     if spec.get("private"):  # a helper other actions ``call``, never done on its own
@@ -232,6 +272,8 @@ def _ruleset_action(game, name, args):
             name, " or ".join(phases), game.phase()["name"]))
     game.args = args
     bind_args(game, args)
+    if "who" in spec or "limit" in spec:
+        _check_turn(game, name, spec)
     game.log.append({"event": name, "args": {k: args[k] for k in sorted(args)}})
     game.run(spec.get("effects", ()))
     args["_"] = []  # canonical() lists named args after positional ones

@@ -289,6 +289,8 @@ class Game(Context):
         """Moves on: the next player's turn, else the next phase. ``leave=False`` when
         the player whose turn it is just went out (its checks no longer apply)."""
         phase, state = self.phase(), self.state
+        if "turn_used" in state:  # what an action's limit counted this turn
+            state["turn_used"] = {}
         if leave and "leave" in phase:  # checks before a turn or the phase ends: a require refuses
             self.with_binding("p", self.active_player(), phase["leave"])
         count = len(self.players_in_order())

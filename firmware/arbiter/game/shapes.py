@@ -26,7 +26,8 @@ _SHAPES = {
     "grid": " value:s cell:x name:x caption:x shown:x columns:i label:s ",
     "page": " label:!s phases:[s lines:![x ", "team": " name:!s counters:{i pieces:[@piece ",
     "action": " params:[s flags:[s phases:[s label:s choices:{x defaults:x preview:b "
-              "private:b effects:f ",
+              "private:b who:x limit:@limit effects:f ",
+    "limit": " per:!s times:i as:s ",
     # the argument of the effects that take an object of fields
     "opposed": " a:!@side b:!@side score:s as:s ties:s reason:x ",
     "side": " die:!x count:x player:x as:s ", "make_pieces": " of:x count:!x prefix:s stats:{n ",
@@ -38,7 +39,8 @@ _SHAPES["top"] = _TOP = (
     "setup:f round_label:s show:[s phases:[@phase turn_order:@order triggers:[@trigger "
     "end:[@end tiebreak:[x leds:@leds grid:@grid pages:[@page teams:[@team "
     "actions:{@action ")
-_ENUMS = {"by": ("fixed", "roll", "value"), "on": ("player", "piece")}
+_ENUMS = {"by": ("fixed", "roll", "value"), "on": ("player", "piece"),
+          "per": ("turn", "phase", "round", "game")}
 # Each effect's fields besides its name (opposed, make_pieces and turn_order take an
 # object: their blocks above).
 _FIELDS = {
