@@ -182,6 +182,25 @@ def test_roar_spend_and_the_power_cap():
     refused(g, "spend P2 15", "P2 has only 14 Energy")
 
 
+def test_one_action_a_turn_by_the_player_whose_turn_it_is():
+    # "Each player, in initiative order, takes one Action with the active character
+    # they selected in the previous phase."
+    g = new(players=3)
+    to_phase(g, "select", step=passing)
+    for p in g.state["order"]:
+        g.apply("active %s k1" % p)
+    first, second = g.state["order"][:2]
+    assert g.phase()["name"] == "action" and g.active_player() == first
+    refused(g, "roar " + second, "it is %s's turn, not %s's" % (first, second))
+    g.apply("roar " + first)
+    refused(g, "roar " + first, first + " already took its action this turn")
+    refused(g, "pass " + first, first + " already took its action this turn")
+    refused(g, "rage " + first, first + " already took its action this turn")
+    g.apply("next")
+    g.apply("roar " + second)  # a new turn: its player's one Action
+    assert player(g, second)["energy"] == player(new(players=3), second)["energy"] + 2
+
+
 # Rage Attacks: "1. Clear all Fury ... 2. Deal 2 damage to all opponents your character
 # is in combat with. 3. Draw 3 combat cards 4. Gain 5 Energy Tokens 5. There is no
 # limit to the number of Energy Tokens you may spend in this combat."
@@ -196,6 +215,8 @@ def test_rage_attack_when_fury_reaches_the_team_threshold():
     to_phase(g, "action", step=passing)
     refused(g, "rage P1 targets={Kraken}", "P1 has 0 of 10 Fury")
     apply(g, "add {Rex}.damage 4")  # Rex at 4 of 6
+    while g.active_player() != "P2":  # P2 rages in its own turn
+        g.apply("next")
     energy = player(g, "P2")["energy"]
     apply(g, "rage P2 targets={Rex},{Hive}")
     assert player(g, "P2")["fury"] == 0 and player(g, "P2")["rage_ready"] == 0
@@ -288,9 +309,10 @@ def test_undo_of_every_action_including_a_knock_out_and_a_win():
     g = new(players=2, actions=["glory P2 15", "team P1 Storm"])
     assert g.state["order"] == ["P2", "P1"]  # Abyss 55 before Storm 50
     script = ["next", "next", "pass P2", "pass P1", "active P2 k1", "active P1 k1",  # Kraken, Volt
-              "roar P1", "spend P1 3", "damage {Volt} 2 by=P2",
-              "heal {Volt} 1", "glory P1 2 source=event", "add P2.fury 7",
-              "damage {Kraken} 1 by=P1", "rage P2 targets={Volt}", "damage {Volt} 3 by=P2"]
+              "add P2.fury 7", "damage {Kraken} 1 by=P1", "rage P2 targets={Volt}",
+              "damage {Volt} 2 by=P2", "next",  # P2's one Action was its rage: P1's turn
+              "roar P1", "spend P1 3", "heal {Volt} 1", "glory P1 2 source=event",
+              "damage {Volt} 3 by=P2"]
     # the public state but its log, which keeps what was undone (dice never rewind)
     undoes_and_redoes_exactly(g, script, seen_but_log)
     assert piece_state(g, "Volt")["ko"] == 1 and (g.state["result"], g.state["winner"]) == (
@@ -570,7 +592,8 @@ def test_on_the_device_forms_offer_the_kaiju_and_players_that_make_sense(rig):
     rig.keys("up", "right")  # P2 rages
     assert rig.lines[1] == "p <P2>"
     assert offered(rig, 2) == ["P1.k1", "P3.k1", "P1.k3", "P3.k2", "P3.k3", "none"]
-    assert "P2 has 0 of 8" in " ".join(rig.lines[3:7])  # the preview says why not yet
+    # the preview says why not: one Action a turn, by the player whose turn it is
+    assert "it is P1's turn, not P2's" in " ".join(rig.lines[3:7])
     rig.keys("b", "b")
     open_menu_item(rig, "Glory")
     assert offered(rig, 3) == ["location", "opponent", "event", "face-dow", "other"]
@@ -591,13 +614,15 @@ def test_on_the_device_a_team_that_may_rage_pulses_until_its_rage_attack(rig):
     assert "P2 may launch a" in rig.lines and player(game, "P2")["rage_ready"] == 1
     seen = rig.led_colours()
     assert seen[:6] == [{p1}] * 6 and seen[6:] == [{p2, dark}] * 6  # P2's arc pulses
+    device_do(rig, "next")  # P2's turn: its one Action may be the Rage Attack
+    assert rig.led_colours() == [{p2, dark}] * 12
     shown = device_do(rig, "rage P2 targets={Rex}")
     assert "P2 RAGES: Rex 2/6" in " ".join(shown[3:7])  # previewed before A
-    assert rig.led_colours() == [{p1}] * 12  # raged: no more pulse
+    assert rig.led_colours() == [{p2}] * 12  # raged: no more pulse
     rig.keys("b:long")  # undo the rage: P2 may rage again
-    assert rig.led_colours()[6:] == [{p2, dark}] * 6
+    assert rig.led_colours() == [{p2, dark}] * 12
     device_do(rig, "add P2.fury -1")  # a Fury too many: P2 may not rage after all
-    assert player(game, "P2")["rage_ready"] == 0 and rig.led_colours() == [{p1}] * 12
+    assert player(game, "P2")["rage_ready"] == 0 and rig.led_colours() == [{p2}] * 12
 
 
 # "A full three-player game runs to its end on `arbiter sim`": the whole game above,
