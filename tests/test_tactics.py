@@ -411,6 +411,15 @@ def test_recruit_adds_a_unit_once_per_face_card():
     refused(g, "recruit P1 at=1,1", "no jack or queen")
 
 
+def test_only_the_player_whose_turn_it_is_recruits():
+    # "Each turn a player picks and moves several of his armies." A recruit is part of
+    # a move (4: "When you land on a queen or jack card, add a unit to that army"): P2
+    # does not recruit in P1's turn.
+    g = started(4)
+    assert g.active_player() == "P1"
+    refused(g, "recruit P2", "it is P1's turn, not P2's")
+
+
 def test_a_phase_confirm_must_name_an_action():
     data = json.loads(bundled()["tactics"].read_text())
     data["phases"][1]["confirm"] = "contrl"
