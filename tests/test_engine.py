@@ -10,6 +10,7 @@ from helpers.game import (
     canonical,
     new_game,
     piece_state,
+    player,
     refused,
     rules,
     undoes_and_redoes_exactly,
@@ -287,3 +288,47 @@ def test_named_fields_of_a_form_are_not_read_as_operators():
     data["actions"]["tally"]["effects"][0]["to"] = {"count_peices": {"of": "P1"}}
     with pytest.raises(ruleset.RulesetError, match="unknown operator 'count_peices'"):
         ruleset.check(data)
+
+
+# An action says who may do it and how often; the engine refuses the rest, with the
+# reason, the same on both runtimes.
+TURNS = {
+    "format": 1, "name": "turns", "players": {"min": 2, "max": 2, "default": 2},
+    "counters": {"coins": {"start": 0}}, "game": {"defender": "P2"},
+    "phases": [{"name": "play", "per_player": True}, {"name": "market"}],
+    "actions": {
+        "shout": {"params": ["p"], "who": "turn", "limit": {"per": "turn", "as": "action"},
+                  "effects": [{"add": "$p.coins", "n": 1}]},
+        "rest": {"params": ["p"], "who": "turn", "limit": {"per": "turn", "as": "action"},
+                 "effects": []},
+        "block": {"params": ["p"], "who": {"get": "game.defender"}, "effects": []},
+        "bet": {"params": ["p", "n"], "limit": {"per": "round", "times": 2},
+                "effects": [{"add": "$p.coins", "n": {"arg": "n"}}]},
+    },
+}
+
+
+@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+@pytest.mark.parametrize("actions, refusal", [
+    (["shout P2"], "it is P1's turn, not P2's"),  # out of turn
+    (["shout P1", "shout P1"], "P1 already took its action this turn"),  # twice in a turn
+    (["shout P1", "rest P1"], "P1 already took its action this turn"),  # one of a set
+    (["block P1"], "only P2 may block now"),  # who an expression names
+    (["bet P1 1", "next", "bet P1 1", "next", "bet P1 1"], "P1 already took all 2 bet this round"),
+    (["bet P1 1 amount=3"], "bet has no argument amount; it takes p n"),  # misspelt
+])
+def test_who_may_act_and_how_often_is_refused_with_the_reason(tmp_path, runtime, actions,
+                                                              refusal):
+    path = tmp_path / "turns.json"
+    path.write_text(json.dumps(TURNS))
+    outcome = play(str(path), None, 1, {}, actions, runtime)
+    assert outcome.refused == (len(actions), refusal)
+
+
+def test_a_turns_limit_starts_again_with_the_next_turn_and_round():
+    game = new_game(json.loads(json.dumps(TURNS)), actions=[
+        "shout P1", "next", "shout P2", "next", "next",  # round 2: P1's turn again
+        "shout P1", "bet P2 2", "bet P2 3"])
+    assert game.state["round"] == 2
+    assert (player(game, "P1")["coins"], player(game, "P2")["coins"]) == (2, 6)
+    undoes_and_redoes_exactly(game, ["next", "shout P2", "bet P1 1"])
