@@ -69,7 +69,7 @@ def test_teams_in_order_and_chosen_at_setup():
     assert [piece_state(g, k)["name"] for k in g.piece_keys("P1")] == ["Kaiju1", "Kaiju2"]
     assert card["energy"] == 14
     assert g.state["order"][0] == "P2"  # Abyss (55) now leads
-    refused(g, "team P1 Zilla", "no team Zilla")
+    refused(g, "team P2 Zilla", "no team Zilla")
     g.apply("next")
     refused(g, "team P1 Storm", "team is for the start phase")
 
@@ -89,6 +89,16 @@ def test_turn_order_highest_initiative_first_ties_random_once():
         to_phase(g, "action", step=passing)
         assert g.state["order"] == order == public_state(g)["order"]
     assert len(seen) >= 4  # the tie really is broken at random
+
+
+def test_a_team_is_chosen_once_so_the_random_tie_break_cannot_be_rolled_again():
+    # "If two teams have the same initiative, decide an order for them randomly. Once
+    # decided, that initiative order is in effect for the rest of the game."
+    g = new(players=5, actions=["team P3 Swarm"])
+    order = list(g.state["order"])
+    refused(g, "team P3 Swarm", "P3 already took its team this game")
+    refused(g, "team P3 Storm", "P3 already took its team this game")
+    assert g.state["order"] == order
 
 
 # Seven phases; planning in initiative order "until all players have passed in
