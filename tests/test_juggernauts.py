@@ -377,6 +377,19 @@ def test_discards_reduce_any_power_cost():
     refused(g, "power P1 -2", "P1 has 1 Power, 1 missing")
 
 
+def test_discards_come_from_the_hand_so_no_more_than_the_hand_size():
+    # Rules: "you may discard cards from your hand. Every card you discard reduces that
+    # Power requirement by one point. After you've discarded as many cards as you can"
+    g = at_resolve(power=0)
+    g.apply("set P1.hand 1")
+    refused(g, "attack P1 level=3 discard=8", "P1 may discard at most 1 \\(the hand size\\)")
+    refused(g, "attack P1 level=2 discard=2", "P1 may discard at most 1")
+    g.apply("set P1.hand 3")
+    power = player(g, "P1")["power"]
+    g.apply("attack P1 level=2 discard=3")  # level 2: 3 Power, all of it discarded
+    assert player(g, "P1")["power"] == power
+
+
 def test_a_misspelt_argument_is_refused_not_ignored_and_charged_in_full():
     # Rules: "Every card you discard reduces that Power requirement by one point." A
     # typo in ``discard`` must not silently cost the player the full Power.
