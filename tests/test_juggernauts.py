@@ -251,15 +251,19 @@ def rerolled_onto_the_card(seed):
     return g
 
 
-@pytest.mark.parametrize("state", ["damaged", "token", "neutralized"])
-def test_alternate_shutdown_takes_hand_size_for_every_position_without_an_active_card(state):
-    # Issue 4: "a damaged, neutralized or token position gives an alert token (with
-    # Alternate Shutdown: -1 hand size instead)"
+@pytest.mark.parametrize("state, alerts, hand", [
+    ("damaged", 2, 4), ("token", 3, 5), ("neutralized", 3, 5)])
+def test_alternate_shutdown_takes_hand_size_only_for_a_damaged_sector(state, alerts, hand):
+    # Rules: "Alternate Sutdown: If you roll a damaged sector, your hand size decreases by
+    # one." A card token or a neutralized card still gives the alert: "If you do not have
+    # an active card by the end of your command phase (this can happen if your Commander
+    # tries to activate a damaged sector, a neutralized card, or a card token), put an
+    # alert token on your deck."
     g = command_with_every_position(state, alternate_shutdown=True)
     if state == "neutralized":
         g.apply("unneutralize P1 free")  # "does not count as activating a card"
     g.apply("next")
-    assert (player(g, "P1")["alerts"], player(g, "P1")["hand"]) == (2, 4)
+    assert (player(g, "P1")["alerts"], player(g, "P1")["hand"]) == (alerts, hand)
 
 
 def test_double_command_choosing_a_neutralized_roll_asks_to_unneutralize():
