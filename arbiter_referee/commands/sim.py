@@ -157,8 +157,6 @@ class Terminal:
                 return 0
 
     def key(self, key: str | None) -> None:
-        if key in KEYMAP and self.releases:
-            self.settle()  # a key typed ahead waits for the press before it to end
         if key == "p":
             path = f"arbiter-{self.board.elapsed}.png"
             to_png(Frame.from_board(self.board), path)
@@ -168,6 +166,9 @@ class Terminal:
             button, hold = KEYMAP[key]
             self.board.press(button, 0)
             self.releases[button] = self.board.elapsed + hold
+            # the whole press in emulated time: a busy PC's late loop must not stretch
+            # it into a long press or a repeat, nor release it before the device looks
+            self.settle()
 
     def settle(self) -> None:
         """Play on until every button held is released and a gap has passed."""
