@@ -9,6 +9,7 @@ emulated Pico's heap under real MicroPython (see docs/bench.md).
 """
 
 import json
+import re
 
 import pytest
 from helpers import REPO
@@ -292,6 +293,16 @@ def at_resolve(seed=1, dice=("d6", "d8"), power=20, **options):
 def targeted(g, owner):
     return {int(k.split(".")[1]): v["targeted"] for k, v in g.state["pieces"].items()
             if k.startswith(owner + ".") and v["targeted"]}
+
+
+def test_no_attack_without_an_active_card():
+    # Rules: "Resolve the effects of any active cards in your matrix." With no active
+    # card (a damaged sector, a neutralized card or a card token was rolled) there is no
+    # attack to launch.
+    g = command_with_every_position("damaged")
+    assert player(g, "P1")["active"] == 0
+    to_phase(g, "resolve")
+    refused(g, "attack P1 level=1", "P1 has no active card to attack with")
 
 
 def test_a_level_1_attack_is_free_and_rolls_the_defenders_commander_once():
@@ -591,7 +602,8 @@ def test_async_turns_pass_only_once_the_players_business_is_done():
     assert g.active_player() == "P1" and player(g, "P1")["todo"] == "unneutralize"
     refused(g, "next", "P1 must unneutralize first")
     assert [r["player"] for r in rolls(g, "command")] == ["P1"]  # P2 has not rolled yet
-    g.apply("unneutralize P1 free")
+    g.apply("unneutralize P1 pay=1")  # the last token paid off: the card activates
+    assert player(g, "P1")["active"] > 0
     g.apply("next")
     assert g.active_player() == "P2" and [r["player"] for r in rolls(g, "command")] == [
         "P1", "P2"]
@@ -719,8 +731,8 @@ def test_command_phase_actions_are_undone_exactly():
 
 def plan_game(seed):
     """A full two-player game's actions, chosen as players would: attack every Resolve
-    (level 2 when affordable), pick the first rolled target, defend every target at
-    level 1, pay nothing for neutralized cards."""
+    with an active card (level 2 when affordable), pick the first rolled target, defend
+    every target at level 1, pay nothing for neutralized cards."""
     g = started(seed, ("d4", "d6"))
     actions = ["commander P1 d4", "commander P2 d6"]
 
@@ -736,6 +748,8 @@ def plan_game(seed):
                     do("unneutralize %s free" % p)
         if phase == "resolve":
             for p in ("P1", "P2"):
+                if not player(g, p)["active"]:
+                    continue
                 level = 2 if player(g, p)["power"] >= 3 else 1
                 do("attack %s level=%d" % (p, level))
                 if player(g, p)["todo"] == "target":
@@ -937,12 +951,18 @@ def test_on_the_device_a_battle_royale_attack_offers_the_other_players(rig):
     assert rolls(game, "attack")[-1]["player"] == "P3"
 
 
+def active_card(rig, player):
+    """The active card's position on ``player``'s line of the play screen (``Ac6``)."""
+    line = next(line for line in rig.lines if line.startswith(player + " "))
+    return int(re.search(r"Ac(\d+)", line).group(1))
+
+
 def test_a_whole_two_player_game_on_the_device_needs_no_pen_and_paper(rig):
     # Issue 4: "A complete two-player game runs to its end on `arbiter sim` with no step
     # that needs pen and paper." Every choice below is made from what the screen shows:
     # the phase, the refusal that says who must act, the targets on the matrix pages.
     start_game(rig, "juggernauts")
-    pick(rig, 0)  # P1: d4
+    pick(rig, 1)  # P1: d6
     pick(rig, 1)  # P2: d6
     rig.keys("a")
     game = game_of(rig)
@@ -952,10 +972,13 @@ def test_a_whole_two_player_game_on_the_device_needs_no_pen_and_paper(rig):
             break
         phases.add(rig.lines[1])
         if rig.lines[1] == "Resolve":
-            open_menu_item(rig, "Attack")
-            fill_form(rig, ["P1", 1, "accurate", 0, "P2", "neutralizing"])
-            open_menu_item(rig, "Attack")
-            fill_form(rig, ["P2"])  # level 1 on P1
+            # an attack comes from an active card: "Ac0" on the screen, none
+            if active_card(rig, "P1"):
+                open_menu_item(rig, "Attack")
+                fill_form(rig, ["P1", 1, "accurate", 0, "P2", "neutralizing"])
+            if active_card(rig, "P2"):
+                open_menu_item(rig, "Attack")
+                fill_form(rig, ["P2"])  # level 1 on P1
             for owner in ("P1", "P2"):
                 for _ in range(5):  # a position targeted twice is defended twice
                     rig.keys("down")
