@@ -192,6 +192,18 @@ def test_roar_spend_and_the_power_cap():
     refused(g, "spend P2 15", "P2 has only 14 Energy")
 
 
+def test_each_player_sends_a_kaiju_into_the_city_before_the_turn_passes():
+    # "4. Active character selection phase (initiative order) - Each player, in
+    # initiative order, selects one character from their team and moves it into the
+    # city."
+    g = new(players=2)
+    to_phase(g, "select", step=passing)
+    first = g.active_player()
+    refused(g, "next", first + " must send a kaiju into the city first")
+    g.apply("active %s k1" % first)  # selected: the turn passes
+    assert g.active_player() != first and g.phase()["name"] == "select"
+
+
 def test_one_action_a_turn_by_the_player_whose_turn_it_is():
     # "Each player, in initiative order, takes one Action with the active character
     # they selected in the previous phase."
@@ -370,10 +382,12 @@ def test_a_player_without_an_active_kaiju_skips_the_action_phase():
     to_phase(g, "select", step=passing)
     g.apply("active P1 k1")
     g.apply("active P2 k1")  # Kraken
-    g.apply("next")  # P3 selects nobody
+    g.apply("active P3 k1")
     assert (g.phase()["name"], g.active_player()) == ("action", "P1")
     apply(g, "damage {Kraken} 7 by=P1")  # knocked out in P1's combat
     assert piece_state(g, "Kraken")["active"] == 0 and piece_state(g, "Leviath")["ko"] == 0
+    while piece_state(g, "P3.k1")["ko"] == 0:  # and P3's, in the same combat
+        g.apply("damage P3.k1 1 by=P1")
     g.apply("next")  # P2 (Leviath still conscious) and P3 have no active kaiju
     assert g.phase()["name"] == "healing"
     said = notes(g)
