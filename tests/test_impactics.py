@@ -35,6 +35,18 @@ def queue_from_hands(g):
     return "queue forward1 attack rotate_left discard:rotate_right sidestep_left sidestep_right"
 
 
+DODGE_SEED = 1  # Chad's hand has a Dodge card
+
+
+def dodge_played():
+    """Combat, its first card Chad's Dodge (DODGE_SEED's hands), just played."""
+    g = new(DODGE_SEED)
+    g.apply("queue dodge forward1 attack rotate_left sidestep_left sidestep_right")
+    g.apply("next")
+    g.apply("step")
+    return g
+
+
 def to_combat(g):
     g.apply(queue_from_hands(g))
     g.apply("next")
@@ -216,12 +228,11 @@ def test_starting_hp():
     ("roundhouse", 1, True, 0),  # 2.14: even if he is dodging
 ])
 def test_each_damage_kind_with_and_without_dodge(kind, hits, dodging, hp_after):
-    g = new(4)
-    to_combat(g)
+    g = dodge_played()
     if dodging:
-        g.apply("dodge P2.kf2")
-    g.apply("hit P2.kf2 %d kind=%s" % (hits, kind))
-    piece = g.state["pieces"]["P2.kf2"]
+        g.apply("dodge P1.chad")
+    g.apply("hit P1.chad %d kind=%s" % (hits, kind))
+    piece = g.state["pieces"]["P1.chad"]
     assert piece["hp"] == hp_after
     assert piece["dodge"] == 0 or kind == "roundhouse"  # a roundhouse is not dodged
     assert piece["dead"] == (1 if hp_after == 0 else 0)
@@ -229,40 +240,52 @@ def test_each_damage_kind_with_and_without_dodge(kind, hits, dodging, hp_after):
 
 def test_dodge_lowers_one_hit_then_ends():
     # 2.15: "Once a character Dodges one attack, that character is no longer Dodging"
-    g = new(4)
-    to_combat(g)
-    g.apply("dodge P2.kf1")
-    g.apply("hit P2.kf1 1 kind=melee")
-    assert g.state["pieces"]["P2.kf1"]["hp"] == 2
-    g.apply("hit P2.kf1 1 kind=melee")
-    assert g.state["pieces"]["P2.kf1"]["hp"] == 1
+    g = dodge_played()
+    g.apply("dodge P1.chad")
+    g.apply("hit P1.chad 1 kind=melee")
+    assert g.state["pieces"]["P1.chad"]["hp"] == 2
+    g.apply("hit P1.chad 1 kind=melee")
+    assert g.state["pieces"]["P1.chad"]["hp"] == 1
 
 
 def test_simultaneous_explosions_each_lowered_by_dodge():
     # 2.15: several simultaneous barrel explosions: 1 less damage from each
-    g = new(4)
-    to_combat(g)
-    g.apply("add P1.chad.hp 0")
+    g = dodge_played()
     g.apply("dodge P1.chad")
     g.apply("hit P1.chad 2 kind=explosion")  # 2 x (2 - 1) = 2
     assert g.state["pieces"]["P1.chad"]["hp"] == 0
-    g = new(4)
-    to_combat(g)
-    g.apply("dodge P2.kf3")
-    g.apply("hit P2.kf3 1 kind=explosion")  # 2 - 1
-    assert g.state["pieces"]["P2.kf3"]["hp"] == 1
+    g = dodge_played()
+    g.apply("dodge P1.chad")
+    g.apply("hit P1.chad 1 kind=explosion")  # 2 - 1
+    assert g.state["pieces"]["P1.chad"]["hp"] == 1
 
 
 def test_all_dodges_end_with_the_combat_phase():
     # 2.15: "The Dodging state lasts only until the end of the Combat Phase"
-    g = new(4)
-    to_combat(g)
-    g.apply("dodge P1.alex")
-    g.apply("dodge P2.kf1")
-    for _ in range(6):
+    g = dodge_played()
+    g.apply("dodge P1.chad")
+    for _ in range(5):
         g.apply("step")
     g.apply("next")
     assert all(p["dodge"] == 0 for p in g.state["pieces"].values())
+
+
+def test_a_dodge_comes_from_a_dodge_card_played_in_combat():
+    # 2.15: "A Dodge card reduces the damage taken"; 2.5: "During the Combat Phase, the
+    # cards chosen by the van Dammes player execute in the order they were picked." The
+    # Goons have no cards (2.8): they never dodge.
+    g = new(DODGE_SEED)
+    refused(g, "dodge P1.chad", "dodge is for the combat phase, not planning")
+    g.apply("queue forward1 dodge attack rotate_left sidestep_left sidestep_right")
+    g.apply("next")
+    refused(g, "dodge P1.chad", "no Dodge card is being played")  # none played yet
+    g.apply("step")  # Alex's Forward 1
+    refused(g, "dodge P1.chad", "no Dodge card is being played")
+    g.apply("step")  # Chad's Dodge
+    refused(g, "dodge P2.kf1", "only Alex and Chad dodge")
+    refused(g, "dodge P1.alex", "the Dodge card is Chad's")
+    g.apply("dodge P1.chad")
+    assert g.state["pieces"]["P1.chad"]["dodge"] == 1
 
 
 def test_a_dead_character_cannot_be_hit_or_dodge():
@@ -316,21 +339,23 @@ def test_a_pages_line_is_checked_like_any_expression():
 
 # -- undo, replay and a whole game ---------------------------------------------------------
 
-ACTIONS = ["queue forward1 attack rotate_left discard:rotate_right sidestep_left sidestep_right",
-           "next", "step", "dodge P1.alex", "hit P1.alex 1 kind=bullet", "step",
+ACTIONS = ["queue dodge attack rotate_left discard:rotate_right sidestep_left sidestep_right",
+           "next", "step", "dodge P1.chad", "hit P1.chad 1 kind=bullet", "step",
            "hit P2.kf1 2 kind=explosion", "step", "step", "step", "step", "next", "deal",
            "next"]
 
 
 def test_every_action_undoes_exactly():
-    undoes_and_redoes_exactly(new(11), ACTIONS + ["victory P1.chad"])  # cards and Goons too
+    # cards and Goons too
+    undoes_and_redoes_exactly(new(DODGE_SEED), ACTIONS + ["victory P1.chad"])
 
 
 def test_a_whole_game_to_its_end_on_arbiter_run_in_both_runtimes():
     rounds = ACTIONS + ["queue forward1 attack rotate_left rotate_right sidestep_left "
                         "sidestep_right", "next"] + [
         "hit %s 1 kind=roundhouse" % k for k in GOONS if k != "P2.kf1"]
-    outs = [play("impactics", None, 11, {}, rounds, runtime=r) for r in ("cpython", "micropython")]
+    outs = [play("impactics", None, DODGE_SEED, {}, rounds, runtime=r)
+            for r in ("cpython", "micropython")]
     assert outs[0].refused is None and outs[0].state["winner"] == "P1"
     assert canonical(outs[0].state) == canonical(outs[1].state)
 
