@@ -24,7 +24,8 @@ def start_game(rig, name, *setup_keys):
     rig.keys("a")  # start
     assert rig.lines[0] == "New game"
     commitment = "".join(rig.lines[2:6])  # 64 hex digits, wrapped
-    rig.keys("a")  # the commitment page
+    while rig.lines[0] == "New game":  # each player seals with a press
+        rig.keys("a")
     return commitment
 
 
