@@ -11,6 +11,7 @@ from helpers.device import (
     open_menu_item,
     open_setup,
     pick,
+    seal,
     start_game,
 )
 from helpers.game import canonical
@@ -50,7 +51,8 @@ def test_setup_sets_player_count_and_options(rig):
     assert rig.lines[1] == "Players  <2>"
     rig.keys("right", "right")
     assert rig.lines[1] == "Players  <4>"
-    rig.keys("a", "a")
+    rig.keys("a")
+    seal(rig)
     assert game_of(rig).players == 4
     assert sorted(line.split()[0] for line in rig.lines[2:6]) == ["P1", "P2", "P3", "P4"]
 
@@ -60,7 +62,8 @@ def test_an_option_chosen_in_setup_reaches_the_game(rig):
     assert rig.lines[1] == "Game len <short>"
     rig.keys("right")
     assert rig.lines[1].endswith("<long>")
-    rig.keys("a", "a")
+    rig.keys("a")
+    seal(rig)
     assert game_of(rig).options == {"length": "long"}
 
 
@@ -244,6 +247,7 @@ def test_a_new_game_asks_before_replacing_a_saved_one(rig):
     assert rig.lines[0] == "Tactics Joker"
     rig.keys("a", "a")  # start anyway
     assert rig.lines[0] == "New game"
+    seal(rig)
     assert game_of(rig).rules["name"] == "tactics"
 
 
