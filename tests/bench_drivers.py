@@ -51,9 +51,7 @@ def press_next_until(rig, done, limit=40):
 
 
 def juggernauts(rig):
-    from test_juggernauts import (
-        test_a_whole_two_player_game_on_the_device_needs_no_pen_and_paper as whole_game,
-    )
+    from test_juggernauts import whole_game
 
     whole_game(rig)
 
