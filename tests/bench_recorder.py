@@ -26,7 +26,7 @@ from arbiter_referee.paths import PACKAGE
 
 SCRIPTS = PACKAGE / "bench" / "scripts"
 DEVICE_SEED = 1  # the Rig's default, which the tests' whole games are written for
-SEEDS = {"juggernauts": 3}  # where a whole game's test names another (its dice)
+SEEDS = {"juggernauts": 10}  # where a whole game's test names another (its dice)
 
 
 def recording_rig(flash_dir: Path, seed: int = DEVICE_SEED):
@@ -89,6 +89,7 @@ def to_script(presses, gap: int = 120, per_line: int = 16) -> str:
 
 def record(name: str) -> tuple[str, dict]:
     import bench_drivers as drivers
+
     from arbiter.game.rng import dice_seed
 
     with tempfile.TemporaryDirectory() as folder:

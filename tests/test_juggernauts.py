@@ -938,7 +938,7 @@ def test_on_the_device_a_battle_royale_attack_offers_the_other_players(rig):
 
 
 def test_a_whole_two_player_game_on_the_device_needs_no_pen_and_paper(make_rig):
-    whole_game(make_rig(seed=3))  # seed 3: its dice bring an unneutralize
+    whole_game(make_rig(seed=10))  # seed 10: its dice bring an unneutralize
 
 
 def whole_game(rig):
