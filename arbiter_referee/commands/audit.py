@@ -84,8 +84,8 @@ def _head_lines(text: str, shown: str | None, notes: list, faults: list) -> None
     """The hash chain's head beside what the device wrote and showed."""
     head, stored = journals.journal_heads(text)
     if stored is None:
-        notes.append("the game was not ended on the device: no head to check its lines "
-                     "against")
+        notes.append("no head at its end (#head): not ended on the device, or by older "
+                     "firmware")
     elif stored != head:
         faults.append("the journal's lines do not hash to the head the device wrote at "
                       "the end: edited since")
@@ -128,6 +128,8 @@ def audit(log: Path, ruleset_file: str | None = None,
                           "not the game the device sealed")
         else:
             notes.append("the seed hashes to the commitment shown at the start")
+    else:
+        notes.append("compare its commitment with the one shown at the start (--commitment)")
     mix = header.get("mix")
     if mix is None:
         notes.append("no players' part: the dice follow the device's seed alone")
