@@ -36,14 +36,15 @@ def _parse(text: str) -> Outcome:
 
 
 def play(ruleset: str, players: int | None, seed: int, options: dict, actions: list[str],
-         runtime: str = "cpython") -> Outcome:
+         runtime: str = "cpython", mix: str | None = None) -> Outcome:
+    """``mix``: the players' part of the dice (rng.dice_seed), None for none."""
     path = ruleset_path(ruleset)
     if runtime == "cpython":
-        return _play_here(path.read_text(), players, seed, options, actions)
+        return _play_here(path.read_text(), players, seed, options, actions, mix)
     result = run_driver("vrun", (
         "game = vrun.load_file(drvdata.RULESET)\n"
         "gc.collect()\n"
-        "game = vrun.start(game, drvdata.PLAYERS, drvdata.SEED, drvdata.OPTIONS)\n"
+        "game = vrun.start(game, drvdata.PLAYERS, drvdata.SEED, drvdata.OPTIONS, drvdata.MIX)\n"
         "ok = game is not None\n"
         "i = 0\n"
         "while ok and i < len(drvdata.ACTIONS):\n"
@@ -54,21 +55,21 @@ def play(ruleset: str, players: int | None, seed: int, options: dict, actions: l
         "if ok:\n"
         "    vrun.finish(game)\n"), {"/rs": (path.parent, False)}, RUN_HEAP,
         data={"RULESET": "/rs/" + path.name, "PLAYERS": players, "SEED": seed, "OPTIONS": options,
-              "ACTIONS": actions})
+              "ACTIONS": actions, "MIX": mix})
     if result.exit_code != 0:
         raise RuntimeError(f"MicroPython failed:\n{result.stderr}")
     return _parse(result.stdout)
 
 
 def _play_here(text: str, players: int | None, seed: int, options: dict,
-               actions: list[str]) -> Outcome:
+               actions: list[str], mix: str | None = None) -> Outcome:
     """The same steps as vrun, in this process: the state as the engine gives it."""
     use_firmware_path()
     import vrun
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):  # vrun prints only why something was refused
-        game = vrun.start(vrun.load(text), players, seed, options)
+        game = vrun.start(vrun.load(text), players, seed, options, mix)
         done = game is not None and all(vrun.act(game, i + 1, action)
                                         for i, action in enumerate(actions))
     if not done:

@@ -42,18 +42,35 @@ def replay_journal(text: str, ruleset_text: str):
     return replay(found, ruleset_text)
 
 
-def draws_to(seed: int, position: int) -> int | None:
-    """How many draws from ``seed`` the generator takes to reach ``position``
-    (a checkpoint's), or None when not within DRAW_LIMIT."""
+def draws_to(seed: int, position: int, mix: str | None = None) -> int | None:
+    """How many draws from the dice of ``seed`` and ``mix`` (rng.dice_seed) the
+    generator takes to reach ``position`` (a checkpoint's), or None when not within
+    DRAW_LIMIT."""
     use_firmware_path()
-    from arbiter.game.rng import Rng
+    from arbiter.game.rng import Rng, dice_seed
 
-    rng = Rng(seed)
+    rng = Rng(dice_seed(seed, mix))
     for draws in range(DRAW_LIMIT + 1):
         if rng.snapshot() == position:
             return draws
         rng.next32()
     return None
+
+
+def journal_heads(text: str) -> tuple[str, str | None]:
+    """(the hash chain's head over the journal's whole lines, the head the device
+    wrote on its ``#head`` line or None): see arbiter.store.journal. The ``#head``
+    and ``#end`` lines are not in the chain; every other line is, after them too."""
+    use_firmware_path()
+    from arbiter.store.journal import HEAD, ZERO, link
+
+    head, stored = ZERO, None
+    for line in text.split("\n")[:-1]:  # a last line cut short is not in it
+        if line.startswith(HEAD):
+            stored = line[len(HEAD):].strip()
+        elif line != "#end":
+            head = link(head, line)
+    return head.hex(), stored
 
 
 def journal_csv(journal: str, ruleset_text: str) -> str:

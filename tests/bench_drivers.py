@@ -9,7 +9,7 @@ the game, each action checked, loops bounded.
 
 from __future__ import annotations
 
-from helpers.device import fill_form, game_of, open_menu_item, open_setup
+from helpers.device import fill_form, game_of, open_menu_item, open_setup, seal
 from helpers.game import piece
 
 
@@ -51,9 +51,7 @@ def press_next_until(rig, done, limit=40):
 
 
 def juggernauts(rig):
-    from test_juggernauts import (
-        test_a_whole_two_player_game_on_the_device_needs_no_pen_and_paper as whole_game,
-    )
+    from test_juggernauts import whole_game
 
     whole_game(rig)
 
@@ -62,7 +60,8 @@ def jugger(rig):
     # A short game (the first point wins): the initiative, an attack, a referee's
     # hit and a pin, a dispute, an undo and redo, then P1's qwik scores.
     open_setup(rig, "jugger")
-    rig.keys("a", "a")  # start (a short game), the dice commitment
+    rig.keys("a")  # start (a short game)
+    seal(rig)  # the dice commitment, each player's press
     game = game_of(rig)
 
     def turn(player, voa):

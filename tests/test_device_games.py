@@ -11,6 +11,7 @@ from helpers.device import (
     open_menu_item,
     open_setup,
     pick,
+    seal,
     start_game,
 )
 from helpers.game import canonical
@@ -50,7 +51,8 @@ def test_setup_sets_player_count_and_options(rig):
     assert rig.lines[1] == "Players  <2>"
     rig.keys("right", "right")
     assert rig.lines[1] == "Players  <4>"
-    rig.keys("a", "a")
+    rig.keys("a")
+    seal(rig)
     assert game_of(rig).players == 4
     assert sorted(line.split()[0] for line in rig.lines[2:6]) == ["P1", "P2", "P3", "P4"]
 
@@ -60,7 +62,8 @@ def test_an_option_chosen_in_setup_reaches_the_game(rig):
     assert rig.lines[1] == "Game len <short>"
     rig.keys("right")
     assert rig.lines[1].endswith("<long>")
-    rig.keys("a", "a")
+    rig.keys("a")
+    seal(rig)
     assert game_of(rig).options == {"length": "long"}
 
 
@@ -244,6 +247,7 @@ def test_a_new_game_asks_before_replacing_a_saved_one(rig):
     assert rig.lines[0] == "Tactics Joker"
     rig.keys("a", "a")  # start anyway
     assert rig.lines[0] == "New game"
+    seal(rig)
     assert game_of(rig).rules["name"] == "tactics"
 
 
@@ -302,3 +306,71 @@ def test_no_serial_line_of_a_whole_game_tells_a_roll_before_the_end(name):
         assert "|" not in line, line  # no event's dice
         assert not any(secret in line.lower() for secret in secrets), line
         assert "seed" not in line, line
+
+
+def test_the_device_commits_to_its_seed_before_each_player_seals_the_dice(make_rig, tmp_path):
+    # rule: "The device shows a commitment of at least 128 bits (the SHA-256 of its seed)
+    # *before* the players add their own entropy (for example the timing of a press each
+    # player makes ...); the game's dice come from the hash of both."
+    import hashlib
+    import json
+
+    from arbiter.game.rng import Rng, commitment
+
+    rig = make_rig(seed=7)
+    open_setup(rig, "kaiju")
+    rig.keys("a")  # start: the commitment, no game yet
+    assert rig.lines[:2] == ["New game", "Dice sealed:"]
+    shown = "".join(rig.lines[2:6])
+    assert len(shown) == 64 and rig.lines[6] == "P1: press A"
+    assert game_of(rig) is None and not (tmp_path / "game.jnl").exists()
+    assert shown != commitment(7)  # a fresh seed, not the boot generator's
+    rig.run(333)  # P1 presses when they like
+    rig.keys("a")
+    assert rig.lines[6] == "P2: press A"
+    rig.keys("a")
+    game = game_of(rig)
+    assert commitment(game.seed) == shown
+    assert len(game.mix.split(".")) == 2  # each press's time
+    open_menu_item(rig, "Roll dice")
+    fill_form(rig, ["d20", 1])
+    digest = hashlib.sha256(game.seed.to_bytes(8, "big") + game.mix.encode()).digest()
+    first = Rng(int.from_bytes(digest[:8], "big")).roll(20)
+    assert [e["rolls"] for e in game.log if e["event"] == "roll"] == [[first]]
+    header = json.loads((tmp_path / "game.jnl").read_text().splitlines()[0])
+    assert header["mix"] == game.mix  # journaled: a resumed game rolls the same dice
+    again = rig.reboot()
+    again.run(1500)
+    assert game_of(again).mix == game.mix and game_of(again).state == game.state
+    # the same emulator seed seals the same way (a recorded game replays); another does not
+    (tmp_path / "twin").mkdir()
+    twin = Rig(tmp_path / "twin", seed=7)
+    open_setup(twin, "kaiju")
+    twin.keys("a")
+    assert "".join(twin.lines[2:6]) == shown
+    (tmp_path / "other").mkdir()
+    other = Rig(tmp_path / "other", seed=8)
+    open_setup(other, "kaiju")
+    other.keys("a")
+    assert "".join(other.lines[2:6]) not in (shown, "")
+
+
+def test_ending_a_game_shows_the_head_and_the_journal_audits_against_it(rig, capsys):
+    # rule: "`arbiter audit` proves that the device committed first, that the players'
+    # part was mixed in, and that every roll, undone ones included, follows"
+    from arbiter_referee.cli import main as arbiter
+
+    shown = start_game(rig, "kaiju")
+    open_menu_item(rig, "Roll dice")
+    fill_form(rig, ["d20", 1])
+    open_menu_item(rig, "End game")
+    rig.keys("a")  # yes
+    assert rig.lines[0] == "Game over"
+    rig.keys(*["down"] * 6)
+    assert rig.lines[2] == "journal head:"
+    head = "".join(rig.lines[3:7])
+    capsys.readouterr()
+    log = str(rig.flash_dir / "game.jnl")
+    assert arbiter(["audit", log, "--commitment", shown, "--head", head]) == 0
+    out = capsys.readouterr().out
+    assert "the players' part" in out and "hashes to the head shown at End game" in out

@@ -4,7 +4,7 @@ digest: ../shared/docs/referee-spec.md section 2). P1 plays the van Dammes, P2 t
 import json
 
 import pytest
-from helpers.device import fill_form, game_of, open_menu_item, start_game
+from helpers.device import fill_form, game_of, open_menu_item, seal, start_game
 from helpers.game import canonical, new_game, notes, refused, rules, undoes_and_redoes_exactly
 
 from arbiter.game import ruleset
@@ -440,7 +440,8 @@ def test_a_page_opened_by_an_action_from_the_menu_is_what_shows_after_it(rig):
     data["name"] = "pagetest"
     data["actions"]["skip"] = {"label": "Skip", "effects": [{"next": True}]}
     (rig.flash_dir / "rulesets" / "pagetest.json").write_text(json.dumps(data))
-    rig.keys("a", "down", "down", "down", "down", "a", "a", "a")  # Play, pagetest, start
+    rig.keys("a", "down", "down", "down", "down", "a", "a")  # Play, pagetest, start
+    seal(rig)
     g = game_of(rig)
     assert g.rules["name"] == "pagetest" and rig.lines[1] == "Planning"
     open_menu_item(rig, "Queue 6 cards")

@@ -421,13 +421,222 @@ def test_under_micropython_a_device_game_compacts_and_resumes(tmp_path):
         "    journal.record(game, game.apply(drvdata.LONG[i % len(drvdata.LONG)]))\n"
         "    i += 1\n"
         "    gc.collect()\n"
-        "again = jmod.resume(jmod.Journal(flash), rules, None, jmod.DEVICE_KEEP)\n"
-        "print('R', again.count(), len(again.history.events), again.state == game.state)\n")
+        "resumed = jmod.Journal(flash)\n"
+        "again = jmod.resume(resumed, rules, None, jmod.DEVICE_KEEP)\n"
+        "print('R', again.count(), len(again.history.events), again.state == game.state)\n"
+        "print('H', journal.head.hex(), resumed.head.hex())\n")
     mounts = {"/flash": (tmp_path, True), "/rulesets": (RULESETS, False)}
     result = run_driver("vrun", body, mounts, 2 * 1024 * 1024,
                         data={"LONG": LONG, "EVENTS": events})
     assert f"R {events} 22 True" in result.stdout, result.stderr  # undo reaches 22 back
+    # the hash chain's head, kept as it went and read back at the resume, is the one
+    # the audit works out on a PC
+    from arbiter_referee.journals import journal_heads
+
+    head = journal_heads((tmp_path / "game.jnl").read_text())[0]
+    assert f"H {head} {head}" in result.stdout
     lines = (tmp_path / "game.jnl").read_text().splitlines()
     start = jnl.CHECKPOINT_EVERY - 20
     assert json.loads(lines[1][len(jnl.CHECKPOINT):])["n"] == start
     assert len(lines) == 2 + events - start
+
+
+# -- the audit against tampering (issue 19) ------------------------------------------------
+
+MIX = "1234.2345.3456"  # the players' part: their sealing presses' times
+
+
+def honest_game(folder, compacted):
+    """A closed device game journaled in ``folder`` with its players' part: (the log,
+    the commitment and the head the device showed). Compacted: a Jugger game past
+    CHECKPOINT_EVERY, then an undone roll; else a Kaiju game with one."""
+    from arbiter.game.rng import commitment
+
+    flash = Flash(str(folder) + "/")
+    if compacted:
+        game = Game(JUGGER, players=2, seed=5, keep=jnl.DEVICE_KEEP, mix=MIX)
+        script = LONG * (jnl.CHECKPOINT_EVERY // len(LONG)) + \
+            ["dispute", "undo agreed", "next", "out P1.j1", "next", "dispute", "next"]
+    else:
+        game = Game(KAIJU, players=3, seed=5, mix=MIX)
+        script = ["next", "add P1.energy 3", "next", "roll d20 2", "undo agreed", "roll d6",
+                  "next", "glory P2 4", "next", "roll d8"]
+    journal = play_on(flash, game, script)
+    journal.close()
+    log = folder / "game.jnl"
+    if compacted:
+        assert jnl.CHECKPOINT in log.read_text()
+    return log, commitment(5), journal.head.hex()
+
+
+def _events(lines):
+    """Indices of the event lines (not the header, a checkpoint, #head or #end)."""
+    return [i for i, line in enumerate(lines) if i and line[0] != "#"]
+
+
+def _plain(lines, skip=0):
+    """The index of an event line that rolled no dice (the ``skip``-th)."""
+    return [i for i in _events(lines) if "|" not in lines[i] and
+            lines[i] not in ("undo", "redo")][skip]
+
+
+def _checkpoint(lines, change):
+    i = next(i for i, line in enumerate(lines) if line.startswith(jnl.CHECKPOINT))
+    mark = json.loads(lines[i][len(jnl.CHECKPOINT):])
+    change(mark)
+    lines[i] = jnl.CHECKPOINT + json.dumps(mark, separators=(",", ":"))
+    return lines
+
+
+def _state_edited(mark):
+    mark["state"]["players"]["P1"]["points"] = mark["state"]["players"]["P1"].get(
+        "points", 0) + 1
+
+
+def _rerolled(lines):
+    """A silent re-roll: the checkpoint's dice moved on 3 draws and every later event's
+    dice derived again from there, so every roll matches what the audit re-derives."""
+    from arbiter.game.rng import Rng
+
+    lines = _checkpoint(lines, lambda mark: mark.pop("starts"))
+    header = json.loads(lines[0])
+    i = next(i for i, line in enumerate(lines) if line.startswith(jnl.CHECKPOINT))
+    mark = json.loads(lines[i][len(jnl.CHECKPOINT):])
+    rng = Rng(0)
+    rng.restore(mark["rng"])
+    for _ in range(3):
+        rng.next32()
+    mark["rng"] = rng.snapshot()
+    lines[i] = jnl.CHECKPOINT + json.dumps(mark, separators=(",", ":"))
+    game = jnl.rebuild(JUGGER, (header, mark, [], False))
+    out = lines[:i + 1]
+    for line in lines[i + 1:]:
+        if line[0] == "#":
+            out.append(line)
+        elif line in ("undo", "redo"):
+            game.apply("undo agreed" if line == "undo" else "redo")
+            out.append(line)
+        else:
+            out.append(game.apply(line.split("|")[0]))
+    return out
+
+
+def _reordered(lines):
+    first = _plain(lines)
+    second = next(i for i in range(first + 1, len(lines))
+                  if "|" not in lines[i] and lines[i] != lines[first])
+    lines[first], lines[second] = lines[second], lines[first]
+    return lines
+
+
+def _changed(lines):
+    i = next(i for i in _events(lines) if "|" not in lines[i] and lines[i][-1].isdigit())
+    lines[i] = lines[i][:-1] + str(int(lines[i][-1]) % 9 + 1)
+    return lines
+
+
+def _roll_changed(lines):
+    i = [i for i in _events(lines) if "|" in lines[i]][-1]
+    text, dice = lines[i].split("|")
+    lines[i] = text + "|" + ("2" if dice[0] == "1" else "1") + dice[1:]
+    return lines
+
+
+def _mix_changed(lines):
+    header = json.loads(lines[0])
+    header["mix"] = "1234.2345.3457"
+    return [json.dumps(header)] + lines[1:]
+
+
+def _undone_removed(lines):
+    undo = [i for i in _events(lines) if lines[i] == "undo"][-1]
+    rolled = max(i for i in _events(lines) if i < undo and "|" in lines[i])
+    return [line for i, line in enumerate(lines) if i not in (rolled, undo)]
+
+
+HEAD_LINE = "does not hash to the head shown at End game"
+DICE_LINE = "do not match the seed"
+TAMPERS = {  # name: (edit of the lines, compacted game only, a line the audit must say)
+    "moved checkpoint dice, later dice re-derived": (_rerolled, True, HEAD_LINE),
+    "checkpoint state edited": (lambda ls: _checkpoint(ls, _state_edited), True, HEAD_LINE),
+    "checkpoint event count edited":
+        (lambda ls: _checkpoint(ls, lambda m: m.update(n=m["n"] + 1)), True, HEAD_LINE),
+    "ending cut": (lambda ls: ls[:_events(ls)[-3]] + ls[-2:], False, HEAD_LINE),
+    "ending cut, no #end": (lambda ls: ls[:_events(ls)[-2]], False, HEAD_LINE),
+    "diceless event removed": (lambda ls: ls[:_plain(ls, 1)] + ls[_plain(ls, 1) + 1:], False,
+                               HEAD_LINE),
+    "diceless event inserted": (lambda ls: ls[:_plain(ls, 1)] + ["next"] + ls[_plain(ls, 1):],
+                                False, HEAD_LINE),
+    "diceless events reordered": (_reordered, False, HEAD_LINE),
+    "diceless event changed": (_changed, False, HEAD_LINE),
+    "a roll changed": (_roll_changed, False, DICE_LINE),
+    # the dice no longer follow; compacted, nor does the checkpoint's generator
+    "the players' part changed": (_mix_changed, False, (DICE_LINE, "dice are not within")),
+    "an undone roll removed": (_undone_removed, False, HEAD_LINE),
+}
+
+
+@pytest.mark.parametrize("compacted", [False, True], ids=["whole", "compacted"])
+def test_audit_accepts_the_honest_game_against_what_the_device_showed(tmp_path, compacted,
+                                                                     capsys):
+    # rule: "`arbiter audit` ... accepts the honest one"
+    from arbiter_referee.cli import main as arbiter
+
+    log, shown, head = honest_game(tmp_path, compacted)
+    assert arbiter(["audit", str(log), "--commitment", shown, "--head", head[:16]]) == 0
+    out = capsys.readouterr().out
+    assert "the journal hashes to the head shown at End game" in out
+    assert f"the players' part {MIX} was mixed in" in out
+    assert "all rolls match the seed" in out and "1 undone event(s) with dice" in out
+
+
+@pytest.mark.parametrize("compacted", [False, True], ids=["whole", "compacted"])
+@pytest.mark.parametrize("tamper", sorted(TAMPERS))
+def test_audit_refuses_every_tamper_with_a_one_line_reason(tmp_path, tamper, compacted,
+                                                           capsys):
+    # rule: "`arbiter audit` refuses each of the 17 tampers above and also a changed roll,
+    # a changed player contribution and a removed undone roll, each with a one-line
+    # reason, including in a compacted game"
+    from arbiter_referee.cli import main as arbiter
+
+    edit, compacted_only, reason = TAMPERS[tamper]
+    if compacted_only and not compacted:
+        pytest.skip("a checkpoint is in a compacted game only")
+    log, shown, head = honest_game(tmp_path, compacted)
+    log.write_text("\n".join(edit(log.read_text().splitlines())) + "\n")
+    assert arbiter(["audit", str(log), "--commitment", shown, "--head", head]) == 1
+    out = capsys.readouterr().out
+    reasons = reason if isinstance(reason, tuple) else (reason,)
+    assert any(r in line for line in out.splitlines() for r in reasons), out
+
+
+@pytest.mark.parametrize("compacted", [False, True], ids=["whole", "compacted"])
+def test_audit_refuses_a_game_recorded_again_under_another_seed(tmp_path, compacted, capsys):
+    # rule: "a whole game re-recorded under another seed": its own chain is whole, its
+    # seed does not hash to the commitment shown
+    from arbiter_referee.cli import main as arbiter
+
+    _, shown, head = honest_game(tmp_path, compacted)
+    other = tmp_path / "other"
+    other.mkdir()
+    flash = Flash(str(other) + "/")
+    game = Game(JUGGER, players=2, seed=6, keep=jnl.DEVICE_KEEP, mix=MIX) if compacted \
+        else Game(KAIJU, players=3, seed=6, mix=MIX)
+    play_on(flash, game, ["next", "next"]).close()
+    assert arbiter(["audit", str(other / "game.jnl"), "--commitment", shown]) == 1
+    assert "not the game the device sealed" in capsys.readouterr().out
+    assert arbiter(["audit", str(other / "game.jnl"), "--head", head]) == 1
+    assert HEAD_LINE in capsys.readouterr().out
+
+
+def test_audit_says_an_edit_without_the_shown_head_when_the_chain_was_not_redone(
+        tmp_path, capsys):
+    # the end line carries the head: a naive edit shows even without --head
+    from arbiter_referee.cli import main as arbiter
+
+    log, _, _ = honest_game(tmp_path, False)
+    log.write_text("\n".join(_changed(log.read_text().splitlines())) + "\n")
+    assert arbiter(["audit", str(log)]) == 1
+    assert "do not hash to the head the device wrote at the end" in capsys.readouterr().out
+    assert arbiter(["audit", str(log), "--head", "12ab"]) == 1
+    assert capsys.readouterr().err.startswith("arbiter audit: --head takes the head shown")

@@ -12,7 +12,7 @@ Sol to Zed. An action names them in braces: "hit {Eli}" is applied as "hit P1.j5
 import json
 
 import pytest
-from helpers.device import act, lit, open_menu_item, open_setup, play_screen
+from helpers.device import act, lit, open_menu_item, open_setup, play_screen, seal
 from helpers.game import (
     apply,
     canonical,
@@ -665,6 +665,7 @@ def device_game(rig, *setup_keys):
     """A Jugger game started on the virtual device; its play screen."""
     open_setup(rig, "jugger")
     rig.keys(*setup_keys, "a")
+    seal(rig)
     return play_screen(rig)
 
 
@@ -683,7 +684,6 @@ def test_on_the_device_a_point_opens_with_3_2_1_jugger_on_the_leds_then_a_led_pe
     assert [c for c, _ in flashes] == [lit(rig, c) for c in (WHITE, WHITE, WHITE, GREEN, BLUE)]
     dark = (0, 0, 0)
     assert rig.frame.leds == [lit(rig, GREEN)] * 5 + [dark] + [lit(rig, BLUE)] * 5 + [dark]
-    rig.keys("a")
     assert rig.lines[6] == "3, 2, 1, Jugger!"
 
 
@@ -691,7 +691,6 @@ def test_on_the_device_the_leds_show_who_acts_crouch_counts_running_down_and_pin
     # Issue 5: "the side's colour when active, red dimming as the crouch count runs down,
     # violet while pinned"; the juggers whose turn it is are lit, the rest dimmed
     screen = device_game(rig)
-    rig.keys("a")
     game = screen.game
 
     def acted(text):
@@ -714,7 +713,6 @@ def test_on_the_device_the_leds_show_who_acts_crouch_counts_running_down_and_pin
 
 def test_on_the_device_a_swapped_in_reserve_takes_its_place_on_the_leds(rig):
     screen = device_game(rig, "right")  # Game length: long
-    rig.keys("a")
     assert screen.game.options == {"length": "long"}
     act(rig, "hit {Wen} crouch=2")
     rig.run(2000)  # past "3, 2, 1, Jugger!"
@@ -726,7 +724,6 @@ def test_on_the_device_a_swapped_in_reserve_takes_its_place_on_the_leds(rig):
 
 def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
     device_game(rig)
-    rig.keys("a")
     rig.keys("b")
     start = [label for label, _ in rig.app.screen.items]
     rig.keys("b", "a", "a")  # to the first activation turn
@@ -745,7 +742,7 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
 # On arbiter sim (seed 7: P1 has the initiative): Play, Jugger, start, past the dice seal;
 # next to the initiative and to P1's turn at Reflexes 5; Ana attacks Fen from the menu; next
 # twice; at 4 Bo duels Gus; next twice; at 3 P1's Qwik scores from the menu.
-SIM_GAME = ("a down a a a  a a  b down down a down right right right right right a  a a  "
+SIM_GAME = ("a down a a a a  a a  b down down a down right right right right right a  a a  "
             "b down down a right down right right right right right right down down down "
             "right a  a a  b down down down down down down down down down a a wait=3000")
 
@@ -765,7 +762,8 @@ def test_a_full_short_game_runs_to_its_end_on_arbiter_sim(tmp_path):
     assert [e.split()[0] for e in events] == ["next", "next", "attack", "next", "next",
                                               "attack", "next", "next", "score"]
     assert "defense=duel" in events[5] and events[-1] == "score p=P1"
-    g = Game(rules("jugger"), seed=header["seed"], options=header["options"])
+    g = Game(rules("jugger"), seed=header["seed"], options=header["options"],
+             mix=header["mix"])
     g.history.replay(journal[1:])
     assert g.state["winner"] == "P1" and screen_lines(g)[6] == "P1 wins!"
     image = Image.open(shot).convert("RGB")

@@ -683,7 +683,8 @@ def test_on_the_device_the_forms_and_the_preview_are_the_same_under_micropython(
     from arbiter_referee.emulator.session import run_session
 
     game_menu = "b " + "down " * 3  # Undo, Redo, then this phase's actions by name
-    script = ("wait=800 a down down down a right a wait=600 a wait=600 a a wait=300 "
+    # Play, Kaiju, 3 players, start, each player's sealing press, then on
+    script = ("wait=800 a down down down a right a wait=600 a a a wait=600 a a wait=300 "
               + (game_menu + "down down a a wait=300 ") * 3  # Pass, for P1, P2, P3
               + (game_menu + "up a a wait=300 ") * 3  # Active kaiju: each one's first
               + game_menu + "a right down right right wait=300 a wait=600 "  # Damage

@@ -128,3 +128,33 @@ def test_micropython_rolls_the_same_dice():
     result = mpwasm.run(code, {"/fw": (FIRMWARE, False)})
     expected = Rng(123456789)
     assert result.stdout.strip() == str([expected.roll(f) for f in DICE * 20])
+
+
+def test_the_dice_come_from_the_hash_of_the_devices_seed_and_the_players_part():
+    # rule: "the game's dice come from the hash of both"
+    import hashlib
+
+    from arbiter.game.rng import dice_seed
+
+    digest = hashlib.sha256((77).to_bytes(8, "big") + b"1350.1550").digest()
+    assert dice_seed(77, "1350.1550") == int.from_bytes(digest[:8], "big")
+    assert dice_seed(77, "1350.1551") != dice_seed(77, "1350.1550")
+    assert dice_seed(77, None) == 77  # no players' part: the seed alone (host tools)
+
+
+@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+def test_arbiter_run_takes_the_players_part_as_entropy(runtime, capsys):
+    # headless, the players' part is an option: the same dice as the device would roll
+    import json
+
+    from arbiter.game.rng import dice_seed
+    from arbiter_referee.cli import main as arbiter
+
+    rolled = []
+    for extra in ([], ["--entropy", "17 4 99"]):
+        assert arbiter(["run", "kaiju", "--seed", "5", "--do", "roll d20 3", "--json",
+                        "--runtime", runtime, *extra]) == 0
+        log = json.loads(capsys.readouterr().out)["log"]
+        rolled.append(next(e["rolls"] for e in log if e["event"] == "roll"))
+    rng = Rng(dice_seed(5, "17 4 99"))
+    assert rolled[1] == [rng.roll(20) for _ in range(3)] != rolled[0]

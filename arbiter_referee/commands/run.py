@@ -13,7 +13,12 @@ HELP = "play a ruleset headless and print the state"
 def arguments(parser) -> None:
     parser.add_argument("ruleset", help="a bundled ruleset name or a JSON file")
     parser.add_argument("--players", type=int, default=None)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1,
+                        help="the device's part of the dice (its commitment is shown)")
+    parser.add_argument("--entropy", metavar="TEXT",
+                        help="the players' part of the dice, added after the commitment: "
+                             "any text, e.g. a number each player calls out (\"17 4 99\"); "
+                             "the dice then come from SHA-256 of the seed and it")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--do", action="append", default=[], metavar="ACTION")
     parser.add_argument("--json", action="store_true")
@@ -31,7 +36,8 @@ def run(args) -> int:
             return 2
         options[name] = {"true": True, "false": False}.get(value.lower(), value)
     try:
-        outcome = play(args.ruleset, args.players, args.seed, options, args.do, args.runtime)
+        outcome = play(args.ruleset, args.players, args.seed, options, args.do, args.runtime,
+                       args.entropy)
     except FileNotFoundError as exc:
         print(f"arbiter run: {exc}", file=sys.stderr)
         return 2

@@ -8,12 +8,13 @@ MENU_SCRIPT = (
     "down a down left left a wait=500 down a wait=800 down down b"
 )
 
-# A game of Juggernauts: the ruleset from flash, the dice commitment, both secret
+# A game of Juggernauts: the ruleset from flash, the dice commitment and each
+# player's sealing press, both secret
 # Commander picks behind "pass the device", the reveal, two phases (the Command
 # roll), a die rolled from the game menu and undone with a long B, back to the
 # main menu (the game stays saved), then the menus above.
 GAME_SCRIPT = (
-    "wait=800 a down down a wait=600 a wait=1500 a wait=800 a down down a wait=800 "
+    "wait=800 a down down a wait=600 a wait=1500 a wait=700 a wait=800 a down down a wait=800 "
     "a down down down down a wait=1500 a wait=600 a wait=1200 a wait=1200 "
     "b down down a right right up a wait=1500 b:long wait=800 "
     "b down down down down down a wait=600 "

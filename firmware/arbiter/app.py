@@ -23,12 +23,14 @@ ASLEEP_POLL_MS = 20  # display off: a tap lasts longer, so one sample sees it an
 
 class App:
     def __init__(self, display, leds, buttons, flash, rng, log, now, notices=(),
-                 resume=True):
+                 resume=True, entropy=None):
         self.display = display
         self.leds = leds
         self.buttons = buttons
         self.flash = flash
         self.rng = rng
+        # a game's seed: fresh hardware entropy (board.entropy_seed), not the boot's
+        self.entropy = entropy or (lambda: (rng.next32() << 32) | rng.next32())
         self.log = log
         self.settings = Settings(flash)
         self.awake = True

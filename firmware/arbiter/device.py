@@ -48,7 +48,8 @@ class Device:
             # after a burst of crashes a saved game may be the cause: leave it be
             self.crashes = [t for t in self.crashes if diff(now, t) < CRASH_WINDOW_MS]
             self.app = App(self.display, self.leds, self.buttons, self.board.flash, self.rng,
-                           self.log, now, notices, resume=len(self.crashes) < CRASH_BURST)
+                           self.log, now, notices, resume=len(self.crashes) < CRASH_BURST,
+                           entropy=self.board.entropy_seed)
         except Exception as exc:  # a broken settings file must not stop the boot
             self.crash(exc, now)
 

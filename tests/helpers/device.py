@@ -24,8 +24,14 @@ def start_game(rig, name, *setup_keys):
     rig.keys("a")  # start
     assert rig.lines[0] == "New game"
     commitment = "".join(rig.lines[2:6])  # 64 hex digits, wrapped
-    rig.keys("a")  # the commitment page
+    seal(rig)
     return commitment
+
+
+def seal(rig):
+    """Past the dice commitment: each player presses A once, in turn."""
+    while rig.lines[0] == "New game":
+        rig.keys("a")
 
 
 def pick(rig, steps):

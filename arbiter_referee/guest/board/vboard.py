@@ -99,6 +99,7 @@ class VirtualBoard:
         self.levels = bytearray(b"\x01" * 6)  # pull-ups: 1 = released
         self.button_readers = tuple(self._reader(i) for i in range(6))
         self._seed = seed
+        self._draws = -1  # entropy_seed calls before
         self.now = start_ms % PERIOD
         self.elapsed = 0  # unwrapped virtual ms since boot
         self._edges = edges(script)
@@ -116,7 +117,15 @@ class VirtualBoard:
         return lambda: levels[i]
 
     def entropy_seed(self):
-        return self._seed
+        """The emulator seed at boot, then a new value each call, all fixed by the
+        emulator seed: a recorded game replays with the same dice."""
+        self._draws += 1
+        if not self._draws:
+            return self._seed
+        import hashlib
+
+        digest = hashlib.sha256(("%d/%d" % (self._seed, self._draws)).encode()).digest()
+        return int.from_bytes(digest[:8], "big")
 
     def feed(self):
         self.fed_at = self.elapsed

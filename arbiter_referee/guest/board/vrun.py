@@ -31,12 +31,12 @@ def load_file(path):
         return load(f.read())
 
 
-def start(rules, players, seed, options):
+def start(rules, players, seed, options, mix=None):
     """The game, or None after printing why it cannot start."""
     if rules is None:
         return None
     try:
-        return Game(rules, players, options, seed)
+        return Game(rules, players, options, seed, None, mix)
     except (ValueError, Illegal) as exc:
         print("X 0 " + str(getattr(exc, "reason", exc)))
         return None

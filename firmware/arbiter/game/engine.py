@@ -13,19 +13,20 @@ from arbiter.game import Illegal, RuleError, actions, effects
 from arbiter.game.context import Context
 from arbiter.game.expr import EMPTY, evaluate
 from arbiter.game.history import History
-from arbiter.game.rng import Rng, commitment
+from arbiter.game.rng import Rng, commitment, dice_seed
 from arbiter.game.state import holder, new_state
 
 
 class Game(Context):
-    def __init__(self, rules, players=None, options=None, seed=0, keep=None):
+    def __init__(self, rules, players=None, options=None, seed=0, keep=None, mix=None):
         spec = rules.get("players", EMPTY)
         low, high = spec.get("min", 2), spec.get("max", spec.get("min", 2))
         self.players = spec.get("default", low) if players is None else players
         if not low <= self.players <= high:
             raise Illegal("%s takes %d to %d players" % (rules["name"], low, high))
         super().__init__(rules, _resolve_options(rules, options or {}))
-        self.seed = seed
+        self.seed = seed  # the device's part, committed to at the start
+        self.mix = mix  # the players' part, added after (see rng.dice_seed)
         # keep=N (a device's heap): the log keeps its last N entries and the history
         # the events undo can reach; None keeps everything (host tools).
         self.keep = keep
@@ -66,7 +67,7 @@ class Game(Context):
     def restart(self):
         """The game as it starts: its state, its generator at the seed, its log."""
         self.state = new_state(self.rules, self.players)
-        self.rng = Rng(self.seed)
+        self.rng = Rng(dice_seed(self.seed, self.mix))
         self.log = [{"event": "start", "ruleset": self.rules["name"],
                      "commitment": commitment(self.seed)}]
         self.log_dropped = 0  # log entries no longer in RAM, before log[0]

@@ -115,7 +115,8 @@ def _finish(game, result, winner):
     state = game.state
     state["result"], state["winner"] = result, winner
     game.log.append({"event": result, "player": winner} if winner else {"event": result})
-    game.log.append({"event": "seed", "seed": game.seed})
+    game.log.append({"event": "seed", "seed": game.seed} if game.mix is None else
+                    {"event": "seed", "seed": game.seed, "mix": game.mix})
 
 
 __all__ = ["order_players", "resolve_end", "evaluate"]

@@ -30,6 +30,8 @@ def public_state(game):
     }
     if state["result"]:
         out["seed"] = game.seed  # revealed with the result, so the dice can be audited
+        if game.mix is not None:
+            out["mix"] = game.mix
     return out
 
 

@@ -119,3 +119,16 @@ def commitment(seed):
     import hashlib
 
     return hashlib.sha256(seed.to_bytes(8, "big")).digest().hex()
+
+
+def dice_seed(seed, mix=None):
+    """The seed the dice come from: the first 8 bytes of SHA-256(device seed || the
+    players' part), so neither the device (it committed to its seed first) nor the
+    players (they cannot see the device's seed) chose them. No players' part (None):
+    the seed itself (host tools' games, journals from before)."""
+    if mix is None:
+        return seed
+    import hashlib
+
+    digest = hashlib.sha256(seed.to_bytes(8, "big") + str(mix).encode()).digest()
+    return int.from_bytes(digest[:8], "big")

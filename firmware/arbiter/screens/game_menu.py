@@ -34,7 +34,7 @@ class GameMenu(Menu):
             "Log", [describe(e) for e in game.log[-20:]]))))
         items.append(("Main menu", lambda app, now: leave(app)))
         items.append(("End game", lambda app, now: app.push(Confirm(
-            "End game?", ["The dice seed", "is revealed and", "the game closed."],
+            "End game?", ["The dice seed", "and journal head", "are shown, the", "game closed."],
             lambda app, now: end_game(app, play)))))
         super().__init__("Game", items)
 
@@ -82,8 +82,10 @@ def end_game(app, play):
 
     game = play.game
     play.journal.close()
-    app.log("game over; seed=%016x" % game.seed)
+    head = play.journal.head.hex()  # the journal's hash chain: note it to audit the file
+    app.log("game over; seed=%016x head=%s" % (game.seed, head))
     app.leds.clear()
     app.home()
     app.push(TextPage("Game over", ["Seed revealed:", "%016x" % game.seed,
-                                    "commitment was", commitment(game.seed)]))
+                                    "commitment was", commitment(game.seed),
+                                    "journal head:", head]))

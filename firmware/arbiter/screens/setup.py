@@ -174,24 +174,60 @@ class Setup:
 
 
 def start(app, setup, now):
-    from arbiter.game import Illegal
-    from arbiter.game.engine import Game
+    """The dice sealed first: the device's seed from fresh hardware entropy, its
+    commitment shown, then the players' part (``Seal``) and the game."""
     from arbiter.game.rng import commitment
 
     unload("arbiter.game.replay")  # a resume's code only
-    seed = (app.rng.next32() << 32) | app.rng.next32()
+    seed = app.entropy()
+    app.log("game %s: %d players, commitment %s" % (
+        setup.name, setup.players, commitment(seed)))
+    app.push(Seal(setup, seed, commitment(seed)))
+
+
+class Seal:
+    """The device's commitment on screen, then each player presses A once, when
+    they like: the press times (ms) are the players' part of the dice, which the
+    device could not know when it committed (rng.dice_seed)."""
+
+    def __init__(self, setup, seed, shown):
+        self.setup, self.seed, self.shown = setup, seed, shown
+        self.times = []
+
+    def draw(self, app, fb):
+        ui.title(fb, "New game")
+        ui.line(fb, 1, "Dice sealed:")
+        for row in range(4):  # the 64 digits
+            ui.line(fb, row + 2, self.shown[16 * row:16 * row + 16])
+        ui.line(fb, 6, "P%d: press A" % (len(self.times) + 1))
+        ui.hint(fb, "each in turn")
+
+    def key(self, app, button, kind, now):
+        if button == A and kind != LONG:
+            self.times.append(now)
+            if len(self.times) == self.setup.players:
+                begin(app, self.setup, self.seed, ".".join(str(t) for t in self.times), now)
+                return
+        elif button == B:
+            app.pop()
+        app.redraw()
+
+
+def begin(app, setup, seed, mix, now):
+    from arbiter.game import Illegal
+    from arbiter.game.engine import Game
+
     try:
-        game = Game(setup.rules, setup.players, setup.options, seed, DEVICE_KEEP)
+        game = Game(setup.rules, setup.players, setup.options, seed, DEVICE_KEEP, mix)
     except Exception as exc:  # the rules' setup failed (a bound, a ruleset's bug): say so
+        app.pop()
         app.push(TextPage("Can't start", [exc.reason if isinstance(exc, Illegal) else
                                           "%s: %s" % (type(exc).__name__, exc)]))
         return
     journal = Journal(app.flash)
     journal.start(game)
-    app.log("game %s: %d players, commitment %s" % (
-        setup.name, setup.players, commitment(seed)))
-    _play(app, game, journal, now, ["Dice sealed:", commitment(seed), "Seed at game end"],
-          "New game")  # the 64 digits wrap to four lines
+    app.log("players' part of the dice: " + mix)
+    _play(app, game, journal, now, None, None)
 
 
 def _play(app, game, journal, now, lines, title):
@@ -201,7 +237,8 @@ def _play(app, game, journal, now, lines, title):
     app.home()
     app.push(play)
     play.after(app, (), now)
-    app.push(TextPage(title, lines))
+    if lines:
+        app.push(TextPage(title, lines))
 
 
 def resume_saved(app, now):

@@ -14,6 +14,13 @@ event (and the journal is rewritten whole). Leaving a game appends ``#end``:
 the journal stays for ``pull-log`` and ``audit``, but the device no longer
 offers to resume it. Read line by line, never whole: the heap holds a line at a
 time.
+
+A hash chain runs over the journal's lines (``link``): its head is the SHA-256 of
+the head before and the line. A checkpoint carries the head of the journal it
+replaces (so it commits to every event before it), and the rewritten journal's
+head is worked out afresh from its lines. Leaving the game writes the head
+(``#head``) before ``#end`` and the device shows it: anyone may recompute a chain
+after editing the file, but not make it match the head the table saw.
 """
 
 import json
@@ -24,6 +31,8 @@ JOURNAL = "game.jnl"
 CHECKPOINT = "#ckpt "  # starts the checkpoint line, after the header
 CHECKPOINT_EVERY = 80  # a checkpoint of 2-3 KB spread over this many events: under 64 B each
 CLOSED = "#end\n"
+HEAD = "#head "  # the chain's head, written before CLOSED
+ZERO = bytes(32)  # the head before the header line
 MAX_BYTES = 32768  # compacted, a device's journal stays under 5 KB; more is not one
 DEVICE_KEEP = 20  # log entries a game keeps in RAM on the device: its log page shows 20
 
@@ -32,11 +41,14 @@ class Journal:
     def __init__(self, flash):
         self.flash = flash
         self.base = 0  # events before the journal's checkpoint
+        self.head = ZERO  # the hash chain's head over the journal's lines
 
     def start(self, game):
         self.flash.remove("game.ckpt")  # older firmware kept its checkpoint there
-        self.flash.write(JOURNAL, _header(game) + "\n")
+        header = _header(game)
+        self.flash.write(JOURNAL, header + "\n")
         self.base = 0
+        self.head = link(ZERO, header)
 
     def record(self, game, event):
         """Append ``event`` (already applied to ``game``); compact now and then."""
@@ -46,43 +58,45 @@ class Journal:
             self.compact(game)
             return
         self.flash.append(JOURNAL, event + "\n")
+        self.head = link(self.head, event)
         if event != "redo" and event != "undo" and game.keep is not None and \
                 game.count() % CHECKPOINT_EVERY == 0:
             self.compact(game)  # from the oldest snapshot: a resume undoes as far
 
-    def compact(self, game, now=False):
+    def compact(self, game):
         """Rewrite the journal from ``game`` alone, atomically (a power cut leaves the
-        old one, which holds the same game): the header, then a checkpoint of the
-        state now (``now``), else one where the events in RAM begin (none when none
-        are dropped) followed by those events, the undone ones and as many ``undo``
-        (so redo still works). The checkpoint keeps where the dice stand (they never
-        rewind) and, for the events after it, where each one's dice began."""
+        old one, which holds the same game): the header, then a checkpoint where the
+        events in RAM begin (at the start when none are dropped) followed by those
+        events, the undone ones and as many ``undo`` (so redo still works). The
+        checkpoint keeps where the dice stand (they never rewind), for the events
+        after it where each one's dice began, and the head of the journal before."""
         # written part by part: a checkpoint and the events joined would be a few KB
         # of garbage, and the pass that compacts is an action's, the heaviest
         parts = [_header(game), "\n"]
         history = game.history
-        if now:
-            start, state, logged = game.count(), game.state, game.logged()
-        else:
-            start, state, logged = history.snaps[0] if history.dropped else (0, None, 0)
-            if start != history.dropped:
-                return  # cannot happen: a snapshot stays where the events begin
-        if start or not now:
-            mark = {"n": start, "state": state, "rng": game.rng.snapshot(), "logged": logged}
-            if not now:
-                mark["starts"] = history.starts + [u[1] for u in reversed(history.undone)]
-            parts += [CHECKPOINT, lambda f: json.dump(mark, f, separators=(",", ":")), "\n"]
-        if not now:
-            for event in history.events:
-                parts += [event, "\n"]
-            for undone in reversed(history.undone):
-                parts += [undone[0], "\n"]
-            parts += ["undo\n"] * len(history.undone)
+        start, state, logged = history.snaps[0] if history.dropped else (0, None, 0)
+        if start != history.dropped:
+            return  # cannot happen: a snapshot stays where the events begin
+        mark = {"n": start, "state": state, "rng": game.rng.snapshot(), "logged": logged,
+                "starts": history.starts + [u[1] for u in reversed(history.undone)],
+                "head": self.head.hex()}
+        parts += [CHECKPOINT, lambda f: json.dump(mark, f, separators=(",", ":")), "\n"]
+        for event in history.events:
+            parts += [event, "\n"]
+        for undone in reversed(history.undone):
+            parts += [undone[0], "\n"]
+        parts += ["undo\n"] * len(history.undone)
         self.flash.write(JOURNAL, parts)
         self.base = start
+        self.head = self.read_head()  # of the lines as written (a checkpoint is KBs)
+
+    def read_head(self):
+        with self.flash.open(JOURNAL, "rb") as stream:
+            return file_head(stream)
 
     def close(self):
-        self.flash.append(JOURNAL, CLOSED)
+        """The game left: its head (shown to the table) and the end."""
+        self.flash.append(JOURNAL, HEAD + self.head.hex() + "\n" + CLOSED)
 
     def unfinished(self):
         """True when flash holds a game that was never left (read from its tail only)."""
@@ -122,8 +136,43 @@ class Journal:
 
 
 def _header(game):
-    return json.dumps({"format": 1, "ruleset": game.rules["name"], "players": game.players,
-                       "options": game.options, "seed": game.seed})
+    header = {"format": 1, "ruleset": game.rules["name"], "players": game.players,
+              "options": game.options, "seed": game.seed}
+    if game.mix is not None:
+        header["mix"] = game.mix  # the players' part of the dice (rng.dice_seed)
+    return json.dumps(header)
+
+
+def link(head, line):
+    """The chain's next head: SHA-256 of the head before and the line (no newline)."""
+    import hashlib
+
+    h = hashlib.sha256(head)
+    h.update(line.encode() if isinstance(line, str) else line)
+    return h.digest()
+
+
+def file_head(stream):
+    """The chain's head over the whole lines of a journal open in binary, read in
+    small pieces (a checkpoint line is a few KB); a last line cut short is not in it."""
+    import hashlib
+
+    head = ZERO
+    h = hashlib.sha256(head)
+    while True:
+        chunk = stream.read(256)
+        if not chunk:
+            return head
+        at = 0
+        while True:
+            end = chunk.find(b"\n", at)
+            if end < 0:
+                h.update(chunk[at:])
+                break
+            h.update(chunk[at:end])
+            head = h.digest()
+            h = hashlib.sha256(head)
+            at = end + 1
 
 
 def parse_header(stream):
@@ -175,6 +224,8 @@ def resume(journal, rules, found=None, keep=None):
     journal.base = checkpoint["n"] if checkpoint else 0
     if cut:
         journal.compact(game)
+    else:
+        journal.head = journal.read_head()
     return game
 
 
@@ -184,7 +235,8 @@ def rebuild(rules, found, keep=None, check=None):
     from arbiter.game.engine import Game  # not before: choosing a game needs no engine
 
     header, checkpoint, lines, _ = found
-    game = Game(rules, header["players"], header["options"], header["seed"], keep)
+    game = Game(rules, header["players"], header["options"], header["seed"], keep,
+                header.get("mix"))
     start = logged = 0
     if checkpoint:
         if checkpoint["state"] is not None:  # None: the start's
