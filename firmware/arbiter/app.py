@@ -17,13 +17,14 @@ from arbiter.store.settings import Settings
 from arbiter.ui.menu import Menu, TextPage
 
 SAVED_GAME = "game.jnl"  # the journal (arbiter.store.journal), checked without importing it
+USB_OPEN = "usb.open"  # screens/usb.py's: the table let a PC connect, checked without it
 POLL_MS = 10  # awake: a 20 ms debounce needs samples this often
 ASLEEP_POLL_MS = 20  # display off: a tap lasts longer, so one sample sees it and wakes
 
 
 class App:
     def __init__(self, display, leds, buttons, flash, rng, log, now, notices=(),
-                 resume=True):
+                 resume=True, usb=None):
         self.display = display
         self.leds = leds
         self.buttons = buttons
@@ -35,6 +36,8 @@ class App:
         self.dirty = True
         self.last_input = now
         self._sleep_ms = 0
+        self._usb = usb
+        self.usb_open = True  # as at boot: a PC's Ctrl-C stops the firmware
         self.stack = [self._main_menu()]
         notices = list(notices)
         if flash.exists(SAVED_GAME):
@@ -43,6 +46,10 @@ class App:
             else:
                 notices.append("Saved game not resumed after repeated errors; "
                                "restart to try again.")
+        if flash.exists(USB_OPEN):  # the table let a PC connect before this reset
+            from arbiter.screens.usb import reopen
+
+            reopen(self)
         if self.settings.error:
             log(self.settings.error)
             notices.append(self.settings.error)
@@ -77,6 +84,15 @@ class App:
     def push(self, screen):
         self.stack.append(screen)
         self.dirty = True
+        if getattr(screen, "closes_usb", False):  # a game begins: its secrets stay here
+            self.usb(False)
+
+    def usb(self, allowed):
+        """Open or close the USB port to a PC (see board.usb_open)."""
+        if allowed != self.usb_open:
+            self.usb_open = allowed
+            if self._usb is not None:
+                self._usb(allowed)
 
     def pop(self):
         if len(self.stack) > 1:

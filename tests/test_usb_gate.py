@@ -1,0 +1,132 @@
+"""The table controls the USB port during a game (issue 19, item 4): "While a game is
+in progress the device does not hand its files to a computer ... until someone at the
+table chooses "Connect to PC" on it, which everyone sees; with a secret still
+unrevealed the device says so and asks again."
+
+The port is closed when the firmware refuses the Ctrl-C a PC sends
+(``micropython.kbd_intr(-1)``, ``board.usb_open``); the virtual board keeps what
+the firmware last asked for in ``board.usb``."""
+
+from helpers.device import game_of, open_menu_item, pick, start_game
+
+from arbiter.hw.buttons import DOWN, UP, A, B
+
+
+def connect(rig):
+    open_menu_item(rig, "Connect to PC")
+    assert rig.lines[0] == "Connect to PC?"
+    assert "All agree?" in rig.lines
+    rig.keys("a")
+
+
+def test_the_port_is_open_in_the_menus_and_closed_once_a_game_starts(rig):
+    assert rig.board.usb
+    rig.keys("down", "a")  # dice: no game
+    assert rig.lines[0] != "ARBITER" and rig.board.usb
+    rig.keys("b", "up")
+    start_game(rig, "kaiju")
+    assert not rig.board.usb
+
+
+def test_connect_to_pc_opens_the_port_on_screen_and_b_closes_it(rig, tmp_path):
+    start_game(rig, "kaiju")
+    events = game_of(rig).count()
+    connect(rig)
+    assert rig.lines[0] == "Connect to PC" and "A PC may connect" in rig.lines
+    assert rig.board.usb and (tmp_path / "usb.open").exists()
+    rig.keys("a", "up", "down")  # only B leaves: a stray press keeps the screen
+    assert rig.lines[0] == "Connect to PC" and rig.board.usb
+    rig.keys("b")
+    assert not rig.board.usb and not (tmp_path / "usb.open").exists()
+    assert rig.app.screen.closes_usb  # back on the play screen, the game as it was
+    assert game_of(rig).count() == events
+
+
+def test_saying_no_keeps_the_port_closed(rig):
+    start_game(rig, "kaiju")
+    open_menu_item(rig, "Connect to PC")
+    rig.keys("b")
+    assert rig.lines[0] == "Game" and not rig.board.usb
+
+
+def test_a_secret_still_unrevealed_is_named_and_asked_again(rig):
+    start_game(rig, "juggernauts")
+    pick(rig, 1)  # P1 picks; P2 has not
+    connect(rig)
+    assert rig.lines[0] == "Still secret"
+    assert " ".join(rig.lines[1:4]) == "P1's pick is still secret: connect anyway?"
+    assert not rig.board.usb
+    rig.keys("b")  # not now
+    assert rig.lines[0] == "Game" and not rig.board.usb
+    rig.keys("b")
+    connect(rig)
+    rig.keys("a")  # anyway
+    assert rig.lines[0] == "Connect to PC" and rig.board.usb
+
+
+def test_once_revealed_nothing_is_secret_but_the_seed(rig):
+    start_game(rig, "juggernauts")
+    pick(rig, 1)
+    pick(rig, 2)
+    rig.keys("a")  # the reveal page
+    connect(rig)
+    assert rig.lines[0] == "Connect to PC" and rig.board.usb
+
+
+def test_a_reset_while_connected_comes_back_to_the_open_port(rig, tmp_path):
+    # a PC's command ends with a reset: the port stays open until B
+    start_game(rig, "kaiju")
+    connect(rig)
+    again = rig.reboot()
+    assert again.lines[0] == "Connect to PC" and again.board.usb
+    again.keys("b")
+    assert again.lines[0] == "Game restored" and not again.board.usb
+    assert not (tmp_path / "usb.open").exists()
+    third = again.reboot()
+    assert third.lines[0] == "Game restored" and not third.board.usb  # closed, resumed
+
+
+def test_a_game_resumed_at_boot_closes_the_port_and_the_main_menu_keeps_it(rig):
+    start_game(rig, "kaiju")
+    again = rig.reboot()
+    assert again.lines[0] == "Game restored" and not again.board.usb
+    again.keys("a")
+    open_menu_item(again, "Main menu")
+    assert again.lines[0] == "ARBITER" and not again.board.usb  # the game stays saved
+
+
+def test_end_game_opens_the_port(rig):
+    start_game(rig, "kaiju")
+    open_menu_item(rig, "End game")
+    rig.keys("a")
+    assert rig.lines[0] == "Game over" and rig.board.usb
+    assert rig.reboot().board.usb
+
+
+def test_a_crash_in_a_game_opens_the_port_and_the_resumed_game_closes_it(rig, monkeypatch):
+    from arbiter.screens.play import PlayScreen
+
+    start_game(rig, "kaiju")
+
+    def broken(self, app, button, kind, now):
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(PlayScreen, "key", broken)
+    rig.keys("a")
+    assert rig.lines[0] == "Error" and rig.board.usb  # a broken firmware stays reachable
+    monkeypatch.undo()
+    rig.keys("a")  # restart
+    assert rig.lines[0] == "Game restored" and not rig.board.usb
+
+
+def test_the_open_port_with_no_game_to_go_back_to_is_just_open(rig, tmp_path):
+    (tmp_path / "usb.open").write_text("")
+    again = rig.reboot()
+    assert again.lines[0] == "ARBITER" and again.board.usb
+    assert not (tmp_path / "usb.open").exists()
+
+
+def test_buttons_constants_are_the_firmwares():
+    from arbiter_referee.emulator.serial.buttons import NAMES
+
+    assert [NAMES.index(n) for n in ("up", "down", "a", "b")] == [UP, DOWN, A, B]
