@@ -68,7 +68,10 @@ class Device:
 
     def crash(self, exc, now):
         self.app = None
-        self.board.usb_open(True)  # a failing firmware must stay reachable from a PC
+        try:  # a failing firmware must stay reachable from a PC
+            self.board.usb_open(True)
+        except Exception:  # out of heap: on a Pico, Ctrl-C is allowed before it allocates
+            pass
         self.board.print_exception(exc)
         self.log("crash: " + describe(exc))
         self.crashes = [t for t in self.crashes if diff(now, t) < CRASH_WINDOW_MS] + [now]
@@ -99,6 +102,7 @@ def run(board):
     that cannot see the C stack (the emulator's)."""
     global current
     current = Device(board)
+    gc.collect()  # the boot allocated (a resumed game's replay): collected as after a pass
     live = gc.mem_alloc()
     while True:
         pause = current.tick()
