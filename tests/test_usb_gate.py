@@ -7,6 +7,9 @@ The port is closed when the firmware refuses the Ctrl-C a PC sends
 (``micropython.kbd_intr(-1)``, ``board.usb_open``); the virtual board keeps what
 the firmware last asked for in ``board.usb``."""
 
+import time
+
+import pytest
 from helpers.device import game_of, open_menu_item, pick, start_game
 
 from arbiter.hw.buttons import DOWN, UP, A, B
@@ -130,3 +133,81 @@ def test_buttons_constants_are_the_firmwares():
     from arbiter_referee.emulator.serial.buttons import NAMES
 
     assert [NAMES.index(n) for n in ("up", "down", "a", "b")] == [UP, DOWN, A, B]
+
+
+# -- against the emulated Pico on a serial line (``arbiter emulate``) -------------------
+
+ADVICE = ("the device is refereeing a game: choose Connect to PC in its game menu, "
+          "then try again")
+
+
+@pytest.fixture(scope="module")
+def serial_device(tmp_path_factory):
+    import os
+
+    from helpers.emulator import Emulator
+
+    if not hasattr(os, "openpty"):
+        pytest.skip("needs pseudo-terminals")
+    emulator = Emulator(tmp_path_factory.mktemp("usbgate"))
+    emulator.arbiter("deploy", "--no-rulesets")
+    emulator.arbiter("push", "juggernauts")
+    yield emulator
+    emulator.stop()
+
+
+def cat_journal(device):
+    from helpers.emulator import MPREMOTE, run
+
+    return run([*MPREMOTE, "connect", device.port, "fs", "cat", ":game.jnl"], timeout=120)
+
+
+def test_a_pc_reads_the_journal_only_once_the_table_chooses_connect_to_pc(serial_device):
+    device = serial_device
+    device.wait_screen("Play a game")
+    for press, then in [("a", "juggernauts"), ("a", "A:start"), ("a", "Dice sealed"),
+                        ("a", "Pass to P1"), ("a down a", "Pass to P2")]:
+        device.press(press)
+        device.wait_screen(then)
+    journal = (device.flash / "game.jnl").read_bytes()
+    assert b"pick P1" in journal and b'"seed"' in journal  # what a PC must not read
+
+    done = cat_journal(device)
+    assert done.returncode != 0 and b"pick" not in done.stdout and b"seed" not in done.stdout
+    started = time.monotonic()
+    refused = device.arbiter("ls", check=False)
+    assert refused.returncode == 1 and refused.stderr.splitlines() == ["arbiter ls: " + ADVICE]
+    assert time.monotonic() - started < 60  # given up in bounded time, not hung
+    pulled = device.arbiter("pull-log", "--unfinished", check=False)
+    assert pulled.returncode == 1 and not pulled.stdout
+    assert pulled.stderr.splitlines() == ["arbiter pull-log: " + ADVICE]
+
+    device.press("b up a")  # the game menu's last item
+    device.wait_screen("All agree?")
+    device.press("a")
+    assert "still secret:" in device.wait_screen("P1's pick is")
+    device.press("a")
+    device.wait_screen("A PC may connect")
+    assert device.mpremote("fs", "cat", ":game.jnl") == journal
+    # a command's reset brings the device back to the open port, so the next one works
+    assert "juggernauts\t" in device.arbiter("ls").stdout
+    pulled = device.arbiter("pull-log", "--unfinished")
+    assert pulled.stdout.encode() == journal
+    device.wait_screen("A PC may connect")
+
+    device.press("b")  # back to the game: closed again
+    device.wait_screen("Game restored")
+    done = cat_journal(device)
+    assert done.returncode != 0 and b"pick" not in done.stdout
+
+
+def test_after_end_game_the_port_is_open(serial_device):
+    device = serial_device
+    device.press("a")  # the restored game's page
+    device.wait_screen("Pass to P2")
+    device.press("b up up a")  # End game
+    device.wait_screen("End game?")
+    device.press("a")
+    device.wait_screen("Game over")
+    assert device.mpremote("fs", "cat", ":game.jnl").endswith(b"#end\n")
+    assert "juggernauts\t" in device.arbiter("ls").stdout
