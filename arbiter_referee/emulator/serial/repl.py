@@ -79,9 +79,6 @@ class SerialDevice:
         self.bitten = False
         self.watchdog_resets = 0
         self.buttons = Buttons()
-        # Whether the firmware refuses Ctrl-C (board.usb_open): a Pico's kbd_intr(-1)
-        # lasts while the program runs; each new piece of work starts with it allowed.
-        self.usb_closed = False
 
     # -- the main loop: boot, REPL, reset ----------------------------------------------
 
@@ -133,7 +130,6 @@ class SerialDevice:
     def _usb(self, allowed: bool) -> None:
         """The firmware opened or closed its port to a PC (board.usb_open)."""
         assert self.vm is not None
-        self.usb_closed = not allowed
         self.port.intercept = self.vm.interrupt if allowed else None
         if allowed:
             self.port.drop_input()  # as board.py reads away a PC's knocks
@@ -184,7 +180,7 @@ class SerialDevice:
         # loaded machine, can be far slower than a Pico's USB (which the commands'
         # own feeding, transfer.FEED, covers). A command left hanging still bites.
         self.fed_at = time.monotonic()
-        self.usb_closed = False
+        # A Pico's kbd_intr(-1) lasts while its program runs: new work starts open.
         self.port.intercept = self.vm.interrupt
         try:
             return self.vm.run(kind, text, raw)
