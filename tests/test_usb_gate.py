@@ -76,12 +76,23 @@ def test_once_revealed_nothing_is_secret_but_the_seed(rig):
     assert rig.lines[0] == "Connect to PC" and rig.board.usb
 
 
-def test_a_reset_while_connected_comes_back_to_the_open_port(rig, tmp_path):
+def test_a_reset_while_connected_comes_back_to_the_open_port(rig, tmp_path, monkeypatch):
     # a PC's command ends with a reset: the port stays open until B
+    from vboard import VirtualBoard
+
     start_game(rig, "kaiju")
     connect(rig)
+    calls = []
+    opener = VirtualBoard.usb_open
+
+    def recorded(board, allowed):
+        calls.append(allowed)
+        opener(board, allowed)
+
+    monkeypatch.setattr(VirtualBoard, "usb_open", recorded)
     again = rig.reboot()
     assert again.lines[0] == "Connect to PC" and again.board.usb
+    assert calls == []  # never closed on the way: a PC's command just after the reset
     again.keys("b")
     assert again.lines[0] == "Game restored" and not again.board.usb
     assert not (tmp_path / "usb.open").exists()

@@ -38,6 +38,9 @@ class App:
         self._sleep_ms = 0
         self._usb = usb
         self.usb_open = True  # as at boot: a PC's Ctrl-C stops the firmware
+        # the table let a PC connect before this reset: open through the resume, so a
+        # PC's command right after the reset is not caught between a close and an open
+        self._hold_usb = flash.exists(USB_OPEN)
         self.stack = [self._main_menu()]
         notices = list(notices)
         if flash.exists(SAVED_GAME):
@@ -46,9 +49,10 @@ class App:
             else:
                 notices.append("Saved game not resumed after repeated errors; "
                                "restart to try again.")
-        if flash.exists(USB_OPEN):  # the table let a PC connect before this reset
+        if self._hold_usb:
             from arbiter.screens.usb import reopen
 
+            self._hold_usb = False
             reopen(self)
         if self.settings.error:
             log(self.settings.error)
@@ -84,8 +88,8 @@ class App:
     def push(self, screen):
         self.stack.append(screen)
         self.dirty = True
-        if getattr(screen, "closes_usb", False):  # a game begins: its secrets stay here
-            self.usb(False)
+        if getattr(screen, "closes_usb", False) and not self._hold_usb:
+            self.usb(False)  # a game begins: its secrets stay here
 
     def usb(self, allowed):
         """Open or close the USB port to a PC (see board.usb_open)."""
