@@ -39,6 +39,10 @@ FEED = "import sys\nb = sys.modules.get('board')\nif b and hasattr(b, 'feed'):\n
 
 
 NO_FIRMWARE = "the device has no Arbiter firmware: run arbiter deploy first"
+# During a game the firmware refuses the Ctrl-C that mpremote sends (screens/usb.py):
+# mpremote then gives up after 10 s without a raw REPL.
+IN_GAME = ("the device is refereeing a game: choose Connect to PC in its game menu, "
+           "then try again")
 
 
 class DeviceError(Exception):
@@ -90,8 +94,12 @@ def mpremote(port: str, *steps: list[str], reset: bool = True,
     stdout = "".join(lines)
     if process.returncode != 0:
         if timed_out.is_set():
-            raise DeviceError(f"the device on {port} did not answer within {TIMEOUT} s")
+            raise DeviceError(f"the device on {port} did not answer within {TIMEOUT} s: "
+                              f"if it is refereeing a game, choose Connect to PC in its "
+                              f"game menu, then try again")
         message = (stderr.strip() or stdout.strip()).splitlines()
+        if message and "could not enter raw repl" in message[-1]:
+            raise DeviceError(IN_GAME)
         if message and "no module named 'arbiter'" in message[-1]:
             raise DeviceError(NO_FIRMWARE)
         raise DeviceError(message[-1] if message else f"mpremote failed ({process.returncode})")

@@ -10,6 +10,7 @@ import sys
 import time
 
 import machine
+import micropython
 import neopixel as _neopixel
 
 from arbiter import unload
@@ -51,3 +52,17 @@ def entropy_seed():
 
 def print_exception(exc):
     sys.print_exception(exc)
+
+
+def usb_open(allowed):
+    """Whether Ctrl-C on the USB serial (how mpremote and every PC tool take over the
+    device) stops the firmware. Closed during a game, so no PC reads its journal
+    unless the table chose Connect to PC (screens/usb.py)."""
+    micropython.kbd_intr(3 if allowed else -1)
+    if allowed:  # a PC's knocks while closed were kept as input: the REPL must not see them
+        import select
+
+        waiting = select.poll()
+        waiting.register(sys.stdin, select.POLLIN)
+        while waiting.poll(0):
+            sys.stdin.buffer.read(1)

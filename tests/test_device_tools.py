@@ -90,6 +90,7 @@ def test_deploy_keeps_the_ruleset_of_a_game_in_progress(device):
         assert "arbiter deploy: kept the device's kaiju: a game of it is in progress" \
             in done.stderr
         assert kept.read_bytes() == before
+        connect_to_pc(device)  # it restarted into the game: the table lets the PC back
     finally:
         (device.flash / "game.jnl").unlink()
     done = device.arbiter("deploy", "--no-rulesets")
@@ -129,6 +130,7 @@ def test_the_device_refusing_one_of_several_installs_the_others(device, tmp_path
     play_kaiju(device.flash, finish=False)
     try:
         done = device.arbiter("push", str(house), "jugger", check=False)
+        connect_to_pc(device)
     finally:
         (device.flash / "game.jnl").unlink()
     assert done.returncode == 1
@@ -217,12 +219,24 @@ def play_kaiju(flash_dir, finish):
     return game
 
 
+def connect_to_pc(device):
+    """The game the device resumed at its last restart; the table lets a PC connect (a
+    PC's commands are refused during a game until then, see test_usb_gate.py)."""
+    device.wait_screen("Game restored")
+    device.press("a b up a")  # the restored game's page, then the game menu's last item
+    device.wait_screen("All agree?")
+    device.press("a")
+    device.wait_screen("A PC may connect")
+
+
 def test_a_game_in_progress_keeps_its_ruleset(device):
     device.arbiter("push", "kaiju")
     play_kaiju(device.flash, finish=False)
     try:
-        assert "kaiju\t" in device.arbiter("ls").stdout and "in play" in device.arbiter(
-            "ls").stdout
+        device.arbiter("ls")  # the device restarts into the game
+        connect_to_pc(device)
+        listed = device.arbiter("ls").stdout
+        assert "kaiju\t" in listed and "in play" in listed
         refused = device.arbiter("rm", "kaiju", check=False)
         assert refused.returncode == 1 and "in progress" in refused.stderr
         assert (device.flash / "rulesets" / "kaiju.json").exists()

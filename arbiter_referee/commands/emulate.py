@@ -17,6 +17,9 @@ def arguments(parser) -> None:
     parser.add_argument("--screen", metavar="FILE", help="keep the text on the OLED in this file")
     parser.add_argument("--log", metavar="FILE",
                         help="append everything the device sends on the serial line")
+    parser.add_argument("--buttons", metavar="FILE",
+                        help="press the device's buttons: each line appended to FILE is a "
+                        "button script, as arbiter sim --keys takes (echo 'b up a' >> FILE)")
 
 
 def run(args) -> int:
@@ -31,4 +34,5 @@ def run(args) -> int:
     from arbiter_referee.emulator.serial.vm import DEFAULT_HEAP
 
     heap = DEFAULT_HEAP if args.heap is None else args.heap
-    return serial.run(args.port_file, args.flash, args.seed, heap, args.screen, args.log)
+    return serial.run(args.port_file, args.flash, args.seed, heap, args.screen, args.log,
+                      args.buttons)

@@ -12,3 +12,7 @@ def heap_lock():
 
 def heap_unlock():
     return 0
+
+
+def kbd_intr(char):
+    """Ctrl-C from a serial line: CPython has none to refuse."""

@@ -17,13 +17,14 @@ from arbiter.store.settings import Settings
 from arbiter.ui.menu import Menu, TextPage
 
 SAVED_GAME = "game.jnl"  # the journal (arbiter.store.journal), checked without importing it
+USB_OPEN = "usb.open"  # screens/usb.py's: the table let a PC connect, checked without it
 POLL_MS = 10  # awake: a 20 ms debounce needs samples this often
 ASLEEP_POLL_MS = 20  # display off: a tap lasts longer, so one sample sees it and wakes
 
 
 class App:
     def __init__(self, display, leds, buttons, flash, rng, log, now, notices=(),
-                 resume=True, entropy=None):
+                 resume=True, entropy=None, usb=None):
         self.display = display
         self.leds = leds
         self.buttons = buttons
@@ -37,6 +38,11 @@ class App:
         self.dirty = True
         self.last_input = now
         self._sleep_ms = 0
+        self._usb = usb
+        self.usb_open = True  # as at boot: a PC's Ctrl-C stops the firmware
+        # the table let a PC connect before this reset: open through the resume, so a
+        # PC's command right after the reset is not caught between a close and an open
+        self._hold_usb = flash.exists(USB_OPEN)
         self.stack = [self._main_menu()]
         notices = list(notices)
         if flash.exists(SAVED_GAME):
@@ -45,6 +51,11 @@ class App:
             else:
                 notices.append("Saved game not resumed after repeated errors; "
                                "restart to try again.")
+        if self._hold_usb:
+            from arbiter.screens.usb import reopen
+
+            self._hold_usb = False
+            reopen(self)
         if self.settings.error:
             log(self.settings.error)
             notices.append(self.settings.error)
@@ -79,6 +90,15 @@ class App:
     def push(self, screen):
         self.stack.append(screen)
         self.dirty = True
+        if getattr(screen, "closes_usb", False) and not self._hold_usb:
+            self.usb(False)  # a game begins: its secrets stay here
+
+    def usb(self, allowed):
+        """Open or close the USB port to a PC (see board.usb_open)."""
+        if allowed != self.usb_open:
+            self.usb_open = allowed
+            if self._usb is not None:
+                self._usb(allowed)
 
     def pop(self):
         if len(self.stack) > 1:

@@ -3,7 +3,8 @@
 ``board`` is the real one (``board.py``) or the emulator's virtual board:
 anything with ``i2c``, ``neopixel``, ``button_readers``, ``flash``, ``wiring``,
 ``errors``, ``ticks_ms()``, ``sleep_ms(ms)``, ``entropy_seed()``,
-``print_exception(exc)`` and ``feed()`` (the watchdog's, every pass). All state
+``print_exception(exc)``, ``feed()`` (the watchdog's, every pass) and
+``usb_open(allowed)`` (whether a PC's Ctrl-C stops the firmware). All state
 lives on the ``Device`` object, so a caller may drive ``tick()`` from anywhere
 (the emulator does, from the top level, where MicroPython's GC can see
 everything).
@@ -49,7 +50,7 @@ class Device:
             self.crashes = [t for t in self.crashes if diff(now, t) < CRASH_WINDOW_MS]
             self.app = App(self.display, self.leds, self.buttons, self.board.flash, self.rng,
                            self.log, now, notices, resume=len(self.crashes) < CRASH_BURST,
-                           entropy=self.board.entropy_seed)
+                           entropy=self.board.entropy_seed, usb=self.board.usb_open)
         except Exception as exc:  # a broken settings file must not stop the boot
             self.crash(exc, now)
 
@@ -67,6 +68,10 @@ class Device:
 
     def crash(self, exc, now):
         self.app = None
+        try:  # a failing firmware must stay reachable from a PC
+            self.board.usb_open(True)
+        except Exception:  # out of heap: on a Pico, Ctrl-C is allowed before it allocates
+            pass
         self.board.print_exception(exc)
         self.log("crash: " + describe(exc))
         self.crashes = [t for t in self.crashes if diff(now, t) < CRASH_WINDOW_MS] + [now]
@@ -97,6 +102,7 @@ def run(board):
     that cannot see the C stack (the emulator's)."""
     global current
     current = Device(board)
+    gc.collect()  # the boot allocated (a resumed game's replay): collected as after a pass
     live = gc.mem_alloc()
     while True:
         pause = current.tick()

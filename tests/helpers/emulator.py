@@ -31,10 +31,12 @@ class Emulator:
         self.flash = root / "flash"
         self.flash.mkdir()
         self.screen = root / "screen.txt"
+        self.buttons = root / "buttons"
         port_file = root / "port"
         self.process = subprocess.Popen(
             [*ARBITER, "emulate", "--port-file", str(port_file), "--flash", str(self.flash),
-             "--screen", str(self.screen), "--seed", "3", *options],
+             "--screen", str(self.screen), "--buttons", str(self.buttons), "--seed", "3",
+             *options],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 300  # a hang guard: a loaded machine is slow, not stuck
         while not port_file.exists():
@@ -62,6 +64,23 @@ class Emulator:
                 return self.screen.read_text().splitlines()
             time.sleep(0.1)
         return []
+
+    def press(self, script):
+        """Press the device's buttons (a button script, as arbiter sim --keys takes)."""
+        with self.buttons.open("a") as f:
+            f.write(script + "\n")
+
+    def wait_screen(self, text, timeout=120):
+        """The OLED's lines once one of them holds ``text``; AssertionError if never."""
+        deadline = time.monotonic() + timeout
+        lines = []
+        while time.monotonic() < deadline:
+            if self.screen.exists():
+                lines = self.screen.read_text().splitlines()
+                if any(text in line for line in lines):
+                    return lines
+            time.sleep(0.05)
+        raise AssertionError(f"{text!r} never on the screen: {lines}")
 
     def stop(self):
         self.process.send_signal(signal.SIGTERM)

@@ -3,7 +3,8 @@
 A pseudo-terminal stands in for the Pico's USB serial (``port``); behind it
 MicroPython's friendly and raw REPLs, raw-paste mode included (``device``),
 drive one real MicroPython instance kept alive between commands (``vm``),
-whose ``/`` is a host folder: the device's flash. ``mpremote`` and the
+whose ``/`` is a host folder: the device's flash. Its buttons are pressed by
+lines appended to a file (``buttons``). ``mpremote`` and the
 ``arbiter`` device commands talk to it as to a Pico. When the flash holds
 ``main.py`` it runs at power-on, after ``machine.reset()`` and after a soft
 reset from the friendly REPL, with the virtual board as ``board``.
@@ -42,7 +43,8 @@ class _Screen:
 
 
 def run(port_file: str | None = None, flash: str | None = None, seed: int | None = None,
-        heap: int = DEFAULT_HEAP, screen: str | None = None, log: str | None = None) -> int:
+        heap: int = DEFAULT_HEAP, screen: str | None = None, log: str | None = None,
+        buttons: str | None = None) -> int:
     from arbiter_referee.emulator.serial.port import PtyPort
     from arbiter_referee.emulator.serial.repl import SerialDevice
 
@@ -61,6 +63,13 @@ def run(port_file: str | None = None, flash: str | None = None, seed: int | None
         port = PtyPort(log_file.write if log_file is not None else None)
         screen_file = _Screen(Path(screen) if screen else None)
         device = SerialDevice(port, flash_dir, heap, seed, screen_file)
+        if buttons:
+            from arbiter_referee.emulator.serial.buttons import follow
+
+            stopped = threading.Event()
+            stack.callback(stopped.set)
+            threading.Thread(target=follow, args=(Path(buttons), device.buttons, stopped),
+                             name="buttons", daemon=True).start()
 
         def ready() -> None:
             print(f"Arbiter emulator: serial port {port.name}, flash {flash_dir}", flush=True)

@@ -10,9 +10,11 @@ program closing the port is not a hang-up and the next one can connect.
 
 Ctrl-C while something runs is taken out of the input and reported to
 ``intercept`` at once (as a Pico's USB stack does), everything else queues
-for the REPL. Output nobody reads is dropped after a while rather than
-stopping the device, as a Pico with no host attached drops it; output while
-unplugged is dropped at once.
+for the REPL; with no ``intercept`` (the firmware refuses the interrupt,
+``micropython.kbd_intr(-1)``) Ctrl-C queues as any other byte. Output
+nobody reads is dropped after a while rather than stopping the device, as a
+Pico with no host attached drops it; output while unplugged is dropped at
+once.
 """
 
 from __future__ import annotations
@@ -106,6 +108,11 @@ class PtyPort:
             with self._ready:
                 self._input.extend(data)
                 self._ready.notify_all()
+
+    def drop_input(self) -> None:
+        """Forget what was sent and not yet read (a Pico's firmware reading it away)."""
+        with self._ready:
+            self._input.clear()
 
     def getc(self, timeout: float | None = None) -> int | None:
         """The next input byte, or None after ``timeout`` seconds or when closed."""

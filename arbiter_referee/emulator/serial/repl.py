@@ -32,6 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from arbiter_referee.emulator.serial import mainpy
+from arbiter_referee.emulator.serial.buttons import Buttons
 from arbiter_referee.emulator.serial.port import PtyPort
 from arbiter_referee.emulator.serial.vm import DEFAULT_HEAP, GuestVM, Outcome, cooked
 
@@ -77,6 +78,7 @@ class SerialDevice:
         self.fed_at = 0.0
         self.bitten = False
         self.watchdog_resets = 0
+        self.buttons = Buttons()
 
     # -- the main loop: boot, REPL, reset ----------------------------------------------
 
@@ -90,7 +92,8 @@ class SerialDevice:
             while not self._closing.is_set():
                 self.vm = GuestVM(self.flash, self.port.write, self.heap, self.seed,
                                   self.on_frame, on_sleep=self._up,
-                                  on_watchdog=self._watchdog)
+                                  on_watchdog=self._watchdog, on_usb=self._usb,
+                                  buttons=self.buttons.levels)
                 self.vm.start()
                 self.boots += 1
                 try:
@@ -123,6 +126,13 @@ class SerialDevice:
         if timeout is not None:
             self.watchdog_ms = timeout
         self.fed_at = time.monotonic()
+
+    def _usb(self, allowed: bool) -> None:
+        """The firmware opened or closed its port to a PC (board.usb_open)."""
+        assert self.vm is not None
+        self.port.intercept = self.vm.interrupt if allowed else None
+        if allowed:
+            self.port.drop_input()  # as board.py reads away a PC's knocks
 
     def _watch(self) -> None:
         """Bites when the watchdog goes unfed: a hung main loop, or a REPL a killed
@@ -170,6 +180,7 @@ class SerialDevice:
         # loaded machine, can be far slower than a Pico's USB (which the commands'
         # own feeding, transfer.FEED, covers). A command left hanging still bites.
         self.fed_at = time.monotonic()
+        # A Pico's kbd_intr(-1) lasts while its program runs: new work starts open.
         self.port.intercept = self.vm.interrupt
         try:
             return self.vm.run(kind, text, raw)

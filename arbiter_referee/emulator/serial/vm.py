@@ -99,7 +99,9 @@ class GuestVM:
                  heap: int = DEFAULT_HEAP, seed: int | None = None,
                  on_frame: Callable[[str], None] | None = None,
                  on_sleep: Callable[[], None] | None = None,
-                 on_watchdog: Callable[[int | None], None] | None = None):
+                 on_watchdog: Callable[[int | None], None] | None = None,
+                 on_usb: Callable[[bool], None] | None = None,
+                 buttons: Callable[[], str] | None = None):
         self.flash = Path(flash)
         self.write = write
         self.heap = heap
@@ -107,6 +109,8 @@ class GuestVM:
         self.on_frame = on_frame
         self.on_sleep = on_sleep  # the guest's main loop is idle: it can take commands
         self.on_watchdog = on_watchdog  # armed (its timeout in ms) or fed (None)
+        self.on_usb = on_usb  # the firmware opened (True) or closed its port to a PC
+        self.buttons = buttons  # the pins' levels when they change ("1": pressed), or ""
         self.version = ""
         self._pipes: tuple[_Pipe, ...] = ()
         self._jobs: queue.Queue[_Job | None] = queue.Queue()
@@ -335,6 +339,11 @@ class GuestVM:
             if self._interrupt:
                 self._interrupt = False
                 return "i"
+        return self.buttons() if self.buttons is not None else ""
+
+    def _call_usb(self, allowed: str) -> str:
+        if self.on_usb is not None:
+            self.on_usb(allowed == "1")
         return ""
 
     def _call_reset(self, kind: str) -> str:

@@ -111,6 +111,7 @@ class VirtualBoard:
         self._last_state = -1
         self.wakeups = 0
         self.fed_at = 0  # the emulated watchdog: last fed (elapsed ms)
+        self.usb = True  # whether Ctrl-C from a PC would stop the firmware (board.usb_open)
 
     def _reader(self, i):
         levels = self.levels
@@ -129,6 +130,9 @@ class VirtualBoard:
 
     def feed(self):
         self.fed_at = self.elapsed
+
+    def usb_open(self, allowed):
+        self.usb = allowed
 
     def ticks_ms(self):
         return self.now

@@ -32,6 +32,13 @@ class SerialBoard(VirtualBoard):
                 self.levels[i] = 0 if reply[i] == "1" else 1
 
 
+    def usb_open(self, allowed):
+        # The serial line is the host's: it honours the gate (a Pico's kbd_intr) and
+        # drops what a PC sent while it was closed.
+        self.usb = allowed
+        host.call("usb", "1" if allowed else "0")
+
+
 def _frame(board):
     oled = board.oled
     host.call("frame", "%d %d %d %s %s" % (
@@ -51,4 +58,5 @@ ticks_ms = _board.ticks_ms
 sleep_ms = _board.sleep_ms
 entropy_seed = _board.entropy_seed
 print_exception = _board.print_exception
+usb_open = _board.usb_open
 feed = machine.WDT(timeout=WATCHDOG_MS).feed  # as board.py arms the Pico's

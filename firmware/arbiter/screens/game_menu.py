@@ -36,6 +36,7 @@ class GameMenu(Menu):
         items.append(("End game", lambda app, now: app.push(Confirm(
             "End game?", ["The dice seed", "and journal head", "are shown, the", "game closed."],
             lambda app, now: end_game(app, play)))))
+        items.append(("Connect to PC", lambda app, now: connect_to_pc(app, play)))
         super().__init__("Game", items)
 
     def _do(self, app, text, now):
@@ -69,6 +70,12 @@ def open_grid(app, game):
     open_grid(app, game)
 
 
+def connect_to_pc(app, play):
+    from arbiter.screens.usb import ask
+
+    ask(app, play)
+
+
 def leave(app):
     """To the main menu; the game stays on flash, resumed from Play."""
     app.leds.clear()
@@ -83,6 +90,7 @@ def end_game(app, play):
     game = play.game
     play.journal.close()
     head = play.journal.head.hex()  # the journal's hash chain: note it to audit the file
+    app.usb(True)  # no game, no secret: the port is open again
     app.log("game over; seed=%016x head=%s" % (game.seed, head))
     app.leds.clear()
     app.home()

@@ -16,6 +16,8 @@ _ROWS = 6
 
 
 class PlayScreen:
+    closes_usb = True  # while a game is in play no PC takes the device (screens/usb.py)
+
     def __init__(self, game, journal):
         self.game = game
         self.journal = journal
