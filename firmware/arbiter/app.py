@@ -44,24 +44,32 @@ class App:
         # PC's command right after the reset is not caught between a close and an open
         self._hold_usb = flash.exists(USB_OPEN)
         self.stack = [self._main_menu()]
+        self.apply_settings()
         notices = list(notices)
-        if flash.exists(SAVED_GAME):
-            if resume:
-                self._resume(now, notices)
-            else:
-                notices.append("Saved game not resumed after repeated errors; "
-                               "restart to try again.")
+        if flash.exists(SAVED_GAME) and not resume:
+            notices.append("Saved game not resumed after repeated errors; "
+                           "restart to try again.")
+        if self.settings.error:
+            log(self.settings.error)
+            notices.append(self.settings.error)
+        # a saved game resumes in the first pass, not here: the boot's garbage is
+        # collected first (a collector that cannot see the C stack collects only
+        # between passes, and a Pico's heap holds a replay or a boot, not both)
+        self._booting = (notices, resume and flash.exists(SAVED_GAME))
+
+    def _finish_boot(self, now):
+        notices, saved = self._booting
+        self._booting = None
+        if saved:
+            self._resume(now, notices)
         if self._hold_usb:
             from arbiter.screens.usb import reopen
 
             self._hold_usb = False
             reopen(self)
-        if self.settings.error:
-            log(self.settings.error)
-            notices.append(self.settings.error)
         if notices:
             self.push(TextPage("Check setup", notices))
-        self.apply_settings()
+        self.dirty = True
 
     def _resume(self, now, notices):
         try:
@@ -137,6 +145,9 @@ class App:
         self.display.contrast(self.settings["contrast"])
 
     def step(self, now):
+        if self._booting is not None:
+            self._finish_boot(now)
+            return 0  # a pass of its own: its garbage is collected before the drawing
         buttons = self.buttons
         buttons.poll(now)
         if buttons.activity:
