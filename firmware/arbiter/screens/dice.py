@@ -27,8 +27,8 @@ class DiceRoller:
                 ui.centred(fb, 2 + row, " ".join("%2d" % r for r in chunk))
         if results:
             total = str(sum(results))
-            fb.text("Total", 8, 40, 1)
-            ui.big(fb, total, 128 - 8 - 16 * len(total), 36)
+            ui.text(fb, "Total", 8, 40)
+            ui.big(fb, total, 128 - 8 - 2 * ui.width(total), 36)
         else:
             ui.centred(fb, 5, "A: roll")
         ui.hint(fb, "<>die ^v# A:roll")

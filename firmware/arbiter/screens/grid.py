@@ -7,6 +7,7 @@ square and full name are in the title; B goes back. A subclass changes what a
 square says (``cell``), the title (``head``), the geometry and what A does.
 """
 
+from arbiter import ui
 from arbiter.hw.buttons import DOWN, LEFT, RIGHT, UP, A, B
 
 
@@ -48,7 +49,7 @@ class GridPage:
     def draw(self, app, fb):
         row, col = divmod(self.cursor, self.columns)
         fb.fill_rect(0, 0, 128, 8, 1)
-        fb.text(self.head(row, col)[:16], 0, 0, 0)
+        ui.text(fb, self.head(row, col)[:ui.COLS], 0, 0, 0)
         x0, width, shown = self.geometry()
         high = self.rows_shown
         left = max(0, min(col - shown + 1, self.columns - shown)) if col >= shown else 0
@@ -56,13 +57,13 @@ class GridPage:
         for r in range(top, min(self.rows, top + high)):
             y = (r - top + 1) * 8
             if x0:  # the number of the row's first square
-                fb.text("%2d" % (r * self.columns + 1), 0, y, 1)
+                ui.text(fb, "%2d" % (r * self.columns + 1), 0, y)
             for c in range(left, min(self.columns, left + shown)):
                 x = x0 + (c - left) * width
                 on = (r, c) == (row, col)
                 if on:
                     fb.fill_rect(x - self.pad, y, width - 1, 8, 1)
-                fb.text(self.cell(r, c), x, y, 0 if on else 1)
+                ui.text(fb, self.cell(r, c), x, y, 0 if on else 1)
         self.foot(app, fb)
 
     def foot(self, app, fb):
