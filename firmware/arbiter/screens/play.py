@@ -9,7 +9,7 @@ from arbiter import ui
 from arbiter.game import Illegal
 from arbiter.hw.buttons import DOWN, LONG, UP, A, B
 from arbiter.screens.colours import show_outcome
-from arbiter.screens.view import describe, public_text, screen_lines
+from arbiter.screens.view import describe, play_lines, public_text
 from arbiter.ui.menu import TextPage
 
 _ROWS = 6
@@ -23,6 +23,7 @@ class PlayScreen:
         self.choosing = None  # cursor in the secret's choices while a player picks
         self.notes = []  # what the last action said (``say`` effects)
         self.pending = None  # (log entries, ms) of actions whose LEDs and pages wait
+        self.more = None  # all the play screen says, when its lines cannot hold it
 
     def draw(self, app, fb):
         game = self.game
@@ -33,17 +34,7 @@ class PlayScreen:
         if self.choosing is not None:
             self._draw_choices(fb)
             return
-        lines = screen_lines(game)
-        # what the last action said or rolled: the newest on line 6, earlier ones in
-        # free rows (a roll is not the game's message, so it would not show otherwise)
-        notes = self.notes
-        if notes and not game.state["result"]:
-            lines[6] = notes[-1][:16]
-        free = [row for row in range(5, 1, -1) if not lines[row]]
-        for row, text in zip(free, reversed(notes[:-1])):
-            lines[row] = text[:16]
-        if self.notice:
-            lines[6] = self.notice[:16]
+        lines, self.more = play_lines(game, self.notes, self.notice)
         ui.draw_lines(fb, lines)
 
     def _draw_choices(self, fb):
@@ -73,6 +64,8 @@ class PlayScreen:
             self.undo(app, now)
         elif button == B:
             app.push(game_menu(self))
+        elif button == UP and self.more:  # what the screen could not hold, on a page
+            app.push(TextPage(self.game.rules.get("title", "Game"), self.more))
         elif button == DOWN and "grid" in self.game.rules:  # the board, a key away
             from arbiter.screens.grids import open_grid
 
