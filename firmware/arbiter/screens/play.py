@@ -23,6 +23,7 @@ class PlayScreen:
         self.choosing = None  # cursor in the secret's choices while a player picks
         self.notes = []  # what the last action said (``say`` effects)
         self.pending = None  # (log entries, ms) of actions whose LEDs and pages wait
+        self.said = ""  # what an undo, redo or correction changed, for the next notes
         self.more = None  # all the play screen says, when its lines cannot hold it
 
     def draw(self, app, fb):
@@ -111,6 +112,7 @@ class PlayScreen:
             return False
         self.journal.record(game, event)
         app.log(public_text(event))
+        self.said = changed(game, text)
         entries = game.log_since(before)
         if self.pending is not None:  # two actions before a drawing: both count
             entries = self.pending[0] + entries
@@ -145,6 +147,9 @@ class PlayScreen:
                 reveal = entry
             elif entry["event"] == "note":
                 notes.append(entry["text"])
+        if self.said:  # an undo or a correction says nothing of its own
+            notes.insert(0, self.said)
+            self.said = ""
         self.notes = notes
         show_outcome(app.leds, game, new_entries, now, rolled, reveal is not None)
         if game.state["result"]:
@@ -156,6 +161,23 @@ class PlayScreen:
         if reveal is not None:
             lines = ["%s: %s" % item for item in sorted(reveal["picks"].items())]
             app.push(TextPage("Revealed", lines + notes))
+
+
+def changed(game, text):
+    """What an undo, a redo or a correction changed, in a line ("" for the rest)."""
+    if text.startswith("undo"):
+        return "Undone: " + public_text(game.history.undone[-1][0])
+    if text == "redo":
+        return "Redone: " + public_text(game.history.events[-1])
+    if text.startswith("add "):  # the Correct form's "add WHO.WHAT BY"
+        _, path, by = text.split()
+        who, _, what = path.rpartition(".")
+        state = game.state
+        record = state["pieces"].get(who) if "." in who else state["players"].get(who)
+        now = record.get(what) if record else None
+        return "Corrected: %s %s %s%s, now %s" % (who, what, "+" if int(by) >= 0 else "",
+                                                   by, now)
+    return ""
 
 
 def game_menu(play):
