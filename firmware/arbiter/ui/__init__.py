@@ -65,6 +65,33 @@ def window(top, cursor, count, rows):
     return max(0, min(top, count - rows))
 
 
+def listing(fb, top, cursor, texts, row0=1, rows=6):
+    """``texts`` one under another from line ``row0``, each wrapped (a text that starts
+    with a space keeps it on its next lines), the ``cursor``'s highlighted and kept in
+    view as ``window`` keeps it. Returns the new top line and the lines drawn."""
+    lines = []  # (item, text) a line
+    first = last = 0
+    for i in range(len(texts)):
+        text = texts[i]
+        indent = " " if text[:1] == " " else ""
+        if i == cursor:
+            first = len(lines)
+        for part in wrap(text[len(indent):], COLS - len(indent)):
+            lines.append((i, indent + part))
+        if i == cursor:
+            last = len(lines) - 1
+    if first < top:
+        top = first - (rows - 1) // 2
+    elif last >= top + rows:
+        top = last - rows // 2
+    top = max(0, min(top, len(lines) - rows, first))
+    shown = min(rows, len(lines) - top)
+    for r in range(shown):
+        item, text = lines[top + r]
+        line(fb, row0 + r, text, item == cursor)
+    return top, shown
+
+
 def centred(fb, row, s):
     s = s[:COLS]
     text(fb, s, (128 - width(s)) // 2, row * 8)

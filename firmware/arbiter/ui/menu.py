@@ -21,10 +21,8 @@ class Menu:
 
     def draw(self, app, fb):
         ui.title(fb, self.title)
-        self.top = top = ui.window(self.top, self.cursor, len(self.items), _ROWS)
-        for row in range(min(_ROWS, len(self.items))):
-            i = top + row
-            ui.line(fb, row + 1, " " + self.items[i][0], i == self.cursor)
+        self.top = ui.listing(fb, self.top, self.cursor,
+                              [" " + item[0] for item in self.items])[0]
         ui.hint(fb, "A:ok B:back" if self.back else "A:ok")
 
     def key(self, app, button, kind, now):
