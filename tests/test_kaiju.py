@@ -6,6 +6,8 @@ Gorath and Lumina, P2's Abyss Kraken and Leviath, P3's Swarm Hive, Stinger and D
 An action names them in braces: "damage {Rex} 2 by=P2" is applied as "damage P1.k1 2
 by=P2". The forms on the device show keys, and "active P1 k1" takes one's last part."""
 
+import re
+
 import pytest
 from helpers.device import act, game_of, lit, open_menu_item, said, start_game
 from helpers.game import (
@@ -464,16 +466,19 @@ def on_device(rig, players=3, actions=()):
     return game_of(rig)
 
 
-def field_text(label, value):
-    return "%s <%s>" % (label, value)
+def shown_value(rig, label):
+    """The value a form's field ``label`` shows (a long field wraps onto two lines)."""
+    found = re.search(r"(?:^| )%s <([^>]*)>" % re.escape(label), " ".join(rig.lines[1:7]))
+    assert found, (label, rig.lines)
+    return found.group(1)
 
 
-def set_field(rig, row, label, value):
-    """Right until the form's row ``row`` shows ``value``: the form must offer it."""
+def set_field(rig, label, value):
+    """Right until the form's field ``label`` shows ``value``: the form must offer it."""
     for _ in range(45):
-        if rig.lines[row] == field_text(label, value):
+        now = shown_value(rig, label)
+        if now == value:
             return
-        now = rig.lines[row].split("<", 1)[1].rstrip(">")
         numbers = now.lstrip("-").isdigit() and value.lstrip("-").isdigit()
         rig.keys("left" if numbers and int(value) < int(now) else "right")
     raise AssertionError("the form never offered %s=%s: %s" % (label, value, rig.lines))
@@ -484,9 +489,10 @@ def offered(rig, row):
     cursor goes to that row, and is left there)."""
     while rig.app.screen.cursor != row - 1:
         rig.keys("down")
+    label = rig.app.screen.fields[row - 1][0]
     seen = []
     for _ in range(45):
-        value = rig.lines[row].split("<", 1)[1].rstrip(">")
+        value = shown_value(rig, label)
         if value in seen:
             return seen
         seen.append(value)
@@ -518,7 +524,7 @@ def device_do(rig, action):
     for row, (label, value) in enumerate(fields):
         if row:
             rig.keys("down")
-        set_field(rig, row + 1, label, value)
+        set_field(rig, label, value)
     shown = rig.lines
     rig.keys("a")
     assert rig.lines[-1].split(" ^")[0] in ("A:next B:menu", "B:menu"), (action, rig.lines)
