@@ -69,7 +69,9 @@ def play_lines(game, notes=(), notice=""):
     for text in lines[1:-2]:
         if text:
             head.extend(ui.wrap(text))
-    if game.state["result"] or not notes:
+    if game.state["result"]:  # the winner last: under what the winning action said
+        notes = list(notes) + [lines[-2]]
+    elif not notes:
         notes = [lines[-2]] if lines[-2] else []
     if notice:
         notes = list(notes[:-1]) + [notice]
