@@ -48,10 +48,12 @@ def title(fb, s):
     text(fb, s, (128 - width(s)) // 2, 0, 0)
 
 
-def line(fb, row, s, inverted=False):
+def line(fb, row, s, inverted=False, pad=0):
+    """``s`` on line ``row``, after ``pad`` blank cells (a menu's margin)."""
     if inverted:  # as wide as the text: a cursor move then sends only those columns
-        fb.fill_rect(0, row * 8, min(128, width(s) + 2), 8, 1)
-    text(fb, s[:COLS], 0, row * 8, 0 if inverted else 1)
+        fb.fill_rect(0, row * 8, min(128, width(s) + CELL * pad + 2), 8, 1)
+    text(fb, s[:COLS - pad] if len(s) > COLS - pad else s, CELL * pad, row * 8,
+         0 if inverted else 1)
 
 
 def window(top, cursor, count, rows):
@@ -65,19 +67,27 @@ def window(top, cursor, count, rows):
     return max(0, min(top, count - rows))
 
 
-def listing(fb, top, cursor, texts, row0=1, rows=6):
-    """``texts`` one under another from line ``row0``, each wrapped (a text that starts
-    with a space keeps it on its next lines), the ``cursor``'s highlighted and kept in
-    view as ``window`` keeps it. Returns the new top line and the lines drawn."""
+def listing(fb, top, cursor, texts, row0=1, rows=6, pad=0):
+    """``texts`` one under another from line ``row0`` after ``pad`` blank cells, the
+    ``cursor``'s highlighted and kept in view as ``window`` keeps it; a text longer
+    than a line wraps onto the next. Returns the new top line and the lines drawn."""
+    room = COLS - pad
+    for text in texts:
+        if len(text) > room:
+            break
+    else:  # one line each (nearly always): nothing built
+        top = window(top, cursor, len(texts), rows)
+        shown = min(rows, len(texts) - top)
+        for r in range(shown):
+            line(fb, row0 + r, texts[top + r], top + r == cursor, pad)
+        return top, shown
     lines = []  # (item, text) a line
     first = last = 0
     for i in range(len(texts)):
-        text = texts[i]
-        indent = " " if text[:1] == " " else ""
         if i == cursor:
             first = len(lines)
-        for part in wrap(text[len(indent):], COLS - len(indent)):
-            lines.append((i, indent + part))
+        for part in wrap(texts[i], room):
+            lines.append((i, part))
         if i == cursor:
             last = len(lines) - 1
     if first < top:
@@ -88,7 +98,7 @@ def listing(fb, top, cursor, texts, row0=1, rows=6):
     shown = min(rows, len(lines) - top)
     for r in range(shown):
         item, text = lines[top + r]
-        line(fb, row0 + r, text, item == cursor)
+        line(fb, row0 + r, text, item == cursor, pad)
     return top, shown
 
 

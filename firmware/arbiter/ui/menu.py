@@ -22,7 +22,7 @@ class Menu:
     def draw(self, app, fb):
         ui.title(fb, self.title)
         self.top = ui.listing(fb, self.top, self.cursor,
-                              [" " + item[0] for item in self.items])[0]
+                              [item[0] for item in self.items], pad=1)[0]
         ui.hint(fb, "A:ok B:back" if self.back else "A:ok")
 
     def key(self, app, button, kind, now):
