@@ -20,8 +20,9 @@ needs_pty = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs pseudo-
 # Issue 21: "Screenshots of each game's play screen [...] are in docs/ and the README;
 # they are produced by a command, so they stay true."
 def test_the_play_screen_pictures_in_docs_are_what_the_command_draws(tmp_path, capsys):
-    from arbiter_referee.bench.scenarios import NAMES
     from helpers import REPO
+
+    from arbiter_referee.bench.scenarios import NAMES
 
     assert arbiter(["sim", "--screenshots", str(tmp_path)]) == 0
     readme = (REPO / "README.md").read_text()
