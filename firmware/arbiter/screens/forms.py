@@ -31,16 +31,16 @@ class Form:
         return [choices[i] if choices else "" for _, choices, i in self.fields]
 
     def draw(self, app, fb):
-        ui.title(fb, self.title)
+        first = ui.title(fb, self.title)
         notice = self.notice or self.said
         said = ui.wrap(notice) if notice else ()
-        rows = max(1, 6 - len(said))  # the fields give way to what the action says
+        rows = max(1, 7 - first - len(said))  # the fields give way to what the action says
         self.top, shown = ui.listing(
             fb, self.top, self.cursor,
             ["%s <%s>" % (label, choices[i]) if choices else label + " -"
-             for label, choices, i in self.fields], 1, min(5, rows))
-        for row, text in enumerate(said[: 6 - shown]):
-            ui.line(fb, shown + 1 + row, text)
+             for label, choices, i in self.fields], first, min(6 - first, rows))
+        for row, text in enumerate(said[: 7 - first - shown]):
+            ui.line(fb, first + shown + row, text)
         ui.hint(fb, "<> A:do B:back")
 
     def key(self, app, button, kind, now):

@@ -12,8 +12,6 @@ from arbiter.screens.colours import show_outcome
 from arbiter.screens.view import describe, play_lines, public_text
 from arbiter.ui.menu import TextPage
 
-_ROWS = 6
-
 
 class PlayScreen:
     def __init__(self, game, journal):
@@ -42,12 +40,13 @@ class PlayScreen:
         from arbiter.game.actions import pending_pick
 
         secret, player = pending_pick(self.game)
-        ui.title(fb, player + ": " + secret.get("prompt", secret["name"]))
+        first = ui.title(fb, player + ": " + secret.get("prompt", secret["name"]))
+        rows = 7 - first
         choices = secret["choices"]
-        top = max(0, min(self.choosing - _ROWS + 1, len(choices) - _ROWS))
-        for row in range(min(_ROWS, len(choices))):
+        top = max(0, min(self.choosing - rows + 1, len(choices) - rows))
+        for row in range(min(rows, len(choices))):
             i = top + row
-            ui.line(fb, row + 1, " " + str(choices[i]), i == self.choosing)
+            ui.line(fb, row + first, " " + str(choices[i]), i == self.choosing)
         ui.hint(fb, "A:pick B:back")
 
     def key(self, app, button, kind, now):

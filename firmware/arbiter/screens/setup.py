@@ -132,12 +132,12 @@ class Setup:
         return label + " " * (ui.COLS - len(label) - len(value)) + value
 
     def draw(self, app, fb):
-        ui.title(fb, self.rules.get("title", self.name))
+        first = ui.title(fb, self.rules.get("title", self.name))
         rows = self.rows
         if not rows:
             ui.line(fb, 2, "%d players" % self.players)
         self.top = ui.listing(fb, self.top, self.cursor,
-                              [self._row_text(row) for row in rows])[0]
+                              [self._row_text(row) for row in rows], first, 7 - first)[0]
         ui.hint(fb, "<> A:start")
 
     def key(self, app, button, kind, now):

@@ -63,9 +63,14 @@ def play_lines(game, notes=(), notice=""):
     the lines below. What does not fit is not cut: the key line says so (``^:more``)
     and the second value is all the screen says, for a page (else None)."""
     lines = screen_lines(game)
-    if game.state["round"] == 0:
-        return lines, None
-    head = []
+    head = ui.wrap(lines[0])  # a title too long for the bar goes on below it
+    lines[0] = head.pop(0)
+    if game.state["round"] == 0:  # who picks: a few short lines, with blanks to spare
+        for text in lines[1:-1]:
+            head.extend(ui.wrap(text))
+        while len(head) > 6 and "" in head:
+            head.remove("")
+        return [lines[0]] + head[:6] + [""] * (6 - len(head)) + [lines[-1]], None
     for text in lines[1:-2]:
         if text:
             head.extend(ui.wrap(text))

@@ -42,10 +42,17 @@ def width(s):
 
 
 def title(fb, s):
-    """Inverted bar on line 0."""
-    fb.fill_rect(0, 0, 128, 8, 1)
-    s = s[:COLS]
-    text(fb, s, (128 - width(s)) // 2, 0, 0)
+    """Inverted bar on line 0; a title longer than a line wraps onto the next lines
+    (up to 3), in the bar too. Returns the first line under it."""
+    if len(s) <= COLS:
+        fb.fill_rect(0, 0, 128, 8, 1)
+        text(fb, s, (128 - width(s)) // 2, 0, 0)
+        return 1
+    parts = wrap(s)[:3]
+    fb.fill_rect(0, 0, 128, 8 * len(parts), 1)
+    for row in range(len(parts)):
+        text(fb, parts[row], (128 - width(parts[row])) // 2, 8 * row, 0)
+    return len(parts)
 
 
 def line(fb, row, s, inverted=False, pad=0):
