@@ -215,3 +215,29 @@ def test_with_the_most_players_every_message_is_on_the_screen(rig, name):
         if not advance(rig, game, checked):
             break
     assert phases and tried >= 10, (phases, tried)
+
+
+def test_long_titles_and_labels_wrap_on_every_screen(rig, tmp_path):
+    """A house ruleset whose title and labels are longer than a line: its setup, play
+    screen, game menu and form each show them whole."""
+    import json
+
+    from helpers.device import open_menu_item
+
+    from arbiter_referee.paths import RULESETS
+
+    rules = json.loads((RULESETS / "kaiju.json").read_text())
+    rules["title"] = "Kaiju Combat: The Long Weekend"
+    rules["actions"]["roar"]["label"] = "Roar to the city for two Energy"
+    del rules["actions"]["roar"]["phases"]  # in the menu from the start
+    (tmp_path / "rulesets" / "house.json").write_text(json.dumps(rules))
+    rig.keys("a", "a")  # "house" sorts first
+    assert " ".join(rig.lines[:2]) == rules["title"]  # the bar, in two lines
+    assert rig.lines[2].startswith("Players")
+    rig.keys("a", "a")  # start, past the commitment
+    assert " ".join(rig.lines[:2]) == "Kaiju Combat: The Long Weekend"
+    assert rig.lines[2] == "T1 Start"
+    open_menu_item(rig, "Roar to the city for two Energy")  # two lines, one item
+    assert "Roar to the city for two Energy" in " ".join(rig.lines[:2])  # the form's title
+    rig.keys("b")  # back to the menu: the item highlighted, its two lines in view
+    assert "Roar to the city for two Energy" in " ".join(rig.lines)
