@@ -11,6 +11,7 @@ from helpers.device import (
     open_menu_item,
     open_setup,
     pick,
+    said,
     start_game,
 )
 from helpers.game import canonical
@@ -110,6 +111,24 @@ def test_a_advances_long_b_undoes_long_a_redoes(rig):
     rig.keys("a:long")
     assert rig.lines[1] == "T1 Planning draw"
     assert game_of(rig).history.events == ["next"]
+
+
+# Issue 21: "No feedback after undo, redo [...] or a correction: the old message stays
+# and reads like a new event." Each now says what it changed, in a line.
+def test_a_correction_its_undo_and_its_redo_each_say_what_changed(rig):
+    start_game(rig, "kaiju")
+    rig.keys("a")  # Planning draw: a message of its own
+    open_menu_item(rig, "Correct")
+    fill_form(rig, ["P2", "glory", 3])
+    assert game_of(rig).state["players"]["P2"]["glory"] == 3
+    assert "Corrected: P2 glory +3, now 3" in said(rig)
+    rig.keys("b:long")
+    assert game_of(rig).state["players"]["P2"]["glory"] == 0
+    assert "Undone: add P2.glory 3" in said(rig)
+    assert "Corrected" not in said(rig)
+    rig.keys("a:long")
+    assert "Redone: add P2.glory 3" in said(rig)
+    assert game_of(rig).state["players"]["P2"]["glory"] == 3
 
 
 def test_a_ruleset_action_from_the_menu(rig):
