@@ -66,7 +66,7 @@ class PieceGrid(GridPage):
         self._load()
 
     def foot(self, app, fb):
-        if self.rows < 6 and len(self.players) > 1:
+        if self.rows + self.head_lines < 7 and len(self.players) > 1:
             following = self.players[(self.page + 1) % len(self.players)]
             ui.text(fb, "A:%s B:back" % following, 0, 48)
         if "caption" in self.spec:
