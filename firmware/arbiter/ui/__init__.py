@@ -44,15 +44,13 @@ def width(s):
 def title(fb, s):
     """Inverted bar on line 0; a title longer than a line wraps onto the next lines
     (up to 3), in the bar too. Returns the first line under it."""
-    if len(s) <= COLS:
-        fb.fill_rect(0, 0, 128, 8, 1)
-        text(fb, s, (128 - width(s)) // 2, 0, 0)
-        return 1
-    parts = wrap(s)[:3]
-    fb.fill_rect(0, 0, 128, 8 * len(parts), 1)
-    for row in range(len(parts)):
-        text(fb, parts[row], (128 - width(parts[row])) // 2, 8 * row, 0)
-    return len(parts)
+    if len(s) > COLS:
+        from arbiter.ui.wrapped import title as long_title
+
+        return long_title(fb, s)
+    fb.fill_rect(0, 0, 128, 8, 1)
+    text(fb, s, (128 - width(s)) // 2, 0, 0)
+    return 1
 
 
 def line(fb, row, s, inverted=False, pad=0):
@@ -88,25 +86,9 @@ def listing(fb, top, cursor, texts, row0=1, rows=6, pad=0):
         for r in range(shown):
             line(fb, row0 + r, texts[top + r], top + r == cursor, pad)
         return top, shown
-    lines = []  # (item, text) a line
-    first = last = 0
-    for i in range(len(texts)):
-        if i == cursor:
-            first = len(lines)
-        for part in wrap(texts[i], room):
-            lines.append((i, part))
-        if i == cursor:
-            last = len(lines) - 1
-    if first < top:
-        top = first - (rows - 1) // 2
-    elif last >= top + rows:
-        top = last - rows // 2
-    top = max(0, min(top, len(lines) - rows, first))
-    shown = min(rows, len(lines) - top)
-    for r in range(shown):
-        item, text = lines[top + r]
-        line(fb, row0 + r, text, item == cursor, pad)
-    return top, shown
+    from arbiter.ui.wrapped import listing as long_listing
+
+    return long_listing(fb, top, cursor, texts, row0, rows, pad)
 
 
 def centred(fb, row, s):
@@ -118,19 +100,6 @@ def hint(fb, s):
     """Key help on the bottom line (no rule above it: descenders on line 6 reach
     the page's last pixel row)."""
     centred(fb, 7, s)
-
-
-def big(fb, s, x, y, scale=2):
-    """Text at ``scale`` times the font size (for totals and results)."""
-    for ch in s:
-        i = ord(ch) - 32
-        i = _UNKNOWN if i < 0 or i > 94 else i * 5
-        for col in range(5):
-            bits = GLYPHS[i + col]
-            for row in range(8):
-                if bits >> row & 1:
-                    fb.fill_rect(x + col * scale, y + row * scale, scale, scale, 1)
-        x += CELL * scale
 
 
 def wrap(s, cols=COLS):
