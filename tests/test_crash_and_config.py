@@ -54,7 +54,7 @@ def test_exception_in_a_screen_is_shown_then_device_returns_to_menu(rig, monkeyp
     monkeypatch.setattr(dice.DiceRoller, "draw", broken)
     rig.keys("down", "a")
     assert rig.lines[0] == "Error"
-    assert "ZeroDivisionError: injected" in "".join(rig.lines[1:4])
+    assert "ZeroDivisionError: injected" in " ".join(rig.lines[1:4])
     assert rig.lines[7] == "A: restart"
     assert all(led[0] > 0 and led[1] == 0 for led in rig.frame.leds if led != (0, 0, 0))
     assert any(line.startswith("crash: ZeroDivisionError") for line in rig.device.log.lines)

@@ -11,6 +11,7 @@ from helpers.device import (
     open_menu_item,
     open_setup,
     pick,
+    said,
     seal,
     start_game,
 )
@@ -59,7 +60,7 @@ def test_setup_sets_player_count_and_options(rig):
 
 def test_an_option_chosen_in_setup_reaches_the_game(rig):
     open_setup(rig, "jugger")
-    assert rig.lines[1] == "Game len <short>"
+    assert rig.lines[1] == "Game length   <short>"
     rig.keys("right")
     assert rig.lines[1].endswith("<long>")
     rig.keys("a")
@@ -105,24 +106,42 @@ def test_all_picks_are_revealed_at_once_with_each_players_colour(rig):
 
 def test_a_advances_long_b_undoes_long_a_redoes(rig):
     start_game(rig, "kaiju")
-    assert rig.lines[1] == "Start"
+    assert rig.lines[1] == "T1 Start"
     rig.keys("a")
-    assert rig.lines[1] == "Planning draw"
+    assert rig.lines[1] == "T1 Planning draw"
     rig.keys("b:long")
-    assert rig.lines[1] == "Start"
+    assert rig.lines[1] == "T1 Start"
     rig.keys("a:long")
-    assert rig.lines[1] == "Planning draw"
+    assert rig.lines[1] == "T1 Planning draw"
     assert game_of(rig).history.events == ["next"]
+
+
+# Issue 21: "No feedback after undo, redo [...] or a correction: the old message stays
+# and reads like a new event." Each now says what it changed, in a line.
+def test_a_correction_its_undo_and_its_redo_each_say_what_changed(rig):
+    start_game(rig, "kaiju")
+    rig.keys("a")  # Planning draw: a message of its own
+    open_menu_item(rig, "Correct")
+    fill_form(rig, ["P2", "glory", 3])
+    assert game_of(rig).state["players"]["P2"]["glory"] == 3
+    assert "Corrected: P2 glory +3, now 3" in said(rig)
+    rig.keys("b:long")
+    assert game_of(rig).state["players"]["P2"]["glory"] == 0
+    assert "Undone: add P2.glory 3" in said(rig)
+    assert "Corrected" not in said(rig)
+    rig.keys("a:long")
+    assert "Redone: add P2.glory 3" in said(rig)
+    assert game_of(rig).state["players"]["P2"]["glory"] == 3
 
 
 def test_a_ruleset_action_from_the_menu(rig):
     start_game(rig, "kaiju")
     for _ in range(40):  # bounded: a phase that never comes fails, not hangs
-        if rig.lines[1].startswith("Action"):
+        if rig.lines[1].startswith("T1 Action"):
             break
-        if rig.lines[1].startswith("Planning:"):  # Kaiju's planning ends when all pass
+        if rig.lines[1].startswith("T1 Planning:"):  # Kaiju's planning ends when all pass
             open_menu_item(rig, "Pass")
-        elif rig.lines[1].startswith("Select:"):  # a team with no active kaiju sits out
+        elif rig.lines[1].startswith("T1 Select:"):  # a team with no active kaiju sits out
             open_menu_item(rig, "Active kaiju")
         rig.keys("a")
     else:
@@ -233,7 +252,7 @@ def test_leaving_for_the_main_menu_keeps_the_game_to_resume(rig):
     rig.keys("a")
     assert rig.lines[0] == "Game restored"
     rig.keys("a")
-    assert rig.lines[1] == "Planning draw"
+    assert rig.lines[1] == "T1 Planning draw"
 
 
 def test_a_new_game_asks_before_replacing_a_saved_one(rig):

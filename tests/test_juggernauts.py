@@ -13,7 +13,7 @@ import re
 
 import pytest
 from helpers import REPO
-from helpers.device import act, fill_form, game_of, lit, open_menu_item, pick, start_game
+from helpers.device import act, fill_form, game_of, lit, open_menu_item, pick, said, start_game
 from helpers.game import (
     canonical,
     new_game,
@@ -996,10 +996,10 @@ def whole_game(rig):
                     open_menu_item(rig, "Defend")
                     fill_form(rig, [owner, aimed[0], 1])
         rig.keys("a")
-        refused = rig.lines[6]
-        if refused[2:] == " must unneutra":  # the notice, cut at 16 characters
+        refused = re.search(r"(P\d) must unneutralize", said(rig))  # the notice
+        if refused:
             open_menu_item(rig, "Unneutralize")
-            fill_form(rig, [refused.split()[0], 0, 0, "free"])
+            fill_form(rig, [refused.group(1), 0, 0, "free"])
     state = game.state
     assert state["result"] and phases >= {"Energize", "Command", "Resolve", "Recover"}
     assert rig.lines[6] == ("%s wins!" % state["winner"] if state["winner"] else "A tie!")

@@ -6,8 +6,10 @@ Gorath and Lumina, P2's Abyss Kraken and Leviath, P3's Swarm Hive, Stinger and D
 An action names them in braces: "damage {Rex} 2 by=P2" is applied as "damage P1.k1 2
 by=P2". The forms on the device show keys, and "active P1 k1" takes one's last part."""
 
+import re
+
 import pytest
-from helpers.device import act, game_of, lit, open_menu_item, start_game
+from helpers.device import act, game_of, lit, open_menu_item, said, start_game
 from helpers.game import (
     apply,
     canonical,
@@ -407,7 +409,7 @@ def test_a_team_with_every_kaiju_knocked_out_takes_no_more_turns():
     for name in ("Kraken", "Leviath"):  # P3 knocks out P2's team, who played before P3
         apply(g, "damage {%s} 9 by=P3" % name)
     assert g.state["lost"] == ["P2"] and g.active_player() == "P3"  # still P3's turn
-    assert "Action: P3" in screen_lines(g)
+    assert "T1 Action: P3" in screen_lines(g)
     g.apply("next")
     assert g.phase()["name"] == "healing"
     to_phase(g, "planning", step=passing)
@@ -427,7 +429,7 @@ def test_a_team_knocked_out_in_its_own_turn_passes_the_turn_and_skips_nobody():
     for k in g.piece_keys("P1"):  # P1's combat goes wrong: P2 knocks out P1's whole team
         g.apply("damage %s 9 by=P2" % k)
     assert g.state["lost"] == ["P1"]
-    assert g.active_player() == "P2" and "Action: P2" in screen_lines(g)
+    assert g.active_player() == "P2" and "T1 Action: P2" in screen_lines(g)
     assert player(g, "P2")["spent"] == 0  # P2's turn began with its turn's effects
     g.apply("next")
     assert g.active_player() == "P3"  # P3 still has its turn
@@ -510,16 +512,19 @@ def on_device(rig, players=3, actions=()):
     return game_of(rig)
 
 
-def field_text(label, value):
-    return ("%s <%s>" % (label, value))[:16]
+def shown_value(rig, label):
+    """The value a form's field ``label`` shows (a long field wraps onto two lines)."""
+    found = re.search(r"(?:^| )%s <([^>]*)>" % re.escape(label), " ".join(rig.lines[1:7]))
+    assert found, (label, rig.lines)
+    return found.group(1)
 
 
-def set_field(rig, row, label, value):
-    """Right until the form's row ``row`` shows ``value``: the form must offer it."""
+def set_field(rig, label, value):
+    """Right until the form's field ``label`` shows ``value``: the form must offer it."""
     for _ in range(45):
-        if rig.lines[row] == field_text(label, value):
+        now = shown_value(rig, label)
+        if now == value:
             return
-        now = rig.lines[row].split("<", 1)[1].rstrip(">")
         numbers = now.lstrip("-").isdigit() and value.lstrip("-").isdigit()
         rig.keys("left" if numbers and int(value) < int(now) else "right")
     raise AssertionError("the form never offered %s=%s: %s" % (label, value, rig.lines))
@@ -530,9 +535,10 @@ def offered(rig, row):
     cursor goes to that row, and is left there)."""
     while rig.app.screen.cursor != row - 1:
         rig.keys("down")
+    label = rig.app.screen.fields[row - 1][0]
     seen = []
     for _ in range(45):
-        value = rig.lines[row].split("<", 1)[1].rstrip(">")
+        value = shown_value(rig, label)
         if value in seen:
             return seen
         seen.append(value)
@@ -564,10 +570,10 @@ def device_do(rig, action):
     for row, (label, value) in enumerate(fields):
         if row:
             rig.keys("down")
-        set_field(rig, row + 1, label, value)
+        set_field(rig, label, value)
     shown = rig.lines
     rig.keys("a")
-    assert rig.lines[-1] in ("A:next B:menu", "B:menu"), (action, rig.lines)  # done
+    assert rig.lines[-1].split(" ^")[0] in ("A:next B:menu", "B:menu"), (action, rig.lines)
     return shown
 
 
@@ -580,15 +586,15 @@ def test_on_the_device_a_damage_shows_its_result_before_it_is_confirmed(rig):
     assert rig.lines[1:4] == ["k <P1.k1>", "n <1>", "by <P2>"]  # forms show keys: Rex
     assert rig.lines[4] == "Rex 4/6 -> 5/6"
     rig.keys("down", "right", "right")  # 3 damage
-    assert rig.lines[4:6] == ["Rex 4/6 -> 7/6", "KO, P2 +5 glory"]
+    assert rig.lines[4:6] == ["Rex 4/6 -> 7/6 KO, P2", "+5 glory"]
     rig.keys("down", "right")  # dealt by P3
-    assert rig.lines[4:6] == ["Rex 4/6 -> 7/6", "KO, P3 +5 glory"]
+    assert rig.lines[4:6] == ["Rex 4/6 -> 7/6 KO, P3", "+5 glory"]
     assert piece_state(game, "Rex")["damage"] == 4
     assert game.history.events[-1] == "add P1.k1.damage 4"
     rig.keys("a")
     assert piece_state(game, "Rex")["ko"] == 1 and player(game, "P3")["glory"] == 5
     assert game.history.events[-1] == "damage by=P3 k=P1.k1 n=3"
-    assert "Rex 4/6 -> 7/6 K" in rig.lines  # the play screen says what happened
+    assert "Rex 4/6 -> 7/6 KO, P3 +5 glory" in said(rig)  # the play screen says it
 
 
 def test_on_the_device_forms_offer_the_kaiju_and_players_that_make_sense(rig):
@@ -620,7 +626,7 @@ def test_on_the_device_forms_offer_the_kaiju_and_players_that_make_sense(rig):
     assert "it is P1's turn, not P2's" in " ".join(rig.lines[3:7])
     rig.keys("b", "b")
     open_menu_item(rig, "Glory")
-    assert offered(rig, 3) == ["location", "opponent", "event", "face-dow", "other"]
+    assert offered(rig, 3) == ["location", "opponent", "event", "face-down", "other"]
 
 
 # "When your team has accumulated 10 Fury (or whatever is specified on your Team Card)
@@ -635,7 +641,7 @@ def test_on_the_device_a_team_that_may_rage_pulses_until_its_rage_attack(rig):
     p1, p2 = (lit(rig, player_colour(DATA, p)) for p in ("P1", "P2"))
     assert rig.led_colours() == [{p1}] * 12  # P1's turn: the ring in P1's colour
     device_do(rig, "damage {Kraken} 1 by=P1")
-    assert "P2 may launch a" in rig.lines and player(game, "P2")["rage_ready"] == 1
+    assert "P2 may launch a Rage Attack" in said(rig) and player(game, "P2")["rage_ready"] == 1
     seen = rig.led_colours()
     assert seen[:6] == [{p1}] * 6 and seen[6:] == [{p2, dark}] * 6  # P2's arc pulses
     device_do(rig, "next")  # P2's turn: its one Action may be the Rage Attack
@@ -693,6 +699,6 @@ def test_on_the_device_the_forms_and_the_preview_are_the_same_under_micropython(
     mp = run_session(5, script, "micropython")
     assert mp.frames == cp.frames
     screens = [read_lines(Frame.parse(f).ram) for f in cp.frames]
-    assert ["Damage", "k <P2.k1>", "n <3>", "by <P1>", "Kraken 0/7 ->", "3/7", "",
+    assert ["Damage", "k <P2.k1>", "n <3>", "by <P1>", "Kraken 0/7 -> 3/7", "", "",
             "<> A:do B:back"] in screens
-    assert screens[-1][:4] == ["Rage Attack", "p <P1>", "targets <P3.k1>", "P1 has 0 of 10"]
+    assert screens[-1][:4] == ["Rage Attack", "p <P1>", "targets <P3.k1>", "P1 has 0 of 10 Fury"]

@@ -87,6 +87,7 @@ IDLE_CHECK = """
 import micropython
 board, dev = vsession.start(1, SCRIPT, '/flash/')
 board.end_ms = None
+gc.collect()  # the boot's garbage, as run_session collects it (a Pico would, when short)
 while board.elapsed < UNTIL_MS:
     board.sleep_ms(dev.tick())
     if gc.mem_free() < 16384:
@@ -145,3 +146,33 @@ def test_the_micropython_runtime_exits_cleanly_every_time():
                                "micropython", "--seed", str(seed), "--quiet"],
                               capture_output=True, text=True, timeout=600)
         assert done.returncode == 0 and done.stderr == "", done.stderr[-2000:]
+
+
+# Issue 21: "the firmware draws a line by copying glyph columns into the display
+# buffer when text rows are page-aligned [...] and allocates nothing".
+def test_a_line_of_text_is_drawn_with_the_heap_locked():
+    body = """
+import micropython
+from arbiter import ui
+board, dev = vsession.start(1, '', '/flash/')
+fb = dev.display
+text = 'Kraken knocked out: P2 +5 Glory'
+ui.text(fb, text, 0, 8)  # once unlocked: each character's str is interned
+short = text[:21]
+gc.collect()
+micropython.heap_lock()
+try:
+    ui.text(fb, text, 0, 16)
+    ui.line(fb, 3, short, True)  # the play screen's lines come wrapped
+    ui.title(fb, 'Colossal Kaiju Combat')
+    ok = 'allocates nothing'
+except MemoryError:
+    ok = 'allocated'
+micropython.heap_unlock()
+print(ok)
+"""
+    result = run_driver("vsession", body, {"/flash": (Path(__file__).parent / "data" /
+                                                      "emptyflash", False)}, MENU_HEAP * 2,
+                        preload=False)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "allocates nothing"

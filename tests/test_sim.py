@@ -17,6 +17,23 @@ from arbiter_referee.emulator.frames import WIDTH, Frame, oled_rows, to_text
 needs_pty = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs pseudo-terminals")
 
 
+# Issue 21: "Screenshots of each game's play screen [...] are in docs/ and the README;
+# they are produced by a command, so they stay true."
+def test_the_play_screen_pictures_in_docs_are_what_the_command_draws(tmp_path, capsys):
+    from helpers import REPO
+
+    from arbiter_referee.bench.scenarios import NAMES
+
+    assert arbiter(["sim", "--screenshots", str(tmp_path)]) == 0
+    readme = (REPO / "README.md").read_text()
+    for name in NAMES:
+        made, kept = (Image.open(d / f"play-{name}.png") for d in (tmp_path, REPO / "docs"))
+        assert made.tobytes() == kept.tobytes(), (
+            f"docs/play-{name}.png is stale: run arbiter sim --screenshots docs")
+        assert f"docs/play-{name}.png" in readme
+    assert "wrote" in capsys.readouterr().out
+
+
 def test_screenshot_shows_the_oled_and_leds(tmp_path, capsys):
     shot = tmp_path / "dice.png"
     assert arbiter(["sim", "--seed", "3", "--keys", "down a a wait=1500",

@@ -524,7 +524,7 @@ def test_the_board_on_the_oled_shows_suit_and_rank_per_square_and_zooms(rig):
     open_menu_item(rig, "Board")
     assert rig.lines[0] == "1,1 %s castle" % board[0]  # the cursor's square, named
     for row in range(1, 7):  # all 49 at once, 2 characters a square (10S as TS)
-        assert rig.lines[row + 1] == "".join(short(c) for c in board[row * 7:row * 7 + 7])
+        assert rig.lines[row + 1] == " ".join(short(c) for c in board[row * 7:row * 7 + 7])
     gaps = []  # each square stands apart: blank columns between squares on every row
     ram = rig.frame.ram
     for page in range(2, 8):
@@ -539,7 +539,7 @@ def test_the_board_on_the_oled_shows_suit_and_rank_per_square_and_zooms(rig):
     assert rig.lines[2].split() == [board[7], board[9], board[10]]
     assert rig.lines[7].split() == board[42:46]
     rig.keys("a")  # and out again
-    assert rig.lines[7] == "".join(short(c) for c in board[42:49])
+    assert rig.lines[7] == " ".join(short(c) for c in board[42:49])
 
 
 def test_a_whole_game_on_the_device_with_the_castle_screen(rig):
@@ -587,9 +587,9 @@ def test_fog_of_war_on_the_device_hides_the_cards_until_turned_up_and_peeks(rig)
     board = g.state["game"]["board"]
     open_menu_item(rig, "Board")
     assert rig.lines[0] == "1,1 %s castle" % board[0]  # the corners are face up
-    assert rig.lines[1] == "?" * 10 + short_of(board[6])  # (1,1 is under the cursor)
-    assert rig.lines[2:7] == ["?" * 14] * 5
-    assert rig.lines[7] == short_of(board[42]) + "?" * 10 + short_of(board[48])
+    assert rig.lines[1] == "?? " * 5 + short_of(board[6])  # (1,1 is under the cursor)
+    assert rig.lines[2:7] == [" ".join(["??"] * 7)] * 5
+    assert rig.lines[7] == short_of(board[42]) + " ?? ?? ?? ?? ?? " + short_of(board[48])
     rig.keys("right")
     assert rig.lines[0] == "1,2 ??"
     events = list(g.history.events)

@@ -52,10 +52,24 @@ def arguments(parser) -> None:
                         help="write a picture of the device after --keys, and exit")
     parser.add_argument("--keys", default="",
                         help=f"button script to play first; its words: {SCRIPT_WORDS}")
+    parser.add_argument("--screenshots", metavar="DIR",
+                        help="write DIR/play-NAME.png, each bundled game's play screen "
+                             "mid-game (the bench's recorded keys), and exit")
 
 
 def run(args) -> int:
     use_firmware_path()
+    if args.screenshots:
+        from arbiter_referee.emulator.shots import write_all
+
+        try:
+            for path in write_all(args.screenshots):
+                print(f"wrote {path}")
+        except OSError as exc:
+            print(f"arbiter sim: cannot write to {args.screenshots}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return 1
+        return 0
     import vscript
 
     try:

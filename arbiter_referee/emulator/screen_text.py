@@ -1,33 +1,66 @@
 """Read the text back off the OLED's display RAM, for tests and ``--json`` output.
 
-Text lines sit on pages (8 pixel rows), at any x. Each page is scanned for
-8-column cells that match a glyph of MicroPython's font, normal or inverted
-(for title bars and highlighted rows). Drawings that are not text are skipped.
+Text lines sit on pages (8 pixel rows), at any x, in the firmware's font (X11's
+5x8 in 6-pixel cells, ``firmware/arbiter/ui/font.py``). Each page is scanned for
+cells that match a glyph, normal or inverted (title bars, highlighted rows);
+drawings that are not text are skipped.
 """
 
 from __future__ import annotations
 
-from arbiter_referee.cpython_shims._font8x8 import FONT
+from arbiter_referee.paths import FIRMWARE
 
 WIDTH = 128
-_GLYPHS = {FONT[i * 8 : i * 8 + 8]: chr(32 + i) for i in range(len(FONT) // 8 - 1, 0, -1)}
+CELL = 6
+
+
+def _load_glyphs() -> dict[bytes, str]:
+    scope: dict = {}
+    exec((FIRMWARE / "arbiter" / "ui" / "font.py").read_text(), scope)
+    font = scope["GLYPHS"]
+    glyphs = {}
+    for i in range(len(font) // 5 - 1, 0, -1):  # not the space: gaps are counted
+        glyphs[bytes(font[i * 5 : i * 5 + 5]) + b"\0"] = chr(32 + i)
+    return glyphs
+
+
+_GLYPHS = _load_glyphs()
 
 
 def _read_page(cells: bytes) -> str:
+    """A glyph is found where a lit column is: the cell may start up to 5 columns
+    before it (glyphs with blank left columns). Of the cells that match, the one in
+    step with the text read so far on the page wins."""
     out: list[str] = []
     x = 0
-    last_end = 0
-    while x <= WIDTH - 8:
-        ch = _GLYPHS.get(cells[x : x + 8])
-        if ch is None:
+    last_end = None
+    while x < WIDTH:
+        if not cells[x]:
             x += 1
             continue
-        gap = x - last_end
-        if out and gap >= 4:
-            out.append(" " * max(1, (gap + 4) // 8))
+        found = None
+        for lead in range(CELL):
+            start = x - lead
+            if start < 0 or (last_end is not None and start < last_end):
+                break
+            cell = cells[start : start + CELL]
+            if len(cell) < CELL:  # the last column of the screen: a blank sixth
+                cell = cell + b"\0" * (CELL - len(cell))
+            ch = _GLYPHS.get(cell)
+            if ch is None or any(cells[start:x]):
+                continue
+            if found is None or (last_end is not None and (start - last_end) % CELL == 0):
+                found = (start, ch)
+        if found is None:
+            x += 1
+            continue
+        start, ch = found
+        if out and last_end is not None:
+            gap = start - last_end
+            if gap >= CELL // 2:
+                out.append(" " * max(1, (gap + CELL // 2) // CELL))
         out.append(ch)
-        x += 8
-        last_end = x
+        last_end = x = start + CELL
     return "".join(out)
 
 

@@ -89,3 +89,26 @@ def act(rig, action):
 def lit(rig, colour, level=100):
     """What an LED shows for ``colour`` at ``level`` percent, under the brightness cap."""
     return rig.app.leds._scaled(tuple(c * level // 100 for c in colour))
+
+
+def said(rig):
+    """All the play screen says, its wrapped lines joined, with what its lines could
+    not hold (``^:more`` on its key line: Up shows it all on a page, read with Down)."""
+    from arbiter.ui.menu import TextPage
+
+    lines = rig.lines
+    text = " ".join(line for line in lines[1:7] if line)
+    if "^:more" not in lines[7]:
+        return text
+    rig.keys("up")
+    page = rig.app.screen
+    assert isinstance(page, TextPage), "Up shows no page of what the screen says"
+    seen = list(rig.lines[1:7])
+    for _ in range(len(page.lines)):  # bounded: Down a line at a time to the end
+        if page.top + 6 >= len(page.lines):
+            break
+        rig.keys("down")
+        seen.append(rig.lines[6])
+    rig.keys("b")
+    assert rig.app.screen is play_screen(rig), "B goes back to the play screen"
+    return text + " " + " ".join(line for line in seen if line)

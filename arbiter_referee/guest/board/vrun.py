@@ -11,7 +11,7 @@ from arbiter import ui
 from arbiter.game import Illegal, ruleset
 from arbiter.game.engine import Game
 from arbiter.game.public import public_state
-from arbiter.screens.view import screen_lines
+from arbiter.screens.view import play_lines
 
 
 def load(text):
@@ -65,7 +65,7 @@ def screen_ram(game):
     """The play screen as the OLED's display RAM."""
     buf = bytearray(1024)
     fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
-    ui.draw_lines(fb, screen_lines(game))
+    ui.draw_lines(fb, play_lines(game)[0])
     return buf
 
 

@@ -27,7 +27,7 @@ class ConfirmForm(ActionForm):
     def draw(self, app, fb):
         super().draw(app, fb)
         if len(self.fields) < 5 and not (self.notice or self.said):
-            ui.line(fb, 6, ("then %s's turn" % self.then)[:16])
+            ui.line(fb, 6, "then %s's turn" % self.then)
         fb.fill_rect(0, 56, 128, 8, 0)
         ui.hint(fb, "A:ok B:back")
 

@@ -4,8 +4,21 @@ from arbiter import ui
 from arbiter.game.rng import DICE
 from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.hw.ring import PLAYER_COLOURS
+from arbiter.ui.font import GLYPHS
 
 MAX_DICE = 10
+
+
+def big(fb, s, x, y, scale=2):
+    """Digits at ``scale`` times the font's size (the total)."""
+    for ch in s:
+        i = (ord(ch) - 32) * 5
+        for col in range(5):
+            bits = GLYPHS[i + col]
+            for row in range(8):
+                if bits >> row & 1:
+                    fb.fill_rect(x + col * scale, y + row * scale, scale, scale, 1)
+        x += ui.CELL * scale
 
 
 class DiceRoller:
@@ -27,8 +40,8 @@ class DiceRoller:
                 ui.centred(fb, 2 + row, " ".join("%2d" % r for r in chunk))
         if results:
             total = str(sum(results))
-            fb.text("Total", 8, 40, 1)
-            ui.big(fb, total, 128 - 8 - 16 * len(total), 36)
+            ui.text(fb, "Total", 8, 40)
+            big(fb, total, 128 - 8 - 2 * ui.width(total), 36)
         else:
             ui.centred(fb, 5, "A: roll")
         ui.hint(fb, "<>die ^v# A:roll")

@@ -31,16 +31,16 @@ class Form:
         return [choices[i] if choices else "" for _, choices, i in self.fields]
 
     def draw(self, app, fb):
-        ui.title(fb, self.title)
-        self.top = top = ui.window(self.top, self.cursor, len(self.fields), 5)
-        for row, (label, choices, i) in enumerate(self.fields[top:top + 5]):
-            text = "%s <%s>" % (label, choices[i]) if choices else label + " -"
-            ui.line(fb, row + 1, text, row + top == self.cursor)
+        first = ui.title(fb, self.title)
         notice = self.notice or self.said
-        if notice:
-            first = min(len(self.fields), 5) + 1
-            for row, text in enumerate(ui.wrap(notice)[: 7 - first]):
-                ui.line(fb, first + row, text)
+        said = ui.wrap(notice) if notice else ()
+        rows = max(1, 7 - first - len(said))  # the fields give way to what the action says
+        self.top, shown = ui.listing(
+            fb, self.top, self.cursor,
+            ["%s <%s>" % (label, choices[i]) if choices else label + " -"
+             for label, choices, i in self.fields], first, min(6 - first, rows))
+        for row, text in enumerate(said[: 7 - first - shown]):
+            ui.line(fb, first + shown + row, text)
         ui.hint(fb, "<> A:do B:back")
 
     def key(self, app, button, kind, now):
@@ -91,7 +91,7 @@ class ActionForm(Form):
     ``"preview": true`` the form shows what the action would say, as it is set."""
 
     def __init__(self, play, name, spec, fields):
-        super().__init__(play, spec.get("label", name)[:16], fields, self._text, AMOUNTS)
+        super().__init__(play, spec.get("label", name), fields, self._text, AMOUNTS)
         self.name = name
         self.named = len(spec.get("params", []))  # fields from here on are NAME=VALUE
         self.offered = spec.get("choices", {})

@@ -7,6 +7,7 @@ square and full name are in the title; B goes back. A subclass changes what a
 square says (``cell``), the title (``head``), the geometry and what A does.
 """
 
+from arbiter import ui
 from arbiter.hw.buttons import DOWN, LEFT, RIGHT, UP, A, B
 
 
@@ -24,6 +25,7 @@ class GridPage:
         self.columns = max(1, columns)
         self.cursor = 0
         self.zoomed = False
+        self.head_lines = 1
         self.show(items)
 
     def show(self, items):
@@ -47,22 +49,25 @@ class GridPage:
 
     def draw(self, app, fb):
         row, col = divmod(self.cursor, self.columns)
-        fb.fill_rect(0, 0, 128, 8, 1)
-        fb.text(self.head(row, col)[:16], 0, 0, 0)
+        head = ui.wrap(self.head(row, col))[:2]  # a long name takes a second line
+        self.head_lines = len(head)
+        fb.fill_rect(0, 0, 128, 8 * len(head), 1)
+        for i in range(len(head)):
+            ui.text(fb, head[i], 0, 8 * i, 0)
         x0, width, shown = self.geometry()
-        high = self.rows_shown
+        high = self.rows_shown + 1 - len(head)
         left = max(0, min(col - shown + 1, self.columns - shown)) if col >= shown else 0
         top = max(0, min(row - high + 1, self.rows - high)) if row >= high else 0
         for r in range(top, min(self.rows, top + high)):
-            y = (r - top + 1) * 8
+            y = (r - top + len(head)) * 8
             if x0:  # the number of the row's first square
-                fb.text("%2d" % (r * self.columns + 1), 0, y, 1)
+                ui.text(fb, "%2d" % (r * self.columns + 1), 0, y)
             for c in range(left, min(self.columns, left + shown)):
                 x = x0 + (c - left) * width
                 on = (r, c) == (row, col)
                 if on:
                     fb.fill_rect(x - self.pad, y, width - 1, 8, 1)
-                fb.text(self.cell(r, c), x, y, 0 if on else 1)
+                ui.text(fb, self.cell(r, c), x, y, 0 if on else 1)
         self.foot(app, fb)
 
     def foot(self, app, fb):

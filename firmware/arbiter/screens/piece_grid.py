@@ -7,6 +7,7 @@ characters, ``$k`` bound), what the title says of the cursor's piece (``name``)
 and the line under the grid (``caption``, ``$p`` bound).
 """
 
+from arbiter import ui
 from arbiter.screens.grid import GridPage
 
 _X0 = 20  # a row's number (2 characters), then squares of 3 characters 4 pixels apart:
@@ -65,9 +66,9 @@ class PieceGrid(GridPage):
         self._load()
 
     def foot(self, app, fb):
-        if self.rows < 6 and len(self.players) > 1:
+        if self.rows + self.head_lines < 7 and len(self.players) > 1:
             following = self.players[(self.page + 1) % len(self.players)]
-            fb.text("A:%s B:back" % following, 0, 48, 1)
+            ui.text(fb, "A:%s B:back" % following, 0, 48)
         if "caption" in self.spec:
             text = self._text("p", self.players[self.page], self.spec["caption"])
-            fb.text(text[:16], 0, 56, 1)
+            ui.text(fb, text[:ui.COLS], 0, 56)

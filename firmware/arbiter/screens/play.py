@@ -9,10 +9,8 @@ from arbiter import ui
 from arbiter.game import Illegal
 from arbiter.hw.buttons import DOWN, LONG, UP, A, B
 from arbiter.screens.colours import show_outcome
-from arbiter.screens.view import describe, public_text, screen_lines
+from arbiter.screens.view import describe, play_lines, public_text
 from arbiter.ui.menu import TextPage
-
-_ROWS = 6
 
 
 class PlayScreen:
@@ -25,6 +23,8 @@ class PlayScreen:
         self.choosing = None  # cursor in the secret's choices while a player picks
         self.notes = []  # what the last action said (``say`` effects)
         self.pending = None  # (log entries, ms) of actions whose LEDs and pages wait
+        self.said = ""  # what an undo, redo or correction changed, for the next notes
+        self.more = None  # all the play screen says, when its lines cannot hold it
 
     def draw(self, app, fb):
         game = self.game
@@ -35,29 +35,20 @@ class PlayScreen:
         if self.choosing is not None:
             self._draw_choices(fb)
             return
-        lines = screen_lines(game)
-        # what the last action said or rolled: the newest on line 6, earlier ones in
-        # free rows (a roll is not the game's message, so it would not show otherwise)
-        notes = self.notes
-        if notes and not game.state["result"]:
-            lines[6] = notes[-1][:16]
-        free = [row for row in range(5, 1, -1) if not lines[row]]
-        for row, text in zip(free, reversed(notes[:-1])):
-            lines[row] = text[:16]
-        if self.notice:
-            lines[6] = self.notice[:16]
+        lines, self.more = play_lines(game, self.notes, self.notice)
         ui.draw_lines(fb, lines)
 
     def _draw_choices(self, fb):
         from arbiter.game.actions import pending_pick
 
         secret, player = pending_pick(self.game)
-        ui.title(fb, player + ": " + secret.get("prompt", secret["name"]))
+        first = ui.title(fb, player + ": " + secret.get("prompt", secret["name"]))
+        rows = 7 - first
         choices = secret["choices"]
-        top = max(0, min(self.choosing - _ROWS + 1, len(choices) - _ROWS))
-        for row in range(min(_ROWS, len(choices))):
+        top = max(0, min(self.choosing - rows + 1, len(choices) - rows))
+        for row in range(min(rows, len(choices))):
             i = top + row
-            ui.line(fb, row + 1, " " + str(choices[i]), i == self.choosing)
+            ui.line(fb, row + first, " " + str(choices[i]), i == self.choosing)
         ui.hint(fb, "A:pick B:back")
 
     def key(self, app, button, kind, now):
@@ -75,6 +66,8 @@ class PlayScreen:
             self.undo(app, now)
         elif button == B:
             app.push(game_menu(self))
+        elif button == UP and self.more:  # what the screen could not hold, on a page
+            app.push(TextPage(self.game.rules.get("title", "Game"), self.more))
         elif button == DOWN and "grid" in self.game.rules:  # the board, a key away
             from arbiter.screens.grids import open_grid
 
@@ -120,6 +113,7 @@ class PlayScreen:
             return False
         self.journal.record(game, event)
         app.log(public_text(event))
+        self.said = changed(game, text)
         entries = game.log_since(before)
         if self.pending is not None:  # two actions before a drawing: both count
             entries = self.pending[0] + entries
@@ -154,6 +148,9 @@ class PlayScreen:
                 reveal = entry
             elif entry["event"] == "note":
                 notes.append(entry["text"])
+        if self.said:  # an undo or a correction says nothing of its own
+            notes.insert(0, self.said)
+            self.said = ""
         self.notes = notes
         show_outcome(app.leds, game, new_entries, now, rolled, reveal is not None)
         if game.state["result"]:
@@ -165,6 +162,23 @@ class PlayScreen:
         if reveal is not None:
             lines = ["%s: %s" % item for item in sorted(reveal["picks"].items())]
             app.push(TextPage("Revealed", lines + notes))
+
+
+def changed(game, text):
+    """What an undo, a redo or a correction changed, in a line ("" for the rest)."""
+    if text.startswith("undo"):
+        return "Undone: " + public_text(game.history.undone[-1][0])
+    if text == "redo":
+        return "Redone: " + public_text(game.history.events[-1])
+    if text.startswith("add "):  # the Correct form's "add WHO.WHAT BY"
+        _, path, by = text.split()
+        who, _, what = path.rpartition(".")
+        state = game.state
+        record = state["pieces"].get(who) if "." in who else state["players"].get(who)
+        now = record.get(what) if record else None
+        return "Corrected: %s %s %s%s, now %s" % (who, what, "+" if int(by) >= 0 else "",
+                                                   by, now)
+    return ""
 
 
 def game_menu(play):

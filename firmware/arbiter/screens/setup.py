@@ -127,18 +127,17 @@ class Setup:
             return "Players  <%d>" % self.players
         label = self.rules["options"][row].get("label", row)
         value = "<%s>" % _shown(self.options[row])
-        room = ui.COLS - len(value) - 1
-        label = label[:room]
+        if len(label) + 1 + len(value) > ui.COLS:  # wrapped: the value on the next line
+            return label + " " + value
         return label + " " * (ui.COLS - len(label) - len(value)) + value
 
     def draw(self, app, fb):
-        ui.title(fb, self.rules.get("title", self.name))
+        first = ui.title(fb, self.rules.get("title", self.name))
         rows = self.rows
         if not rows:
             ui.line(fb, 2, "%d players" % self.players)
-        self.top = top = ui.window(self.top, self.cursor, len(rows), 6)
-        for i in range(top, min(len(rows), top + 6)):
-            ui.line(fb, i - top + 1, self._row_text(rows[i]), i == self.cursor)
+        self.top = ui.listing(fb, self.top, self.cursor,
+                              [self._row_text(row) for row in rows], first, 7 - first)[0]
         ui.hint(fb, "<> A:start")
 
     def key(self, app, button, kind, now):

@@ -1,6 +1,7 @@
-"""What players read of a game: the play screen's eight lines of 16, and each event
+"""What players read of a game: the play screen's eight lines of 21, and each event
 and log entry in a line (log page, serial console)."""
 
+from arbiter import ui
 from arbiter.game.actions import pending_pick
 from arbiter.game.expr import EMPTY
 
@@ -18,7 +19,8 @@ def _label(game, name):
 
 
 def screen_lines(game):
-    """Eight lines of up to 16 characters: title, phase, players, message, keys."""
+    """The play screen's lines, not yet fitted to its width: title, phase, a line a
+    player (at least up to line 5), the message, keys."""
     state = game.state
     title = game.rules.get("title", game.rules["name"])
     lines = []
@@ -27,13 +29,18 @@ def screen_lines(game):
         lines = [title, secret.get("prompt", secret["name"]),
                  "", "Pass to " + picker, "others look away", "", "", "A:pick"]
         return lines
-    mark = " %s%d" % (game.rules.get("round_label", "Round")[:1], state["round"])
-    lines.append(title[:16 - len(mark)] + mark)
+    mark = "%s%d" % (game.rules.get("round_label", "Round")[:1], state["round"])
     phase = game.phase()
     active = game.active_player()
-    lines.append(phase.get("label", phase["name"]) + (": " + active if active else ""))
+    phase = phase.get("label", phase["name"]) + (": " + active if active else "")
+    if len(title) + 1 + len(mark) <= ui.COLS:
+        lines.append(title + " " + mark)
+        lines.append(phase)
+    else:  # a long title keeps its words: the round goes before the phase
+        lines.append(title)
+        lines.append(mark + " " + phase)
     shown = _shown_counters(game)
-    for player in state["order"][:5]:
+    for player in state["order"]:
         record = state["players"][player]
         parts = [player + ("x" if player in state["lost"] else "")]
         for name in shown:
@@ -47,9 +54,49 @@ def screen_lines(game):
         lines.append("A tie!")
     else:
         lines.append(state["message"])
-    lines = lines[:7]
     lines.append("B:menu" if state["result"] else "A:next B:menu")
-    return [line[:16] for line in lines]
+    return lines
+
+
+def play_lines(game, notes=(), notice=""):
+    """The play screen in eight lines of at most ``ui.COLS``: long lines wrapped into
+    the lines below. What does not fit is not cut: the key line says so (``^:more``)
+    and the second value is all the screen says, for a page (else None)."""
+    lines = screen_lines(game)
+    head = ui.wrap(lines[0])  # a title too long for the bar goes on below it
+    lines[0] = head.pop(0)
+    if game.state["round"] == 0:  # who picks: a few short lines, with blanks to spare
+        for text in lines[1:-1]:
+            head.extend(ui.wrap(text))
+        while len(head) > 6 and "" in head:
+            head.remove("")
+        return [lines[0]] + head[:6] + [""] * (6 - len(head)) + [lines[-1]], None
+    for text in lines[1:-2]:
+        if text:
+            head.extend(ui.wrap(text))
+    if game.state["result"]:  # the winner last: under what the winning action said
+        notes = list(notes) + [lines[-2]]
+    elif not notes:
+        notes = [lines[-2]] if lines[-2] else []
+    if notice:
+        notes = list(notes[:-1]) + [notice]
+    newest = ui.wrap(notes[-1]) if notes else []
+    said = newest[:max(1, 6 - len(head))]  # the newest has a line, whatever the players
+    body = head[:6 - len(said)]
+    more = len(body) < len(head) or len(said) < len(newest)
+    free = 6 - len(body) - len(said)
+    for text in reversed(notes[:-1]):  # earlier notes above, newest first, if whole
+        wrapped = ui.wrap(text)
+        if len(wrapped) > free:
+            more = True
+            break
+        said = wrapped + said
+        free -= len(wrapped)
+    out = [lines[0]] + body + [""] * free + said + [lines[-1]]
+    if not more:
+        return out, None
+    out[7] = lines[-1] + " ^:more"
+    return out, [t for t in lines[1:-2] if t] + list(notes)
 
 
 def public_text(event):

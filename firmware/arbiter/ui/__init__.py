@@ -1,26 +1,64 @@
-"""Drawing helpers for the 128x64 screen: 16 columns by 8 text lines of 8x8.
+"""Drawing helpers for the 128x64 screen: 21 columns by 8 text lines.
 
-Text lines sit exactly on the SSD1306's pages (line n = page n), so changing
-one line costs one page on the bus.
+Text is X11's misc-fixed 5x8 (public domain) in 6-pixel cells (``ui/font.py``).
+Text lines sit exactly on the SSD1306's pages (line n = page n), so a line is
+drawn by copying glyph columns into the display buffer (nothing allocated), and
+changing one line costs one page on the bus.
 """
 
-import framebuf
+from arbiter.ui.font import GLYPHS
 
-COLS = 16
-_glyph_buf = bytearray(8)
-_glyph = framebuf.FrameBuffer(_glyph_buf, 8, 8, framebuf.MONO_VLSB)
+COLS = 21
+CELL = 6
+_UNKNOWN = (ord("?") - 32) * 5
 
 
-def title(fb, text):
-    """Inverted bar on line 0."""
+def text(fb, s, x, y, c=1):
+    """``s`` at ``x, y``; ``c`` 0 draws dark glyphs (on a lit bar). On a page (y % 8
+    == 0) each cell is written whole, its background included."""
+    buf = getattr(fb, "buffer", None)
+    page = buf is not None and not y & 7 and 0 <= y < fb.height
+    base = (y >> 3) * 128
+    flip = 0 if c else 0xFF
+    for ch in s:
+        i = ord(ch) - 32
+        i = _UNKNOWN if i < 0 or i > 94 else i * 5
+        for col in range(CELL):
+            bits = GLYPHS[i + col] if col < 5 else 0
+            px = x + col
+            if px < 0 or px > 127:
+                continue
+            if page:
+                buf[base + px] = bits ^ flip
+            else:  # off the page grid: pixel by pixel, the background left as it is
+                for row in range(8):
+                    if bits >> row & 1:
+                        fb.pixel(px, y + row, c)
+        x += CELL
+
+
+def width(s):
+    return CELL * len(s)
+
+
+def title(fb, s):
+    """Inverted bar on line 0; a title longer than a line wraps onto the next lines
+    (up to 3), in the bar too. Returns the first line under it."""
+    if len(s) > COLS:
+        from arbiter.ui.wrapped import title as long_title
+
+        return long_title(fb, s)
     fb.fill_rect(0, 0, 128, 8, 1)
-    fb.text(text[:COLS], (128 - 8 * min(len(text), COLS)) // 2, 0, 0)
+    text(fb, s, (128 - width(s)) // 2, 0, 0)
+    return 1
 
 
-def line(fb, row, text, inverted=False):
+def line(fb, row, s, inverted=False, pad=0):
+    """``s`` on line ``row``, after ``pad`` blank cells (a menu's margin)."""
     if inverted:  # as wide as the text: a cursor move then sends only those columns
-        fb.fill_rect(0, row * 8, min(128, 8 * len(text) + 2), 8, 1)
-    fb.text(text[:COLS], 0, row * 8, 0 if inverted else 1)
+        fb.fill_rect(0, row * 8, min(128, width(s) + CELL * pad + 2), 8, 1)
+    text(fb, s[:COLS - pad] if len(s) > COLS - pad else s, CELL * pad, row * 8,
+         0 if inverted else 1)
 
 
 def window(top, cursor, count, rows):
@@ -34,37 +72,44 @@ def window(top, cursor, count, rows):
     return max(0, min(top, count - rows))
 
 
-def centred(fb, row, text):
-    fb.text(text[:COLS], (128 - 8 * min(len(text), COLS)) // 2, row * 8, 1)
+def listing(fb, top, cursor, texts, row0=1, rows=6, pad=0):
+    """``texts`` one under another from line ``row0`` after ``pad`` blank cells, the
+    ``cursor``'s highlighted and kept in view as ``window`` keeps it; a text longer
+    than a line wraps onto the next. Returns the new top line and the lines drawn."""
+    room = COLS - pad
+    for text in texts:
+        if len(text) > room:
+            break
+    else:  # one line each (nearly always): nothing built
+        top = window(top, cursor, len(texts), rows)
+        shown = min(rows, len(texts) - top)
+        for r in range(shown):
+            line(fb, row0 + r, texts[top + r], top + r == cursor, pad)
+        return top, shown
+    from arbiter.ui.wrapped import listing as long_listing
+
+    return long_listing(fb, top, cursor, texts, row0, rows, pad)
 
 
-def hint(fb, text):
+def centred(fb, row, s):
+    s = s[:COLS]
+    text(fb, s, (128 - width(s)) // 2, row * 8)
+
+
+def hint(fb, s):
     """Key help on the bottom line (no rule above it: descenders on line 6 reach
     the page's last pixel row)."""
-    fb.text(text[:COLS], (128 - 8 * min(len(text), COLS)) // 2, 56, 1)
+    centred(fb, 7, s)
 
 
-def big(fb, text, x, y, scale=2):
-    """Text at ``scale`` times the font size (for totals and results)."""
-    for ch in text:
-        _glyph.fill(0)
-        _glyph.text(ch, 0, 0, 1)
-        for col in range(8):
-            bits = _glyph_buf[col]
-            for row in range(8):
-                if bits >> row & 1:
-                    fb.fill_rect(x + col * scale, y + row * scale, scale, scale, 1)
-        x += 8 * scale
-
-
-def wrap(text, width=COLS):
-    """Split text into lines of at most ``width`` characters, at spaces when possible."""
+def wrap(s, cols=COLS):
+    """Split text into lines of at most ``cols`` characters, at spaces when possible."""
     out = []
-    for para in text.split("\n"):
-        while len(para) > width:
-            cut = para.rfind(" ", 0, width + 1)
+    for para in s.split("\n"):
+        while len(para) > cols:
+            cut = para.rfind(" ", 0, cols + 1)
             if cut <= 0:
-                cut = width
+                cut = cols
             out.append(para[:cut])
             para = para[cut:].lstrip()
         out.append(para)

@@ -20,11 +20,9 @@ class Menu:
         self.back = back
 
     def draw(self, app, fb):
-        ui.title(fb, self.title)
-        self.top = top = ui.window(self.top, self.cursor, len(self.items), _ROWS)
-        for row in range(min(_ROWS, len(self.items))):
-            i = top + row
-            ui.line(fb, row + 1, " " + self.items[i][0], i == self.cursor)
+        first = ui.title(fb, self.title)
+        self.top = ui.listing(fb, self.top, self.cursor, [item[0] for item in self.items],
+                              first, 7 - first, 1)[0]
         ui.hint(fb, "A:ok B:back" if self.back else "A:ok")
 
     def key(self, app, button, kind, now):
@@ -48,21 +46,23 @@ class TextPage:
         for text in lines:
             self.lines.extend(ui.wrap(text))
         self.top = 0
+        self.rows = _ROWS  # lines under the title
         self.on_close = on_close
 
     def draw(self, app, fb):
-        ui.title(fb, self.title)
-        for row in range(_ROWS):
+        first = ui.title(fb, self.title)
+        self.rows = 7 - first
+        for row in range(self.rows):
             if self.top + row < len(self.lines):
-                ui.line(fb, row + 1, self.lines[self.top + row])
-        more = len(self.lines) > _ROWS
+                ui.line(fb, row + first, self.lines[self.top + row])
+        more = len(self.lines) > self.rows
         ui.hint(fb, "^v A:ok" if more else "A:ok")
 
     def key(self, app, button, kind, now):
         if button == UP:
             self.top = max(0, self.top - 1)
         elif button == DOWN:
-            self.top = max(0, min(self.top + 1, len(self.lines) - _ROWS))
+            self.top = max(0, min(self.top + 1, len(self.lines) - self.rows))
         elif button in (A, B):
             app.pop()
             if self.on_close:
