@@ -23,6 +23,10 @@ _PARAMS = ("count_pieces", "max_pieces", "sum_pieces", "make_pieces", "opposed",
            "turn_order", "with", "list_pieces")
 
 
+# the fields of an effect that hold effects
+_NESTED = ("then", "else", "each_player", "each_piece", "do", "repeat")
+
+
 class RulesetError(ValueError):
     def __init__(self, path, message):
         super().__init__("%s: %s" % (path or "ruleset", message))
@@ -57,59 +61,96 @@ def _checked(source, load):
 
 
 def steps(source, load=json.load):
-    """``read`` a step at a time: parse, share equal strings, share equal forms,
-    check. Each ``next`` does one; the last gives the ruleset. Between the steps
-    a Pico's heap can let go of what the step before left (the device loads in
-    as many main-loop passes)."""
+    """``read`` a step at a time: parse, share equal strings and forms, check. Each
+    ``next`` does one; the last gives the ruleset. Between the steps a Pico's heap
+    can let go of what the step before left (the device loads in as many main-loop
+    passes)."""
     try:
         data = load(source)
     except ValueError as exc:
         raise RulesetError("", "not valid JSON (%s)" % exc) from None
     except RuntimeError:  # CPython's parser recursing past its stack
         raise RulesetError("", "nested over %d deep" % MAX_DEPTH) from None
-    if _too_deep(data, MAX_DEPTH):  # before any walk below recurses
+    if too_deep(data, MAX_DEPTH):  # before any walk below recurses
         raise RulesetError("", "nested over %d deep" % MAX_DEPTH)
     yield None
-    data = share(data, {}, False)
+    data = shared(data)
     yield None
-    data = share(data, {}, True)
-    yield None
-    check(data)  # only reads: sharing first changes nothing it sees
+    check(data, False)  # only reads: sharing first changes nothing it sees
     yield data
 
 
-def share(value, seen, forms):
-    """Equal strings (``forms`` False), or equal one-key forms such as
-    ``{"get": "$k.name"}`` (True), become one object: a ruleset repeats them
-    dozens of times and a Pico's heap is small. The engine never changes a
-    ruleset, so sharing is safe."""
+# The walks below recurse once per JSON value. MicroPython keeps a call's frame
+# on its C stack only while the frame is small (about ten slots: arguments,
+# locals, a for loop's four, the value stack); a larger one is allocated on the
+# heap at every call, which made a ruleset's check cost several times its parse.
+# So they take one argument, keep their state in globals and loop over lists by
+# index.
+_room = 0  # levels left to too_deep
+_strings = _forms = None  # shared's tables while it runs
+
+
+def shared(value):
+    """``value`` with equal strings, and equal one-key forms such as
+    ``{"get": "$k.name"}``, made one object: a ruleset repeats them dozens of
+    times and a Pico's heap is small. The engine never changes a ruleset, so
+    sharing is safe."""
+    global _strings, _forms
+    _strings, _forms = {}, {}
+    try:
+        return _share(value)
+    finally:
+        _strings = _forms = None
+
+
+def _share(value):
     if isinstance(value, str):
-        return value if forms else seen.setdefault(value, value)
+        return _strings.setdefault(value, value)
     if isinstance(value, list):
-        for i in range(len(value)):
-            value[i] = share(value[i], seen, forms)
+        i = 0
+        while i < len(value):
+            value[i] = _share(value[i])
+            i += 1
     elif isinstance(value, dict):
-        for key in value:
-            value[key] = share(value[key], seen, forms)
-            if forms and len(value) == 1 and isinstance(value[key], str):
-                same = seen.get(key)  # not setdefault(key, {}): a dict made each time
-                if same is None:
-                    same = seen[key] = {}
-                return same.setdefault(value[key], value)
+        return _share_dict(value)
     return value
 
 
-def _too_deep(value, room):
+def _share_dict(value):
+    for key in value:  # (a one-key form: key stays its key below)
+        value[key] = _share(value[key])
+    if len(value) == 1 and isinstance(value[key], str):
+        same = _forms.get(key)  # not setdefault(key, {}): a dict made each time
+        if same is None:
+            same = _forms[key] = {}
+        return same.setdefault(value[key], value)
+    return value
+
+
+def too_deep(value, room):
     """Whether ``value`` nests more than ``room`` lists and objects deep (the walk
     goes no deeper than that: it is safe on anything JSON gave)."""
+    global _room
+    _room = room
+    return _deep(value)
+
+
+def _deep(value):
+    global _room
     if isinstance(value, dict):
+        _room -= 1
         for key in value:  # no allocation: a walk of every value in a small heap
-            if room == 0 or _too_deep(value[key], room - 1):
+            if _room < 0 or _deep(value[key]):
                 return True
+        _room += 1
     elif isinstance(value, list):
-        for i in range(len(value)):
-            if room == 0 or _too_deep(value[i], room - 1):
+        _room -= 1
+        i = 0
+        while i < len(value):
+            if _room < 0 or _deep(value[i]):
                 return True
+            i += 1
+        _room += 1
     return False
 
 
@@ -134,7 +175,7 @@ def _int(value, path, low=None, high=None):
 _shapes = None  # arbiter.game.shapes while a check runs
 
 
-def check(data):
+def check(data, deep=True):
     """``data`` if the engine runs it in bounded time and memory, else RulesetError
     saying why and where. The shapes' checks (arbiter.game.shapes) come for this
     and go after: a Pico's heap holds this module while the ruleset is parsed."""
@@ -142,19 +183,19 @@ def check(data):
     # by name: loaded here and not before, even by the emulator's preload
     _shapes = __import__("arbiter.game.shapes", None, None, ("check",))
     try:
-        return _check(data)
+        return _check(data, deep)
     finally:
         _shapes = None
         unload("arbiter.game.shapes")
 
 
-def _check(data):
+def _check(data, deep):
     _obj(data, "")
     version = data.get("format")
     if version != FORMAT:
         _fail("format", "format %r is not understood; this Arbiter reads format %d"
               % (version, FORMAT))
-    if _too_deep(data, MAX_DEPTH):
+    if deep and too_deep(data, MAX_DEPTH):  # (steps has looked)
         _fail("", "nested over %d deep" % MAX_DEPTH)
     _shapes.check(data, (_fail, _bad_operator, _bad_forms))
     players = _obj(data.get("players", {}), "players")
@@ -182,27 +223,18 @@ def _check(data):
         pool = piece_counters if trigger.get("on") == "piece" else counters
         if trigger.get("counter") not in pool:
             _fail(path + ".counter", "unknown counter %r" % (trigger.get("counter"),))
-        _forms(trigger.get("effects", []), path + ".effects", data)
     for i, phase in enumerate(data.get("phases", [])):
         _obj(phase, "phases[%d]" % i)
         if not isinstance(phase.get("name"), str):
             _fail("phases[%d].name" % i, "must be a string")
-        for key in ("enter", "turn", "leave", "exit"):
-            _forms(phase.get(key, []), "phases[%d].%s" % (i, key), data)
         if "confirm" in phase and phase["confirm"] not in data.get("actions", {}):
             _fail("phases[%d].confirm" % i, "unknown action %r" % (phase["confirm"],))
-    for name, action in _obj(data.get("actions", {}), "actions").items():
-        _obj(action, "actions." + name)
-        _forms(action.get("effects", []), "actions.%s.effects" % name, data)
     for i, secret in enumerate(data.get("secrets", [])):
         path = "secrets[%d]" % i
         _obj(secret, path)
         if not isinstance(secret.get("choices"), list) or not secret["choices"]:
             _fail(path + ".choices", "must be a non-empty list")
     _check_teams(data, counters)
-    _exprs(_obj(data.get("grid", {}), "grid"), "grid", True)
-    for i, page in enumerate(data.get("pages", [])):
-        _exprs(_obj(page, "pages[%d]" % i).get("lines", []), "pages[%d].lines" % i)
     if "leds" in data:
         _check_leds(_obj(data["leds"], "leds"))
     for i, end in enumerate(data.get("end", [])):
@@ -288,12 +320,6 @@ def _check_counters(counters, where):
             _fail(path + ".start", "outside min..max")
 
 
-def _forms(effects, path, data):
-    bad = _bad_forms(effects, data)
-    if bad is not None:
-        _fail(path + bad[0], bad[1])
-
-
 def _bad_forms(effects, data):
     """None, or (the path below ``effects``, the reason): effects are one-key objects
     from the known vocabulary and the dice they roll exist. Like ``_bad_operator``
@@ -325,36 +351,81 @@ def _bad_effect(effect, data):
     bad = _shapes.bad_fields(effect, kind, data)
     if bad is not None:
         return bad
-    for key in ("then", "else", "each_player", "each_piece", "do", "repeat"):
+    for key in _NESTED:
         if key in effect and isinstance(effect[key], list):
             bad = _bad_forms(effect[key], data)
             if bad is not None:
                 return "." + key + bad[0], bad[1]
-    return _bad_operator(effect)
-
-
-def _exprs(form, path, params=False):
-    """A one-key object is an operator, except the named fields of a form in
-    ``_PARAMS`` (``{"count_pieces": {"of": "$p"}}``)."""
-    bad = _bad_operator(form, params)
-    if bad is not None:
-        _fail(path + bad[0], bad[1])
+    return None if _effect_ok(effect) else _where_operator(effect)
 
 
 def _bad_operator(form, params=False):
-    """None, or (the path below ``form``, the reason). Paths are built only for a
-    mistake: the walk allocates nothing, so a big ruleset checks in a small heap."""
+    """None, or (the path below ``form``, the reason): a one-key object is an
+    operator, except the named fields of a form in ``_PARAMS``
+    (``{"count_pieces": {"of": "$p"}}``). The quick walk allocates nothing; the
+    path is built, by a second walk, only for a mistake."""
+    if _fields_ok(form) if params else _ops_ok(form):
+        return None
+    return _where_operator(form, params)
+
+
+def _ops_ok(form):
+    if isinstance(form, dict):
+        return _op_ok(form)
+    if isinstance(form, list):
+        i = 0
+        while i < len(form):
+            if not _ops_ok(form[i]):
+                return False
+            i += 1
+    return True
+
+
+def _op_ok(form):
+    if len(form) == 1:
+        for key in form:
+            if key not in OPERATORS and key not in EFFECTS:
+                return False
+    return _fields_ok(form)
+
+
+def _fields_ok(form):
+    if not isinstance(form, dict):
+        return _ops_ok(form)
+    for key in form:
+        if key in _PARAMS and isinstance(form[key], dict):
+            if not _fields_ok(form[key]):
+                return False
+        elif not _ops_ok(form[key]):
+            return False
+    return True
+
+
+def _effect_ok(effect):
+    """_ops_ok of an effect but for its lists of effects (each checked as an effect)."""
+    for key in effect:
+        if key in _NESTED and isinstance(effect[key], list):
+            continue
+        if key in _PARAMS and isinstance(effect[key], dict):
+            if not _fields_ok(effect[key]):
+                return False
+        elif not _ops_ok(effect[key]):
+            return False
+    return True
+
+
+def _where_operator(form, params=False):
     if isinstance(form, dict):
         for key in form:
             value = form[key]
             if len(form) == 1 and not params and key not in OPERATORS and key not in EFFECTS:
                 return "", "unknown operator %r" % key
-            bad = _bad_operator(value, key in _PARAMS and isinstance(value, dict))
+            bad = _where_operator(value, key in _PARAMS and isinstance(value, dict))
             if bad is not None:
                 return "." + key + bad[0], bad[1]
     elif isinstance(form, list):
         for i in range(len(form)):
-            bad = _bad_operator(form[i])
+            bad = _where_operator(form[i])
             if bad is not None:
                 return "[%d]%s" % (i, bad[0]), bad[1]
     return None
@@ -363,8 +434,6 @@ def _bad_operator(form, params=False):
 def _check_leds(leds):
     """The ``leds`` block (game/lights.py): its expressions use known operators; its
     flashes are colours or players."""
-    for key in ("piece", "level"):
-        _exprs(leds.get(key), "leds." + key)
     for phase, colours in _obj(leds.get("flash", EMPTY), "leds.flash").items():
         for i, colour in enumerate(colours if isinstance(colours, list) else [None]):
             if not (isinstance(colour, str) and colour[:1] == "P"):  # or a player's colour
