@@ -55,12 +55,14 @@ class App:
         # a saved game resumes in the first pass, not here: the boot's garbage is
         # collected first (a collector that cannot see the C stack collects only
         # between passes, and a Pico's heap holds a replay or a boot, not both)
-        self._booting = (notices, resume and flash.exists(SAVED_GAME))
+        self._notices = notices
+        self._resuming = resume and flash.exists(SAVED_GAME)
+        self._booting = True
 
     def _finish_boot(self, now):
-        notices, saved = self._booting
-        self._booting = None
-        if saved:
+        notices, self._notices = self._notices, []
+        self._booting = False
+        if self._resuming:
             self._resume(now, notices)
         if self._hold_usb:
             from arbiter.screens.usb import reopen
@@ -145,7 +147,7 @@ class App:
         self.display.contrast(self.settings["contrast"])
 
     def step(self, now):
-        if self._booting is not None:
+        if self._booting:
             self._finish_boot(now)
             return 0  # a pass of its own: its garbage is collected before the drawing
         buttons = self.buttons
