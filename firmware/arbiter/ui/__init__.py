@@ -17,23 +17,40 @@ def text(fb, s, x, y, c=1):
     """``s`` at ``x, y``; ``c`` 0 draws dark glyphs (on a lit bar). On a page (y % 8
     == 0) each cell is written whole, its background included."""
     buf = getattr(fb, "buffer", None)
-    page = buf is not None and not y & 7 and 0 <= y < fb.height
-    base = (y >> 3) * 128
+    if buf is None or y & 7 or not 0 <= y < fb.height:
+        _pixels(fb, s, x, y, c)
+        return
+    glyphs = GLYPHS
     flip = 0 if c else 0xFF
+    at = (y >> 3) * 128 + x
     for ch in s:
         i = ord(ch) - 32
         i = _UNKNOWN if i < 0 or i > 94 else i * 5
-        for col in range(CELL):
-            bits = GLYPHS[i + col] if col < 5 else 0
-            px = x + col
-            if px < 0 or px > 127:
-                continue
-            if page:
-                buf[base + px] = bits ^ flip
-            else:  # off the page grid: pixel by pixel, the background left as it is
-                for row in range(8):
-                    if bits >> row & 1:
-                        fb.pixel(px, y + row, c)
+        if 0 <= x <= 128 - CELL:  # the common cell, written out: a loop costs twice as much
+            buf[at] = glyphs[i] ^ flip
+            buf[at + 1] = glyphs[i + 1] ^ flip
+            buf[at + 2] = glyphs[i + 2] ^ flip
+            buf[at + 3] = glyphs[i + 3] ^ flip
+            buf[at + 4] = glyphs[i + 4] ^ flip
+            buf[at + 5] = flip
+        else:  # a cell across an edge: the columns on the screen
+            for col in range(CELL):
+                if 0 <= x + col <= 127:
+                    buf[at + col] = (glyphs[i + col] if col < 5 else 0) ^ flip
+        at += CELL
+        x += CELL
+
+
+def _pixels(fb, s, x, y, c):
+    # off the page grid: pixel by pixel, the background left as it is
+    for ch in s:
+        i = ord(ch) - 32
+        i = _UNKNOWN if i < 0 or i > 94 else i * 5
+        for col in range(5):
+            bits = GLYPHS[i + col]
+            for row in range(8):
+                if bits >> row & 1:
+                    fb.pixel(x + col, y + row, c)
         x += CELL
 
 
