@@ -13,7 +13,7 @@ redo and the undo again say so on the screen, whole too."""
 from __future__ import annotations
 
 import pytest
-from helpers.device import BUNDLED, game_of, pick, play_screen, said, start_game
+from helpers.device import BUNDLED, game_of, pick, play_screen, said, seal, start_game
 
 from arbiter_referee.rulesets import bundled
 
@@ -183,9 +183,16 @@ def test_every_action_and_refusal_says_it_all_in_a_whole_game(make_rig, name):
 
     record = load(name)
     rig = make_rig(seed=record.device_seed)
+    from vscript import START_MS  # the recorded script's first press: the same press times
+
+    rig.run(START_MS - rig.board.elapsed)
     start_game(rig, name, *["right"] * (record.players - 2))
     game = game_of(rig)
-    assert (game.players, game.seed, game.options) == (record.players, record.seed, record.options)
+    from arbiter.game.rng import dice_seed
+
+    # the record keeps the dice seed: the device's part and the players' sealing presses
+    assert (game.players, dice_seed(game.seed, game.mix), game.options) == (
+        record.players, record.seed, record.options)
     checked, phases = set(), set()
     tried = applied = 0
     for action in record.actions:
@@ -234,7 +241,8 @@ def test_long_titles_and_labels_wrap_on_every_screen(rig, tmp_path):
     rig.keys("a", "a")  # "house" sorts first
     assert " ".join(rig.lines[:2]) == rules["title"]  # the bar, in two lines
     assert rig.lines[2].startswith("Players")
-    rig.keys("a", "a")  # start, past the commitment
+    rig.keys("a")  # start
+    seal(rig)  # each player's sealing press, past the commitment
     assert " ".join(rig.lines[:2]) == "Kaiju Combat: The Long Weekend"
     assert rig.lines[2] == "T1 Start"
     open_menu_item(rig, "Roar to the city for two Energy")  # two lines, one item
