@@ -12,51 +12,53 @@ from pathlib import Path
 
 from arbiter_referee.emulator.frames import Frame, to_png
 
-PRESS_MS, LONG_MS = 80, 900
+SETTLE_MS = 1000  # past the LEDs' spin
 
 
-def _play_screen(rig):
+def play_until(seed: int, flash: str, keys: str, actions: int):
+    """The device playing ``keys`` (a button script) at the instants it was recorded,
+    as ``arbiter sim --keys`` does (the players' sealing presses, hence the dice, are
+    the recorded ones), until the game in play has ``actions`` applied and its play
+    screen is on top: the board, or None if the script ends first."""
+    from arbiter_referee.emulator.session import use_firmware_path
+
+    use_firmware_path()
+    from arbiter.device import Device
     from arbiter.screens.play import PlayScreen
+    from vboard import EmulationDone, VirtualBoard
 
-    screen = rig.app.screen
-    return screen if isinstance(screen, PlayScreen) else None
+    board = VirtualBoard(seed, keys, flash.rstrip("/") + "/")
+    device = Device(board)
 
-
-def play_until(rig, keys: str, actions: int) -> bool:
-    """Press ``keys`` (a button script) until the game in play has ``actions`` applied
-    and its play screen is on top. False if the script ends first."""
-    gap = 250
-    for word in keys.split():
-        name, _, arg = word.partition(":")
-        key, _, value = word.partition("=")
-        if key == "gap":
-            gap = int(value)
-        elif key == "wait":
-            rig.run(int(value))
-        elif key in ("press", "chatter"):
-            continue
-        else:
-            rig.press(name, hold=LONG_MS if arg == "long" else PRESS_MS, gap=gap)
-            screen = _play_screen(rig)
-            if screen and screen.game.count() >= actions:
-                rig.run(1000)  # past the LEDs' spin
-                return True
-    return False
+    try:
+        while True:
+            board.sleep_ms(device.tick())
+            screen = device.app.screen if device.app else None
+            if isinstance(screen, PlayScreen) and screen.game.count() >= actions:
+                board.end_ms = None
+                until = board.elapsed + SETTLE_MS
+                while board.elapsed < until:
+                    board.sleep_ms(device.tick())
+                return board
+    except EmulationDone:
+        return None
 
 
 def write_all(folder: str | Path) -> list[Path]:
     """docs/play-NAME.png for each game the bench has a recorded script of."""
     from arbiter_referee.bench.scenarios import GAMES
-    from arbiter_referee.emulator.rig import Rig
+    from arbiter_referee.paths import factory_flash
 
     written = []
     for game in GAMES:
         with tempfile.TemporaryDirectory() as flash, \
                 contextlib.redirect_stdout(io.StringIO()):  # the serial console
-            rig = Rig(Path(flash), seed=game.device_seed)
-            if not play_until(rig, game.keys or "", max(3, len(game.actions) // 3)):
+            factory_flash(Path(flash))
+            board = play_until(game.device_seed, flash, game.keys or "",
+                               max(3, len(game.actions) // 3))
+            if board is None:
                 raise RuntimeError(f"{game.name}: the recorded keys never reach mid-game")
             path = Path(folder) / f"play-{game.name}.png"
-            to_png(Frame.from_board(rig.board), path)
+            to_png(Frame.from_board(board), path)
             written.append(path)
     return written
