@@ -72,6 +72,7 @@ class App:
         if notices:
             self.push(TextPage("Check setup", notices))
         self.dirty = True
+        return self._resuming
 
     def _resume(self, now, notices):
         try:
@@ -147,9 +148,8 @@ class App:
         self.display.contrast(self.settings["contrast"])
 
     def step(self, now):
-        if self._booting:
-            self._finish_boot(now)
-            return 0  # a pass of its own: its garbage is collected before the drawing
+        if self._booting and self._finish_boot(now):
+            return 0  # a resume's pass: its garbage is collected before the drawing
         buttons = self.buttons
         buttons.poll(now)
         if buttons.activity:
