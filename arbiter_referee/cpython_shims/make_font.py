@@ -72,17 +72,22 @@ def render_module(font):
     return "\n".join(lines) + "\n"
 
 
-def main(argv):
-    text = render_module(read_font())
-    if "--check" in argv:
-        if not OUT.exists() or OUT.read_text() != text:
-            print("%s is stale; run make_font.py" % OUT)
+def write_or_check(out, text, check, tool):
+    """Write the generated module ``out``, or with ``check`` only say whether it is
+    current (exit status 1 when stale); the font tools share this."""
+    if check:
+        if not out.exists() or out.read_text() != text:
+            print("%s is stale; run %s" % (out, tool))
             return 1
-        print("%s is up to date" % OUT)
+        print("%s is up to date" % out)
         return 0
-    OUT.write_text(text)
-    print("wrote %s" % OUT)
+    out.write_text(text)
+    print("wrote %s" % out)
     return 0
+
+
+def main(argv):
+    return write_or_check(OUT, render_module(read_font()), "--check" in argv, "make_font.py")
 
 
 if __name__ == "__main__":

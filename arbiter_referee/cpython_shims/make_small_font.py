@@ -19,6 +19,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from arbiter_referee.cpython_shims.make_font import write_or_check
+
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "firmware" / "arbiter" / "ui" / "font.py"
 FIRST, LAST = 32, 126
@@ -76,15 +78,7 @@ def main(argv):
     pcf = argv[argv.index("--pcf") + 1] if "--pcf" in argv else None
     with tempfile.TemporaryDirectory() as tmp:
         text = render_module(columns(pcf or fetch_pcf(tmp)))
-    if "--check" in argv:
-        if not OUT.exists() or OUT.read_text() != text:
-            print("%s is stale; run make_small_font.py" % OUT)
-            return 1
-        print("%s is up to date" % OUT)
-        return 0
-    OUT.write_text(text)
-    print("wrote %s" % OUT)
-    return 0
+    return write_or_check(OUT, text, "--check" in argv, "make_small_font.py")
 
 
 if __name__ == "__main__":
