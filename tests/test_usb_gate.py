@@ -11,6 +11,7 @@ import time
 
 import pytest
 from helpers.device import game_of, open_menu_item, pick, start_game
+from helpers.emulator import boots, logged_emulator
 
 from arbiter.hw.buttons import DOWN, UP, A, B
 
@@ -154,15 +155,7 @@ ADVICE = ("the device is refereeing a game: choose Connect to PC in its game men
 
 @pytest.fixture(scope="module")
 def serial_device(tmp_path_factory):
-    import os
-
-    from helpers.emulator import Emulator
-
-    if not hasattr(os, "openpty"):
-        pytest.skip("needs pseudo-terminals")
-    root = tmp_path_factory.mktemp("usbgate")
-    emulator = Emulator(root, "--log", str(root / "serial.log"))
-    emulator.serial_log = root / "serial.log"
+    emulator = logged_emulator(tmp_path_factory.mktemp("usbgate"))
     emulator.arbiter("deploy", "--no-rulesets")
     emulator.arbiter("push", "juggernauts")
     yield emulator
@@ -186,7 +179,7 @@ def test_a_pc_reads_the_journal_only_once_the_table_chooses_connect_to_pc(serial
     journal = (device.flash / "game.jnl").read_bytes()
     assert b"pick P1" in journal and b'"seed"' in journal  # what a PC must not read
 
-    boots = device.serial_log.read_bytes().count(b"arbiter: boot")
+    booted = boots(device)
     done = cat_journal(device)
     assert done.returncode != 0 and b"pick" not in done.stdout and b"seed" not in done.stdout
     for command in (["ls"], ["pull-log", "--unfinished"], ["push", "kaiju"],
@@ -198,7 +191,7 @@ def test_a_pc_reads_the_journal_only_once_the_table_chooses_connect_to_pc(serial
         assert time.monotonic() - started < 60  # given up in bounded time, not hung
     assert sorted(p.name for p in (device.flash / "rulesets").iterdir()) == ["juggernauts.json"]
     # the game went on all along: fed, the watchdog never bit
-    assert device.serial_log.read_bytes().count(b"arbiter: boot") == boots
+    assert boots(device) == booted
     device.wait_screen("Pass to P2")
 
     device.press("b up a")  # the game menu's last item

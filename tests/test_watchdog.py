@@ -3,6 +3,7 @@ a killed command left) is ended by a reset, and the device comes back to its gam
 
 import pytest
 from helpers.device import game_of, start_game
+from helpers.emulator import boots, logged_emulator
 
 
 def test_every_pass_of_the_main_loop_feeds_the_watchdog(rig):
@@ -59,25 +60,10 @@ def test_the_emulated_watchdog_bites_only_when_unfed(tmp_path, feeds):
 
 @pytest.fixture(scope="module")
 def serial_device(tmp_path_factory):
-    import os
-
-    from helpers.emulator import Emulator
-
-    if not hasattr(os, "openpty"):
-        pytest.skip("needs pseudo-terminals")
-    root = tmp_path_factory.mktemp("watchdog")
-    emulator = Emulator(root, "--log", str(root / "serial.log"))
-    emulator.serial_log = root / "serial.log"
+    emulator = logged_emulator(tmp_path_factory.mktemp("watchdog"))
     emulator.arbiter("deploy")
     yield emulator
     emulator.stop()
-
-
-def boots(device):
-    """How many times the firmware has booted: each boot says so."""
-    import re
-
-    return len(re.findall(rb"arbiter: boot\r?\n", device.serial_log.read_bytes()))
 
 
 def wait_for(condition, timeout):

@@ -88,3 +88,22 @@ class Emulator:
             self.process.wait(20)
         except subprocess.TimeoutExpired:
             self.process.kill()
+
+
+def logged_emulator(root: Path) -> Emulator:
+    """``arbiter emulate`` keeping everything its serial line says (``boots`` counts
+    the firmware's starts in it); skipped where there are no pseudo-terminals."""
+    import pytest
+
+    if not hasattr(os, "openpty"):
+        pytest.skip("needs pseudo-terminals")
+    emulator = Emulator(root, "--log", str(root / "serial.log"))
+    emulator.serial_log = root / "serial.log"
+    return emulator
+
+
+def boots(device: Emulator) -> int:
+    """How many times the firmware has booted: each boot says so on the serial line."""
+    import re
+
+    return len(re.findall(rb"arbiter: boot\r?\n", device.serial_log.read_bytes()))
