@@ -112,3 +112,65 @@ def said(rig):
     rig.keys("b")
     assert rig.app.screen is play_screen(rig), "B goes back to the play screen"
     return text + " " + " ".join(line for line in seen if line)
+
+
+def by_fast_path(rig, label, values):
+    """The game-menu item ``label`` done with ``values`` (its form's fields in order, or
+    a dict by field name) by the play screen's fast path, as players would, when the
+    phase's common action is that one and the fields it leaves alone already hold
+    those values: Right opens it, Up/Down pick the piece or player, Left/Right the
+    amount, A does it: the screen just before A. False, no key pressed, when the fast
+    path cannot do it."""
+    from arbiter.screens.fast import FastForm, fast_action
+    from arbiter.screens.forms import action_form
+
+    play = play_screen(rig)
+    if rig.app.screen is not play or not play.game.state["round"]:
+        return False
+    game = play.game
+    name = fast_action(game)
+    spec = game.rules.get("actions", {}).get(name) if name else None
+    if spec is None or spec.get("label", name) != label:
+        return False
+    form = action_form(play, name, FastForm)  # what Right would open, not shown
+    fields = form.fields
+    want = values if isinstance(values, dict) else \
+        {fields[i][0]: values[i] for i in range(len(values))}
+    want = {k: str(v) for k, v in want.items()}
+    for index in (form.who, form.amount):  # as the keys will set them, then the rest
+        if index >= 0 and fields[index][0] in want:
+            if want[fields[index][0]] not in fields[index][1]:
+                return False
+            fields[index][2] = fields[index][1].index(want[fields[index][0]])
+            form.on_change(index)
+    if any(choices[at] != want[field] for field, choices, at in fields if field in want):
+        return False
+    rig.keys("right")
+    fields = (form := rig.app.screen).fields
+    assert isinstance(form, FastForm), rig.lines
+    for index, up, down in ((form.who, "up", "down"), (form.amount, "left", "right")):
+        if index < 0 or fields[index][0] not in want:
+            continue
+        field = form.fields[index]
+        diff = field[1].index(want[field[0]]) - field[2]
+        if index == form.who and abs(diff) * 2 > len(field[1]):  # the list wraps round
+            diff -= len(field[1]) if diff > 0 else -len(field[1])
+        rig.keys(*[down if diff > 0 else up] * abs(diff))
+    shown = {field: choices[at] if choices else "" for field, choices, at in form.fields}
+    if any(shown[k] != v for k, v in want.items()):  # a choice moved the rest: the menu
+        rig.keys("b")
+        return False
+    rig.run(100)  # the preview, worked out in a pass of its own, read before A
+    shown = rig.lines
+    rig.keys("a")
+    return shown
+
+
+def do(rig, label, values):
+    """The game-menu item ``label`` with ``values`` (as ``fill_form`` takes them, or a
+    dict by field name for the fast path): by the fast path when it can, else the
+    game menu's form, field by field."""
+    if by_fast_path(rig, label, values):
+        return
+    open_menu_item(rig, label)
+    fill_form(rig, values)

@@ -59,7 +59,9 @@ class Form:
             field[2] = max(0, min(index, len(field[1]) - 1))
             self.on_change(self.cursor)
         elif button == A and kind != LONG:
-            if self.play.act(app, self.build(self.values()), now):
+            values = self.values()
+            if self.play.act(app, self.build(values), now):
+                self.remember(values)
                 app.pop()  # the form
                 app.pop()  # the game menu
                 return
@@ -70,6 +72,9 @@ class Form:
         app.redraw()
 
     def on_change(self, row):
+        pass
+
+    def remember(self, values):
         pass
 
 
@@ -100,6 +105,24 @@ class ActionForm(Form):
         self.on_change(-1)
         if "defaults" in spec:  # where the form starts, such as who holds each castle now
             self.start_at(spec["defaults"])
+        last = getattr(play, "last", None)
+        last = last.get(self._memory()) if last else None
+        if last:  # the values this player chose last time, where still offered
+            for i, field in enumerate(fields):
+                if field[0] not in ("p", "k", "t") and last[i] in field[1]:
+                    field[2] = field[1].index(last[i])
+                    self.on_change(i)
+
+    def _memory(self):
+        return self.name + " " + str(self.play.game.active_player())
+
+    def remember(self, values):
+        """The values chosen, for the next opening of this action on this turn's
+        player's behalf (the play screen keeps them: a game's, not the device's)."""
+        last = getattr(self.play, "last", None)
+        if last is None:
+            last = self.play.last = {}
+        last[self._memory()] = values
 
     def start_at(self, defaults):
         """Each field at its value in the list ``defaults`` (an expression) gives, when

@@ -1,0 +1,141 @@
+"""The fast path (Left/Right on the play screen): the phase's common action on one
+screen, as a life counter's knob. Up/Down pick its piece or player, Left/Right its
+amount, A does it (the preview shown first), B goes back; the game menu is for the
+rest. Loaded only when used: the play screen's pass loads no more code."""
+
+from arbiter import ui
+from arbiter.game.expr import EMPTY
+from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
+from arbiter.screens.forms import ActionForm, action_form
+from arbiter.screens.pieces import name_of, row
+
+
+def fast_action(game):
+    """The phase's common action: its ``fast`` field ("" for none), else among the
+    actions offered in it (by name) the first with a piece, then a player, and an
+    amount; an action that names the phase before one allowed in every phase."""
+    phase = game.phase()
+    if "fast" in phase:
+        return phase["fast"] or None
+    here = phase["name"]
+    best, rank = None, 99
+    for name, spec in sorted(game.rules.get("actions", EMPTY).items()):
+        if spec.get("private") or here not in spec.get("phases", (here,)):
+            continue
+        params = spec.get("params", ())
+        if "k" in params:
+            r = 0
+        elif "p" in params:
+            r = 2
+        else:
+            continue
+        if len(params) + len(spec.get("choices", EMPTY)) < 2:
+            r += 1  # nothing to set but who: after those with an amount
+        if "phases" not in spec:
+            r += 4
+        if r < rank:
+            best, rank = name, r
+    return best
+
+
+class FastForm(ActionForm):
+    """The action's form with its subject (the first piece or player field) on
+    Up/Down, shown as a list with each one's numbers, and its amount (the next
+    field) on Left/Right. Opens at the situation's (the active player, the first
+    piece the ruleset offers: those in play first) and, for the rest, at what this
+    player chose last time (forms.py)."""
+
+    def __init__(self, play, name, spec, fields):
+        self.who = self.amount = -1
+        for i, field in enumerate(fields):
+            if field[0] == "k" or field[0] == "p" and self.who < 0:
+                self.who = i
+        for i in range(len(fields)):
+            if i != self.who:
+                self.amount = i
+                break
+        self.texts = None
+        super().__init__(play, name, spec, fields)
+        self.preview = True  # A commits after the preview
+        self.said, self.stale = "", 2
+        self.cursor = self.amount if self.amount >= 0 else max(0, self.who)
+
+    def on_change(self, row):
+        super().on_change(row)
+        self.texts = None
+
+    def key(self, app, button, kind, now):
+        self.notice = ""
+        if button == UP or button == DOWN:
+            if self.who < 0:
+                return
+            self.cursor = self.who
+            button = LEFT if button == UP else RIGHT
+        elif button == LEFT or button == RIGHT:
+            if self.amount < 0:
+                return
+            self.cursor = self.amount
+        elif button == A and kind != LONG:
+            values = self.values()
+            if self.play.act(app, self.build(values), now):
+                self.remember(values)
+                app.pop()
+            else:
+                self.notice = self.play.notice
+                self.play.notice = ""
+            app.redraw()
+            return
+        elif button == B:
+            app.pop()
+            app.redraw()
+            return
+        else:
+            return
+        super().key(app, button, kind, now)
+
+    def draw(self, app, fb):
+        if self.stale == 1:  # the preview in a pass of its own (see ActionForm.draw)
+            from arbiter.game.public import preview
+
+            self.said, self.stale = preview(self.play.game, self.build(self.values())), 0
+        elif self.stale:
+            self.stale = 1
+            app.redraw()
+        game = self.play.game
+        first = ui.title(fb, self.title)
+        words = []
+        for i, field in enumerate(self.fields):
+            if i != self.who and field[1]:
+                value = name_of(game, field[1][field[2]])
+                words.append(("<%s>" if i == self.amount else "%s") % value
+                             if field[0] == "n" else
+                             ("%s <%s>" if i == self.amount else "%s %s") % (field[0], value))
+        setting = ui.wrap(" ".join(words)) if words else []
+        notice = self.notice or self.said
+        said = ui.wrap(notice) if notice else []
+        rows = max(1, 6 - first - len(setting) - len(said))
+        shown = 0
+        if self.who >= 0:
+            field = self.fields[self.who]
+            if self.texts is None:
+                self.texts = [row(game, key, True) for key in field[1]]
+            self.top, shown = ui.listing(fb, self.top, field[2], self.texts, first, rows)
+        at = first + shown
+        for text in setting + said:
+            if at < 7:
+                ui.line(fb, at, text)
+                at += 1
+        ui.hint(fb, "^v:who <>:set A:do" if self.who >= 0 else "<>:set A:do B:back")
+
+
+def open_fast(app, play, button, kind, now):
+    """The common action's screen, at the situation's values; the first turn of the
+    knob only opens it. Without one, the piece page."""
+    game = play.game
+    name = fast_action(game)
+    if name is None:
+        from arbiter.screens.pieces import piece_page
+
+        app.push(piece_page(game))
+        return
+    app.push(action_form(play, name, FastForm))
