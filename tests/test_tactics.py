@@ -5,7 +5,7 @@ import json
 from collections import Counter
 
 import pytest
-from helpers.device import fill_form, game_of, open_menu_item, start_game
+from helpers.device import do, fill_form, game_of, open_menu_item, start_game
 from helpers.game import canonical, new_game, refused, rolled, rules, undoes_and_redoes_exactly
 
 from arbiter.game import Illegal, ruleset
@@ -545,8 +545,7 @@ def test_the_board_on_the_oled_shows_suit_and_rank_per_square_and_zooms(rig):
 def test_a_whole_game_on_the_device_with_the_castle_screen(rig):
     g = deal_on_the_device(rig)
     for player, square in [("P1", "1,1"), ("P2", "7,7"), ("P2", "1,7"), ("P1", "7,1")]:
-        open_menu_item(rig, "Choose a castle")
-        fill_form(rig, [player, square])
+        do(rig, "Choose a castle", [player, square])
     assert g.state["game"]["chosen"] == ["1,1", "7,7", "1,7", "7,1"]
     rig.keys("a")
     assert rig.lines[1] == "Turn: P1"
@@ -561,8 +560,7 @@ def test_a_whole_game_on_the_device_with_the_castle_screen(rig):
     assert card in g.state["game"]["board"]
     open_menu_item(rig, "Reinforcements")
     rig.keys("a")
-    open_menu_item(rig, "Move an army")
-    fill_form(rig, ["P1", 2])
+    do(rig, "Move an army", ["P1", 2])
     assert g.state["players"]["P1"]["moves_left"] == 2
     rig.keys("a")  # the turn passes: first the castle screen, as the device last knew it
     assert rig.lines[0] == "Castle control"

@@ -115,12 +115,12 @@ def said(rig):
 
 
 def by_fast_path(rig, label, values):
-    """The game-menu item ``label`` done with ``values`` (its form's fields in order, or
-    a dict by field name) by the play screen's fast path, as players would, when the
-    phase's common action is that one and the fields it leaves alone already hold
-    those values: Right opens it, Up/Down pick the piece or player, Left/Right the
-    amount, A does it: the screen just before A. False, no key pressed, when the fast
-    path cannot do it."""
+    """The game-menu item ``label`` done with ``values`` (its form's fields in order, as
+    ``fill_form`` sets them, the rest left at the form's defaults; or a dict by field
+    name) by the play screen's fast path, as players would, when the phase's common
+    action is that one and the fields it leaves alone already hold those values:
+    Right opens it, Up/Down pick the piece or player, Left/Right the amount, A does
+    it. The screen just before A; False, no key pressed, when the fast path cannot."""
     from arbiter.screens.fast import FastForm, fast_action
     from arbiter.screens.forms import action_form
 
@@ -132,38 +132,44 @@ def by_fast_path(rig, label, values):
     spec = game.rules.get("actions", {}).get(name) if name else None
     if spec is None or spec.get("label", name) != label:
         return False
-    form = action_form(play, name, FastForm)  # what Right would open, not shown
-    fields = form.fields
-    want = values if isinstance(values, dict) else \
-        {fields[i][0]: values[i] for i in range(len(values))}
-    want = {k: str(v) for k, v in want.items()}
-    for index in (form.who, form.amount):  # as the keys will set them, then the rest
-        if index >= 0 and fields[index][0] in want:
-            if want[fields[index][0]] not in fields[index][1]:
-                return False
-            fields[index][2] = fields[index][1].index(want[fields[index][0]])
-            form.on_change(index)
-    if any(choices[at] != want[field] for field, choices, at in fields if field in want):
+    # what the menu's form would do, worked out on forms not shown
+    intended = _filled(action_form(play, name), values)
+    form = action_form(play, name, FastForm)  # what Right opens
+    if intended is None or _filled(form, {form.fields[i][0]: intended[i] for i in
+                                          (form.who, form.amount) if i >= 0}) != intended:
         return False
     rig.keys("right")
-    fields = (form := rig.app.screen).fields
+    form = rig.app.screen
     assert isinstance(form, FastForm), rig.lines
     for index, up, down in ((form.who, "up", "down"), (form.amount, "left", "right")):
-        if index < 0 or fields[index][0] not in want:
+        if index < 0:
             continue
         field = form.fields[index]
-        diff = field[1].index(want[field[0]]) - field[2]
-        if index == form.who and abs(diff) * 2 > len(field[1]):  # the list wraps round
+        diff = field[1].index(intended[index]) - field[2]
+        if field[1] is not form.numbers and abs(diff) * 2 > len(field[1]):  # lists wrap
             diff -= len(field[1]) if diff > 0 else -len(field[1])
         rig.keys(*[down if diff > 0 else up] * abs(diff))
-    shown = {field: choices[at] if choices else "" for field, choices, at in form.fields}
-    if any(shown[k] != v for k, v in want.items()):  # a choice moved the rest: the menu
-        rig.keys("b")
-        return False
+    assert form.values() == intended, (intended, rig.lines)
     rig.run(100)  # the preview, worked out in a pass of its own, read before A
     shown = rig.lines
     rig.keys("a")
     return shown
+
+
+def _filled(form, values):
+    """``form``'s values once ``values`` are set in it, field by field as keys would
+    (a field's choices follow those above it); None if one is not offered."""
+    fields = form.fields
+    if not isinstance(values, dict):
+        values = {fields[i][0]: values[i] for i in range(len(values))}
+    for i, field in enumerate(fields):
+        if field[0] in values:
+            value = str(values[field[0]])
+            if value not in field[1]:
+                return None
+            field[2] = field[1].index(value)
+            form.on_change(i)
+    return form.values()
 
 
 def do(rig, label, values):

@@ -45,6 +45,8 @@ class FastForm(ActionForm):
     piece the ruleset offers: those in play first) and, for the rest, at what this
     player chose last time (forms.py)."""
 
+    remembers = True
+
     def __init__(self, play, name, spec, fields):
         self.who = self.amount = -1
         for i, field in enumerate(fields):
@@ -58,9 +60,24 @@ class FastForm(ActionForm):
         super().__init__(play, name, spec, fields)
         self.preview = True  # A commits after the preview
         self.said, self.stale = "", 2
+        if self.amount >= 0:
+            field = fields[self.amount]
+            if field[1][field[2]] == "0" and "1" in field[1]:  # a knob starts at 1: 0 does
+                field[2] = field[1].index("1")  # nothing
+                self.on_change(self.amount)
         self.cursor = self.amount if self.amount >= 0 else max(0, self.who)
 
     def on_change(self, row):
+        if row >= 0 and row == self.who:  # another piece or player: the rest re-open at
+            was = self.values()  # what it implies (a damage's dealer) or was chosen last,
+            super().on_change(-1)  # the amount kept
+            last = getattr(self.play, "last", None)
+            last = last.get(self._memory()) if last else None
+            for i, field in enumerate(self.fields):
+                value = was[i] if i == row or i == self.amount else \
+                    last[i] if last and field[0] not in ("p", "k", "t") else None
+                if value is not None and value in field[1]:
+                    field[2] = field[1].index(value)
         super().on_change(row)
         self.texts = None
 

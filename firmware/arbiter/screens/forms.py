@@ -95,6 +95,8 @@ class ActionForm(Form):
     after the params and passed as ``NAME=VALUE`` (Kaiju's ``by=``). With
     ``"preview": true`` the form shows what the action would say, as it is set."""
 
+    remembers = False  # the fast path's form opens at the last values (fast.py)
+
     def __init__(self, play, name, spec, fields):
         super().__init__(play, spec.get("label", name), fields, self._text, AMOUNTS)
         self.name = name
@@ -105,7 +107,7 @@ class ActionForm(Form):
         self.on_change(-1)
         if "defaults" in spec:  # where the form starts, such as who holds each castle now
             self.start_at(spec["defaults"])
-        last = getattr(play, "last", None)
+        last = getattr(play, "last", None) if self.remembers else None
         last = last.get(self._memory()) if last else None
         if last:  # the values this player chose last time, where still offered
             for i, field in enumerate(fields):
@@ -114,6 +116,10 @@ class ActionForm(Form):
                     self.on_change(i)
 
     def _memory(self):
+        """Whose choice it is: the form's player, else the player whose turn it is."""
+        for label, choices, i in self.fields:
+            if label == "p" and choices:
+                return self.name + " " + choices[i]
         return self.name + " " + str(self.play.game.active_player())
 
     def remember(self, values):
