@@ -293,7 +293,7 @@ def test_a_dead_character_cannot_be_hit_or_dodge():
     to_combat(g)
     g.apply("hit P2.gun1 1 kind=bullet")
     for action in ("hit P2.gun1 1", "dodge P2.gun1"):
-        refused(g, action, "P2.gun1 is dead")
+        refused(g, action, "Gun Goon 1 is dead")
     refused(g, "hit P2.kf1 1 kind=laser", "kind is melee, bullet")
 
 

@@ -58,8 +58,6 @@ class FastForm(ActionForm):
                 break
         self.texts = None
         super().__init__(play, name, spec, fields)
-        self.preview = True  # A commits after the preview
-        self.said, self.stale = "", 2
         if self.amount >= 0:
             field = fields[self.amount]
             if field[1][field[2]] == "0" and "1" in field[1]:  # a knob starts at 1: 0 does

@@ -191,7 +191,8 @@ def changed(game, text):
         state = game.state
         record = state["pieces"].get(who) if "." in who else state["players"].get(who)
         now = record.get(what) if record else None
-        return "Corrected: %s %s %s%s, now %s" % (who, what, "+" if int(by) >= 0 else "",
+        name = record.get("name", who) if record and "." in who else who  # Kraken, not P2.k1
+        return "Corrected: %s %s %s%s, now %s" % (name, what, "+" if int(by) >= 0 else "",
                                                    by, now)
     return ""
 
