@@ -119,9 +119,12 @@ class FastForm(ActionForm):
         game = self.play.game
         first = ui.title(fb, self.title)
         words = []
+        owner = self.values()[self.who] if self.who >= 0 else ""
         for i, field in enumerate(self.fields):
             if i != self.who and field[1]:
-                value = name_of(game, field[1][field[2]])
+                value = field[1][field[2]]
+                value = name_of(game, owner + "." + value if owner + "." + value in
+                                game.state["pieces"] else value)  # Kaiju's k1: Rex
                 words.append(("<%s>" if i == self.amount else "%s") % value
                              if field[0] == "n" else
                              ("%s <%s>" if i == self.amount else "%s %s") % (field[0], value))

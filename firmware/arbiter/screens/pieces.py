@@ -44,7 +44,11 @@ def row(game, key, short=False):
         if not short:
             head += " (%s)" % record["owner"]
     elif key in state["players"]:
-        words = _numbers(game.rules.get("counters", EMPTY), state["players"][key], [], short)
+        if short:  # as on the play screen
+            from arbiter.screens.view import player_line
+
+            return player_line(game, key)
+        words = _numbers(game.rules.get("counters", EMPTY), state["players"][key], [])
         head = key
     else:
         return str(key)
