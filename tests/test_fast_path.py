@@ -6,7 +6,7 @@ of its pieces with the numbers the device keeps"."""
 import json
 
 import pytest
-from helpers.device import act, game_of, said, start_game
+from helpers.device import act, game_of, said, seal, start_game
 from helpers.game import piece, piece_state, rules
 
 from arbiter.game import ruleset
@@ -132,3 +132,20 @@ def test_a_correction_names_the_piece(rig):
     rig.run(100)
     assert "Corrected: Kraken damage +2, now 2" in said(rig)
     assert piece_state(game, "Kraken")["damage"] == 2
+
+
+def test_the_piece_grids_caption_wraps_instead_of_being_cut(rig):
+    data = json.loads(bundled()["juggernauts"].read_text())
+    data["name"] = "captiontest"
+    data["grid"]["caption"] = [{"get": "$p.commander"}, " Power ", {"get": "$p.power"},
+                               " Alerts ", {"get": "$p.alerts"}, " Hand ", {"get": "$p.hand"}]
+    (rig.flash_dir / "rulesets" / "captiontest.json").write_text(json.dumps(data))
+    rig.keys("a", "a", "a")  # Play, captiontest (first by name), start
+    seal(rig)
+    rig.keys("a", "a", "a", "a")  # each player's Commander: the first
+    rig.keys("a", "a", "a", "a")  # the reveal, then on
+    game = game_of(rig)
+    assert game.rules["name"] == "captiontest" and game.state["round"] >= 1
+    rig.keys("down")
+    shown = " ".join(rig.lines[6:8])
+    assert "Alerts 0" in shown and shown.endswith("Hand 5"), rig.lines  # whole
