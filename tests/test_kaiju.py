@@ -668,9 +668,8 @@ def test_a_complete_three_player_game_on_the_device(rig):
     previews = []
     for action in FULL_GAME:
         lines = device_do(rig, action)
-        if action.startswith("damage"):  # under the fields: the fast path's amount line
-            first = next((i + 1 for i, line in enumerate(lines) if line.startswith("<")), 4)
-            previews.append(" ".join(lines[first:7]).strip())
+        if action.startswith("damage"):  # the screen before A, the preview on it
+            previews.append(" ".join(lines[1:7]))
     headless = play("kaiju", 3, 7, {}, FULL_GAME).state
     state = shown_state(game)
     for key in ("players", "pieces", "lost", "result", "winner", "round", "phase"):
@@ -681,8 +680,8 @@ def test_a_complete_three_player_game_on_the_device(rig):
                                                                       headless["log"])]
     assert unseeded[0] == unseeded[1][-len(unseeded[0]):]  # the device drew its own seed
     check_full_game(dict(state, log=headless["log"], screen=rig.lines))
-    assert previews[:2] == ["Kraken 0/7 -> 3/7", "Gorath 0/7 -> 1/7"]
-    assert "Kraken 5/7 -> 7/7 KO, P1 +5 glory" in previews
+    assert "Kraken 0/7 -> 3/7" in previews[0] and "Gorath 0/7 -> 1/7" in previews[1]
+    assert any("Kraken 5/7 -> 7/7 KO, P1 +5 glory" in shown for shown in previews)
     assert game.count() == state["events"] == len(FULL_GAME)
 
 

@@ -1,13 +1,13 @@
-"""The fast path (Left/Right on the play screen): the phase's common action on one
-screen, as a life counter's knob. Up/Down pick its piece or player, Left/Right its
-amount, A does it (the preview shown first), B goes back; the game menu is for the
-rest. Loaded only when used: the play screen's pass loads no more code."""
+"""The fast path (Left/Right on the play screen): the phase's common action, set on
+the play screen as a life counter's knob is turned. Up/Down pick its piece or player,
+Left/Right its amount, A does it (the preview shown first), B goes back; the game menu
+is for the rest. Loaded only when used: the play screen's pass loads no more code."""
 
 from arbiter import ui
 from arbiter.game.expr import EMPTY
 from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.screens.forms import ActionForm, action_form
-from arbiter.screens.pieces import name_of, row
+from arbiter.screens.pieces import name_of
 
 
 def fast_action(game):
@@ -39,9 +39,10 @@ def fast_action(game):
 
 
 class FastForm(ActionForm):
-    """The action's form with its subject (the first piece or player field) on
-    Up/Down, shown as a list with each one's numbers, and its amount (the next
-    field) on Left/Right. Opens at the situation's (the active player, the first
+    """The action's form on the play screen itself: the play screen's lines stay, the
+    action takes the message's place ("Damage: <Kraken> <3> by P1", then what it would
+    say). Up/Down change its subject (the first piece or player field), Left/Right its
+    amount (the next field). Opens at the situation's (the active player, the first
     piece the ruleset offers: those in play first) and, for the rest, at what this
     player chose last time (forms.py)."""
 
@@ -56,7 +57,6 @@ class FastForm(ActionForm):
             if i != self.who:
                 self.amount = i
                 break
-        self.texts = None
         super().__init__(play, name, spec, fields)
         if self.amount >= 0:
             field = fields[self.amount]
@@ -77,7 +77,6 @@ class FastForm(ActionForm):
                 if value is not None and value in field[1]:
                     field[2] = field[1].index(value)
         super().on_change(row)
-        self.texts = None
 
     def key(self, app, button, kind, now):
         self.notice = ""
@@ -117,32 +116,30 @@ class FastForm(ActionForm):
             self.stale = 1
             app.redraw()
         game = self.play.game
-        first = ui.title(fb, self.title)
-        words = []
-        owner = self.values()[self.who] if self.who >= 0 else ""
+        values = self.values()
+        words = [self.title + ":"]
+        owner = values[self.who] if self.who >= 0 else ""
         for i, field in enumerate(self.fields):
-            if i != self.who and field[1]:
-                value = field[1][field[2]]
-                value = name_of(game, owner + "." + value if owner + "." + value in
-                                game.state["pieces"] else value)  # Kaiju's k1: Rex
-                words.append(("<%s>" if i == self.amount else "%s") % value
-                             if field[0] == "n" else
-                             ("%s <%s>" if i == self.amount else "%s %s") % (field[0], value))
-        setting = ui.wrap(" ".join(words)) if words else []
+            if not field[1]:
+                continue
+            value = values[i]
+            if owner and owner + "." + value in game.state["pieces"]:
+                value = owner + "." + value  # Kaiju's kaiju k1 of P1: Rex
+            value = name_of(game, value)
+            if i == self.who or i == self.amount:
+                value = "<" + value + ">"  # what the arrows set
+            words.append(value if i == self.who or field[0] == "n" else
+                         field[0] + " " + value)
         notice = self.notice or self.said
-        said = ui.wrap(notice) if notice else []
-        rows = max(1, 6 - first - len(setting) - len(said))
-        shown = 0
-        if self.who >= 0:
-            field = self.fields[self.who]
-            if self.texts is None:
-                self.texts = [row(game, key, True) for key in field[1]]
-            self.top, shown = ui.listing(fb, self.top, field[2], self.texts, first, rows)
-        at = first + shown
-        for text in setting + said:
-            if at < 7:
-                ui.line(fb, at, text)
-                at += 1
+        below = ui.wrap(" ".join(words)) + (ui.wrap(notice) if notice else [])
+        # in place of the play screen's message: what is above stays as it was (the
+        # display sends only the lines that change)
+        from arbiter.screens.view import play_lines
+
+        lines = play_lines(game, self.play.notes)[0]
+        ui.draw_lines(fb, lines[:max(1, 7 - len(below))])
+        for row, text in enumerate(below[-6:]):
+            ui.line(fb, 7 - min(6, len(below)) + row, text)
         ui.hint(fb, "^v:who <>:set A:do" if self.who >= 0 else "<>:set A:do B:back")
 
 
