@@ -60,8 +60,8 @@ class FastForm(ActionForm):
         super().__init__(play, name, spec, fields)
         if self.amount >= 0:
             field = fields[self.amount]
-            if field[1][field[2]] == "0" and "1" in field[1]:  # a knob starts at 1: 0 does
-                field[2] = field[1].index("1")  # nothing
+            if field[1] and field[1][field[2]] == "0" and "1" in field[1]:  # a knob starts at 1:
+                field[2] = field[1].index("1")  # 0 does nothing
                 self.on_change(self.amount)
         self.cursor = self.amount if self.amount >= 0 else max(0, self.who)
 
