@@ -7,7 +7,6 @@ from arbiter import ui
 from arbiter.game.expr import EMPTY
 from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.screens.forms import ActionForm, action_form
-from arbiter.screens.pieces import name_of
 
 
 def fast_action(game):
@@ -125,7 +124,8 @@ class FastForm(ActionForm):
             value = values[i]
             if owner and owner + "." + value in game.state["pieces"]:
                 value = owner + "." + value  # Kaiju's kaiju k1 of P1: Rex
-            value = name_of(game, value)
+            record = game.state["pieces"].get(value)
+            value = record.get("name", value) if record else value
             if i == self.who or i == self.amount:
                 value = "<" + value + ">"  # what the arrows set
             words.append(value if i == self.who or field[0] == "n" else

@@ -5,7 +5,7 @@ from arbiter.game.expr import EMPTY
 from arbiter.ui.menu import TextPage
 
 
-def _numbers(specs, record, out, short=False):
+def _numbers(specs, record, out):
     """``record``'s counters as words: "damage 3", a set flag (max 1) by its name
     alone, text when not empty; a counter's ``label`` names it, else its name."""
     for name in sorted(specs):
@@ -17,43 +17,27 @@ def _numbers(specs, record, out, short=False):
         if isinstance(value, int) and spec.get("max") == 1 and spec.get("min", 0) == 0:
             if value:
                 out.append(label)
-        elif short and isinstance(value, int):
-            out.append(label[:3] + str(value))
         else:
             out.append("%s %s" % (label, value))
     return out
 
 
-def name_of(game, key):
-    """What players call a piece (its ``name``), a player or a choice: as it is."""
-    record = game.state["pieces"].get(key) if isinstance(key, str) else None
-    return record.get("name", key) if record else str(key)
-
-
-def row(game, key, short=False):
-    """A piece or player and its numbers in a line (``short``: the first few)."""
+def row(game, key):
+    """A piece or player and all its numbers, in words."""
     state = game.state
     record = state["pieces"].get(key)
     if record is not None:
-        words = _numbers(game.rules.get("pieces", EMPTY).get("counters", EMPTY), record, [],
-                         short)
+        words = _numbers(game.rules.get("pieces", EMPTY).get("counters", EMPTY), record, [])
         for i, word in enumerate(words):  # a pin names its piece
             if word.startswith("pinned "):
-                words[i] = "pinned by " + name_of(game, word[7:])
-        head = record.get("name", key)
-        if not short:
-            head += " (%s)" % record["owner"]
+                pin = state["pieces"].get(word[7:])
+                words[i] = "pinned by " + (pin["name"] if pin else word[7:])
+        head = "%s (%s)" % (record.get("name", key), record["owner"])
     elif key in state["players"]:
-        if short:  # as on the play screen
-            from arbiter.screens.view import player_line
-
-            return player_line(game, key)
         words = _numbers(game.rules.get("counters", EMPTY), state["players"][key], [])
         head = key
     else:
         return str(key)
-    if short:
-        return " ".join([head] + words[:3])
     return head + ": " + (", ".join(words) or "-")
 
 

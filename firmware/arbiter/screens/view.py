@@ -18,16 +18,6 @@ def _label(game, name):
     return game.rules.get("counters", EMPTY).get(name, EMPTY).get("label", default)
 
 
-def player_line(game, player):
-    """A player and the ``show`` counters, as a play screen's line."""
-    state = game.state
-    record = state["players"][player]
-    parts = [player + ("x" if player in state["lost"] else "")]
-    for name in _shown_counters(game):
-        parts.append("%s%s" % (_label(game, name)[:3], record.get(name, "-")))
-    return " ".join(parts)
-
-
 def screen_lines(game):
     """The play screen's lines, not yet fitted to its width: title, phase, a line a
     player (at least up to line 5), the message, keys."""
@@ -49,8 +39,13 @@ def screen_lines(game):
     else:  # a long title keeps its words: the round goes before the phase
         lines.append(title)
         lines.append(mark + " " + phase)
+    shown = _shown_counters(game)
     for player in state["order"]:
-        lines.append(player_line(game, player))
+        record = state["players"][player]
+        parts = [player + ("x" if player in state["lost"] else "")]
+        for name in shown:
+            parts.append("%s%s" % (_label(game, name)[:3], record.get(name, "-")))
+        lines.append(" ".join(parts))
     while len(lines) < 6:
         lines.append("")
     if state["result"] == "win":
