@@ -513,10 +513,13 @@ def on_device(rig, players=3, actions=()):
 
 
 def shown_value(rig, label):
-    """The value a form's field ``label`` shows (a long field wraps onto two lines)."""
-    found = re.search(r"(?:^| )%s <([^>]*)>" % re.escape(label), " ".join(rig.lines[1:7]))
-    assert found, (label, rig.lines)
-    return found.group(1)
+    """The value a form's field ``label`` holds (the screen shows a piece by its name)."""
+    form = rig.app.screen
+    for name, choices, i in form.fields:
+        if name == label:
+            assert "%s <%s>" % (label, form.shown(choices[i])) in " ".join(rig.lines[1:7])
+            return choices[i]
+    raise AssertionError((label, rig.lines))
 
 
 def set_field(rig, label, value):
@@ -587,7 +590,7 @@ def test_on_the_device_a_damage_shows_its_result_before_it_is_confirmed(rig):
                               "active P1 k1", "active P2 k1", "active P3 k1",
                               "add {Rex}.damage 4"])
     open_menu_item(rig, "Damage")
-    assert rig.lines[1:4] == ["k <P1.k1>", "n <1>", "by <P2>"]  # forms show keys: Rex
+    assert rig.lines[1:4] == ["k <Rex>", "n <1>", "by <P2>"]  # forms show names
     assert rig.lines[4] == "Rex 4/6 -> 5/6"
     rig.keys("down", "right", "right")  # 3 damage
     assert rig.lines[4:6] == ["Rex 4/6 -> 7/6 KO, P2", "+5 glory"]
@@ -616,9 +619,9 @@ def test_on_the_device_forms_offer_the_kaiju_and_players_that_make_sense(rig):
     open_menu_item(rig, "Damage")  # Rex, Leviath, Hive; Lumina, Kraken, Stinger, Drone
     assert offered(rig, 1) == ["P1.k1", "P2.k2", "P3.k1", "P1.k3", "P2.k1", "P3.k2",
                                "P3.k3"]
-    assert rig.lines[1] == "k <P1.k1>" and offered(rig, 3) == ["P2", "P3"]
+    assert rig.lines[1] == "k <Rex>" and offered(rig, 3) == ["P2", "P3"]
     rig.keys("up", "up", "right")  # Leviath (P2's): P1 first, then P3
-    assert rig.lines[1] == "k <P2.k2>" and offered(rig, 3) == ["P1", "P3"]
+    assert rig.lines[1] == "k <Leviath>" and offered(rig, 3) == ["P1", "P3"]
     rig.keys("b", "b")
     # a Rage Attack hits opponents: those in the city first; none (a location) last
     open_menu_item(rig, "Rage Attack")
@@ -703,6 +706,6 @@ def test_on_the_device_the_forms_and_the_preview_are_the_same_under_micropython(
     mp = run_session(5, script, "micropython")
     assert mp.frames == cp.frames
     screens = [read_lines(Frame.parse(f).ram) for f in cp.frames]
-    assert ["Damage", "k <P2.k1>", "n <3>", "by <P1>", "Kraken 0/7 -> 3/7", "", "",
+    assert ["Damage", "k <Kraken>", "n <3>", "by <P1>", "Kraken 0/7 -> 3/7", "", "",
             "<> A:do B:back"] in screens
-    assert screens[-1][:4] == ["Rage Attack", "p <P1>", "targets <P3.k1>", "P1 has 0 of 10 Fury"]
+    assert screens[-1][:4] == ["Rage Attack", "p <P1>", "targets <Hive>", "P1 has 0 of 10 Fury"]

@@ -117,15 +117,10 @@ class FastForm(ActionForm):
         game = self.play.game
         values = self.values()
         words = [self.title + ":"]
-        owner = values[self.who] if self.who >= 0 else ""
         for i, field in enumerate(self.fields):
             if not field[1]:
                 continue
-            value = values[i]
-            if owner and owner + "." + value in game.state["pieces"]:
-                value = owner + "." + value  # Kaiju's kaiju k1 of P1: Rex
-            record = game.state["pieces"].get(value)
-            value = record.get("name", value) if record else value
+            value = self.shown(values[i])
             if i == self.who or i == self.amount:
                 value = "<" + value + ">"  # what the arrows set
             words.append(value if i == self.who or field[0] == "n" else

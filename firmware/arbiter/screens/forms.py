@@ -37,11 +37,22 @@ class Form:
         rows = max(1, 7 - first - len(said))  # the fields give way to what the action says
         self.top, shown = ui.listing(
             fb, self.top, self.cursor,
-            ["%s <%s>" % (label, choices[i]) if choices else label + " -"
+            ["%s <%s>" % (label, self.shown(choices[i])) if choices else label + " -"
              for label, choices, i in self.fields], first, min(6 - first, rows))
         for row, text in enumerate(said[: 7 - first - shown]):
             ui.line(fb, first + shown + row, text)
         ui.hint(fb, "<> A:do B:back")
+
+    def shown(self, value):
+        """A choice as players read it: a piece by its name (Kaiju's ``k1`` of the
+        form's player too), anything else as it is."""
+        pieces = self.play.game.state["pieces"]
+        if value not in pieces:
+            for label, choices, i in self.fields:
+                if label == "p" and choices and choices[i] + "." + value in pieces:
+                    value = choices[i] + "." + value
+        record = pieces.get(value)
+        return record.get("name", value) if record else value
 
     def key(self, app, button, kind, now):
         self.notice = ""
