@@ -4,9 +4,7 @@ against the rules text (../shared/seeds/004_09292776f3f3e267.txt).
 The kaiju go by their names (the teams of rulesets/kaiju.json): P1's Titans are Rex,
 Gorath and Lumina, P2's Abyss Kraken and Leviath, P3's Swarm Hive, Stinger and Drone.
 An action names them in braces: "damage {Rex} 2 by=P2" is applied as "damage P1.k1 2
-by=P2". The forms on the device show keys, and "active P1 k1" takes one's last part."""
-
-import re
+by=P2". The forms on the device show the names; "active P1 k1" takes a key's last part."""
 
 import pytest
 from helpers.device import act, by_fast_path, game_of, lit, open_menu_item, said, start_game
