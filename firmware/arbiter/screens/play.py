@@ -2,7 +2,8 @@
 
 Every change goes through ``Game.apply`` (the same engine as ``arbiter run``)
 and, once applied, into the journal on flash. A: next phase; long A: redo;
-long B: undo; B: the game menu (actions, dice, corrections, log, end).
+long B: undo; B: the game menu (actions, dice, corrections, log, end); Left/Right:
+the phase's common action (fast.py); Down: the board, the phase's page or the pieces.
 """
 
 from arbiter import ui
