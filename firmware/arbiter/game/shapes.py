@@ -36,7 +36,7 @@ _SHAPES["turn_order"] = _SHAPES["order"]
 _SHAPES["top"] = _TOP = (
     " $schema:s format:!i name:!s title:s notes:s players:@players options:{@option "
     "values:{x game:{v dice:{@die counters:{@counter pieces:@pieces secrets:[@secret "
-    "setup:f round_label:s show:[s phases:[@phase turn_order:@order triggers:[@trigger "
+    "setup:f round_label:s show:[x phases:[@phase turn_order:@order triggers:[@trigger "
     "end:[@end tiebreak:[x leds:@leds grid:@grid pages:[@page teams:[@team "
     "actions:{@action ")
 _ENUMS = {"by": ("fixed", "roll", "value"), "on": ("player", "piece"),
