@@ -864,7 +864,8 @@ def plan_game(seed):
                 if player(g, p)["todo"] == "target":
                     do("target %s pos=%d" % (p, player(g, p)["aim"][0]))
             for key in sorted(g.state["pieces"]):
-                while piece_state(g, key)["targeted"]:
+                while piece_state(g, key)["targeted"] and \
+                        piece_state(g, key)["state"] != "damaged":  # (waits for a repair)
                     owner, pos = key.split(".")
                     do("defend %s pos=%s level=1" % (owner, pos))
         do("next")
@@ -1099,7 +1100,8 @@ def whole_game(rig):
                         rig.keys("a")
                     player, squares = matrix_page(rig)
                     rig.keys("b")
-                    aimed = [pos for pos, square in squares.items() if "*" in square]
+                    aimed = [pos for pos, square in squares.items()  # X*: waits for a repair
+                             if "*" in square and not square.startswith("X")]
                     if not aimed:
                         break
                     open_menu_item(rig, "Defend")

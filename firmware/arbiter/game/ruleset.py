@@ -227,8 +227,9 @@ def _check(data, deep):
         _obj(phase, "phases[%d]" % i)
         if not isinstance(phase.get("name"), str):
             _fail("phases[%d].name" % i, "must be a string")
-        if "confirm" in phase and phase["confirm"] not in data.get("actions", {}):
-            _fail("phases[%d].confirm" % i, "unknown action %r" % (phase["confirm"],))
+        for key in ("confirm", "on_a"):
+            if key in phase and phase[key] not in data.get("actions", {}):
+                _fail("phases[%d].%s" % (i, key), "unknown action %r" % (phase[key],))
     for i, secret in enumerate(data.get("secrets", [])):
         path = "secrets[%d]" % i
         _obj(secret, path)

@@ -59,7 +59,8 @@ def screen_lines(game):
         lines.append("A tie!")
     else:
         lines.append(state["message"])
-    lines.append("B:menu" if state["result"] else "A:next B:menu")
+    key_a = game.phase().get("on_a", "next")
+    lines.append("B:menu" if state["result"] else "A:" + key_a + " B:menu")
     return lines
 
 
