@@ -142,7 +142,7 @@ def test_command_rolls_every_commander_and_a_card_activates_and_clears_alerts():
         ("P1", "d4", 1), ("P2", "d6", 1)]
     assert player(g, "P1")["active"] == command[0]["rolls"][0]
     assert player(g, "P2")["active"] == command[1]["rolls"][0]
-    assert screen_lines(g)[2] == "P1 Pw1 Al2 Ac%d" % command[0]["rolls"][0]
+    assert screen_lines(g)[2] == "P1 Pw1 Al2 Ac%d H5" % command[0]["rolls"][0]
     g.apply("next")
     assert player(g, "P1")["alerts"] == 0
 
