@@ -235,6 +235,13 @@ def _check(data, deep):
         _obj(secret, path)
         if not isinstance(secret.get("choices"), list) or not secret["choices"]:
             _fail(path + ".choices", "must be a non-empty list")
+    for i, shown in enumerate(data.get("show", ())):
+        if not isinstance(shown, (str, dict)):
+            _fail("show[%d]" % i, "must be text (a counter) or an expression")
+    for name, action in data.get("actions", {}).items():
+        for key in action.get("strict", ()):
+            if key not in action.get("choices", {}):
+                _fail("actions.%s.strict" % name, "%s has no choices to be among" % key)
     _check_teams(data, counters)
     if "leds" in data:
         _check_leds(_obj(data["leds"], "leds"))

@@ -26,8 +26,8 @@ _SHAPES = {
     "grid": " value:s cell:x name:x caption:x shown:x columns:i label:s ",
     "page": " label:!s phases:[s lines:![x ", "team": " name:!s counters:{i pieces:[@piece ",
     "action": " params:[s flags:[s phases:[s label:s choices:{x defaults:x preview:b "
-              "private:b who:x limit:@limit effects:f ",
-    "limit": " per:!s times:i as:s ",
+              "private:b who:x limit:@limit strict:[s effects:f ",
+    "limit": " per:!x times:i as:s named:s ",
     # the argument of the effects that take an object of fields
     "opposed": " a:!@side b:!@side score:s as:s ties:s reason:x ",
     "side": " die:!x count:x player:x as:s ", "make_pieces": " of:x count:!x prefix:s stats:{n ",
@@ -171,7 +171,8 @@ def bad_block(value, block, data):
             return "." + key, "unknown field"
         required += 1 if block.startswith("!", at) else 0
         bad = bad_shape(value[key], block, at, data)
-        if bad is None and key in _ENUMS and value[key] not in _ENUMS[key]:
+        if bad is None and key in _ENUMS and not isinstance(value[key], dict) and \
+                value[key] not in _ENUMS[key]:  # (an expression: a limit's own scope)
             bad = "", "must be one of " + ", ".join(_ENUMS[key])
         if bad is not None:
             return "." + key + bad[0], bad[1]
