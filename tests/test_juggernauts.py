@@ -388,8 +388,9 @@ def test_attacks_are_refused_when_power_is_short_saying_how_much_is_missing():
     g = at_resolve(power=0)  # 1 Power from Energize
     refused(g, "attack P1 level=2", "attack level 2 costs 3 Power: P1 has 1, 2 missing")
     refused(g, "attack P1 level=3", "attack level 3 costs 8 Power: P1 has 1, 7 missing")
-    refused(g, "attack P1 level=4", "attack level is 1, 2 or 3")
-    refused(g, "attack P1 level=1 mode=sideways", "mode=accurate, split or triple")
+    refused(g, "attack P1 level=4", "attack level=4: it is one of 1 2 3")
+    refused(g, "attack P1 level=1 mode=sideways",
+            "attack mode=sideways: it is one of accurate split triple")
     refused(g, "attack P1 level=1 on=P1", "attack another player")
 
 
@@ -488,7 +489,7 @@ def test_defense_costs_can_be_refused_or_reduced_by_discards():
     refused(g, "defend P2 pos=1 level=3", "defense level 3 costs 8 Power: P2 has 1, 7 missing")
     refused(g, "defend P2 pos=1 level=2 discard=1", "costs 2 Power: P2 has 1, 1 missing")
     refused(g, "defend P2 pos=2 level=1", "P2.2 is not targeted")
-    refused(g, "defend P2 pos=1 level=4", "defense level is 0, 1, 2 or 3")
+    refused(g, "defend P2 pos=1 level=4", "defend level=4: it is one of 1 0 2 3")
     refused(g, "next", "P2.1 is targeted: defend it")
     g.apply("defend P2 pos=1 level=2 discard=2")
     assert player(g, "P2")["power"] == 0
@@ -544,9 +545,9 @@ def test_damage_dealt_in_this_resolve_phase_cannot_be_repaired():
     g.apply("mark P2 pos=7")
     g.apply("defend P2 pos=7 level=0")
     assert piece_state(g, "P2.7")["state"] == "damaged"
-    refused(g, "repair P2 pos=7", "P2.7 was damaged in this Resolve phase: too late to repair")
+    refused(g, "repair P2 pos=7", "P2.7 was damaged this Resolve phase")
     g.apply("damage P2 pos=2")  # a card's damage, by hand, in this Resolve phase too
-    refused(g, "repair P2 pos=2", "P2.2 was damaged in this Resolve phase")
+    refused(g, "repair P2 pos=2", "P2.2 was damaged this Resolve phase")
     g.apply("next")
     g = to_phase(g, "resolve")  # the next round's: the damage existed at its start
     g.apply("repair P2 pos=7")
@@ -572,14 +573,14 @@ def test_an_attack_on_a_space_being_repaired_is_resolved_next(repair_first):
         g.apply("repair P2 pos=7")
     g.apply("mark P2 pos=7")
     if not repair_first:  # the attack waits: all happens at once
-        assert g.state["message"] == "P2.7 is damaged: the attack waits for a repair"
+        assert g.state["message"] == "P2.7 waits for a repair"
         refused(g, "defend P2 pos=7 level=0", "P2.7 is damaged: nothing to defend")
         g.apply("repair P2 pos=7")
-        assert g.state["message"] == "P2.7 repaired: a card token; defend it"
+        assert g.state["message"] == "P2.7 repaired: a card token"
     refused(g, "next", "P2.7 is targeted: defend it")
     g.apply("defend P2 pos=7 level=0")  # a 7: the attack does not destroy it
     assert piece_state(g, "P2.7")["state"] == "card"
-    assert g.state["message"] == "P2.7: a card from the hand replaces the token"
+    assert g.state["message"] == "P2.7 is a card again"
 
 
 def test_a_repaired_space_whose_defense_fails_is_damaged_again():
@@ -588,7 +589,7 @@ def test_a_repaired_space_whose_defense_fails_is_damaged_again():
     g.apply("repair P2 pos=7")
     g.apply("defend P2 pos=7 level=0")
     assert piece_state(g, "P2.7")["state"] == "damaged"
-    refused(g, "repair P2 pos=7", "too late to repair")
+    refused(g, "repair P2 pos=7", "was damaged this Resolve phase")
 
 
 def test_an_attack_on_a_damaged_space_nobody_repairs_is_dropped_at_the_end_of_resolve():
@@ -672,7 +673,7 @@ def test_double_command_rolls_twice_and_the_player_chooses():
     assert [(r["player"], r["reason"]) for r in command] == [
         ("P1", "command 1"), ("P1", "command 2"), ("P2", "command 1"), ("P2", "command 2")]
     refused(g, "next", "P1 must choose first")
-    refused(g, "choose P1 roll=3", "roll=1 or roll=2")
+    refused(g, "choose P1 roll=3", "choose roll=3: it is one of 1 2")
     g.apply("choose P1 roll=2")
     g.apply("choose P2 roll=1")
     assert player(g, "P1")["active"] == command[1]["rolls"][0]
