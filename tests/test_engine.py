@@ -294,7 +294,8 @@ def test_named_fields_of_a_form_are_not_read_as_operators():
 # reason, the same on both runtimes.
 TURNS = {
     "format": 1, "name": "turns", "players": {"min": 2, "max": 2, "default": 2},
-    "counters": {"coins": {"start": 0}}, "game": {"defender": "P2"},
+    "counters": {"coins": {"start": 0}}, "game": {"defender": "P2", "combat": 1},
+    "pieces": {"counters": {"hp": {"start": 1, "min": 0}}, "each": [{"key": "a"}, {"key": "b"}]},
     "phases": [{"name": "play", "per_player": True}, {"name": "market"}],
     "actions": {
         "shout": {"params": ["p"], "who": "turn", "limit": {"per": "turn", "as": "action"},
@@ -304,6 +305,14 @@ TURNS = {
         "block": {"params": ["p"], "who": {"get": "game.defender"}, "effects": []},
         "bet": {"params": ["p", "n"], "limit": {"per": "round", "times": 2},
                 "effects": [{"add": "$p.coins", "n": {"arg": "n"}}]},
+        # once per combat: a count lasts while the expression keeps its value
+        "fight": {"params": ["p"], "limit": {"per": {"get": "game.combat"}, "named": "combat"},
+                  "effects": []},
+        "truce": {"effects": [{"add": "game.combat", "n": 1}]},
+        # with what the state allows: only a piece still standing is hit
+        "hit": {"params": ["k"], "strict": ["k"],
+                "choices": {"k": {"list_pieces": {"where": {">": [{"get": "$k.hp"}, 0]}}}},
+                "effects": [{"add": "$k.hp", "n": -1}]},
     },
 }
 
@@ -316,6 +325,8 @@ TURNS = {
     (["block P1"], "only P2 may block now"),  # who an expression names
     (["bet P1 1", "next", "bet P1 1", "next", "bet P1 1"], "P1 already took all 2 bet this round"),
     (["bet P1 1 amount=3"], "bet has no argument amount; it takes p n"),  # misspelt
+    (["fight P1", "fight P1"], "P1 already took its fight this combat"),  # per combat
+    (["hit P1.a", "hit P1.a"], "hit k=P1.a: it is one of P1.b P2.a P2.b"),  # a fallen piece
 ])
 def test_who_may_act_and_how_often_is_refused_with_the_reason(tmp_path, runtime, actions,
                                                               refusal):
@@ -328,7 +339,7 @@ def test_who_may_act_and_how_often_is_refused_with_the_reason(tmp_path, runtime,
 def test_a_turns_limit_starts_again_with_the_next_turn_and_round():
     game = new_game(json.loads(json.dumps(TURNS)), actions=[
         "shout P1", "next", "shout P2", "next", "next",  # round 2: P1's turn again
-        "shout P1", "bet P2 2", "bet P2 3"])
+        "shout P1", "bet P2 2", "bet P2 3", "fight P1", "truce", "fight P1"])
     assert game.state["round"] == 2
     assert (player(game, "P1")["coins"], player(game, "P2")["coins"]) == (2, 6)
     undoes_and_redoes_exactly(game, ["next", "shout P2", "bet P1 1"])

@@ -92,6 +92,32 @@ def param_options(game, name, param, players, pieces, number):
     return [str(number)]
 
 
+def declared_checks(game, action):
+    """Whether ``action`` keeps what its ruleset action declares, as the game stands:
+    its phases, ``who: "turn"`` and its ``strict`` arguments among their choices."""
+    from arbiter.game.actions import parse
+
+    try:
+        name, args = parse(action)
+    except Illegal:
+        return True
+    spec = game.rules.get("actions", {}).get(name)
+    if spec is None or game.state["round"] == 0 or game.state["result"]:
+        return True
+    if spec.get("phases") and game.phase()["name"] not in spec["phases"]:
+        return False
+    named = dict(zip(spec.get("params", ()), args["_"], strict=False), **{
+        k: v for k, v in args.items() if k != "_"})
+    if spec.get("who") == "turn" and game.active_player() and "p" in named:
+        if named["p"] != game.active_player():
+            return False
+    for key in spec.get("strict", ()):  # a fixed list (an expression may need bindings)
+        offered = spec["choices"][key]
+        if key in named and isinstance(offered, list) and named[key] not in offered:
+            return False
+    return True
+
+
 def check_bounds(game):
     for kind, records, specs in (
         ("player", game.state["players"], game.rules.get("counters", {})),
@@ -122,6 +148,7 @@ def test_random_actions_never_crash_or_break_bounds_and_undo_is_exact(name):
             game = Game(data, players=players, seed=rng.randrange(2**32))
         action = random_action(rng, game)
         before = snapshot(game)
+        declared = declared_checks(game, action)
         try:
             event = game.apply(action)
         except Illegal as exc:
@@ -131,6 +158,7 @@ def test_random_actions_never_crash_or_break_bounds_and_undo_is_exact(name):
             continue
         applied += 1
         check_bounds(game)
+        assert declared, f"{action!r} was accepted against what its action declares"
         if event not in ("undo", "redo") and rng.random() < 0.3:
             after = snapshot(game)
             try:

@@ -43,7 +43,7 @@ def dodge_played():
     g = new(DODGE_SEED)
     g.apply("queue dodge forward1 attack rotate_left sidestep_left sidestep_right")
     g.apply("next")
-    g.apply("step")
+    g.apply("step")  # the card; the Goon moves next
     return g
 
 
@@ -95,7 +95,7 @@ def test_the_end_phase_deals_new_hands_and_deal_refuses_a_second_deal():
     # 2.6: in the End phase the hands are replenished and the permanent cards replaced
     g = new(5)
     to_combat(g)
-    for _ in range(6):
+    for _ in range(12):  # 6 cards, each followed by a Goon's move
         g.apply("step")
     g.apply("next")
     assert g.phase()["name"] == "end"
@@ -111,7 +111,7 @@ def test_the_end_phase_deals_new_hands_and_deal_refuses_a_second_deal():
 def test_next_out_of_the_end_phase_deals_if_nobody_did():
     g = new(6)
     to_combat(g)
-    for _ in range(6):
+    for _ in range(12):  # 6 cards, each followed by a Goon's move
         g.apply("step")
     g.apply("next")
     g.apply("next")
@@ -127,8 +127,9 @@ def test_queue_takes_six_cards_in_order_from_the_hands_with_discards():
     g = new(1)
     g.apply(queue_from_hands(g))
     game = g.state["game"]
-    assert game["queue"] == ["forward1", "attack", "rotate_left", "discard:rotate_right",
-                             "sidestep_left", "sidestep_right"]
+    assert game["queue"] == ["alex:forward1", "alex:attack", "alex:rotate_left",
+                             "discard:alex:rotate_right", "chad:sidestep_left",
+                             "chad:sidestep_right"]
     assert game["queue_who"] == ["alex"] * 4 + ["chad"] * 2
     assert len(game["alex_hand"]) == 6 and len(game["chad_hand"]) == 6
 
@@ -141,7 +142,10 @@ def test_queue_refuses_cards_not_in_hand_and_changes_nothing():
         ("queue %s forward1 forward1 attack attack rotate_left" % missing, "no %s in" % missing),
         ("queue " + " ".join(["attack"] * (hand.count("attack") + 1) + ["forward1"] * (
             5 - hand.count("attack"))), "no attack in"),  # one more than the hands hold
-        ("queue burn:forward1 forward1 attack attack rotate_left rotate_left", "NAME or discard"),
+        ("queue burn:forward1 forward1 attack attack rotate_left rotate_left",
+         r"a card is \[discard:\]\[alex:\|chad:\]NAME, not burn:forward1"),
+        ("queue chad:attack forward1 attack attack rotate_left rotate_left",
+         "no attack in Chad's hand"),
         ("queue forward1 forward1", "missing c3="),
         ("next", "queue 6 cards first"),
         ("step", "step is for the combat phase"),
@@ -152,35 +156,59 @@ def test_queue_refuses_cards_not_in_hand_and_changes_nothing():
 # -- combat: the living Goon ----------------------------------------------------------------
 
 
-def test_each_step_plays_the_next_card_and_names_a_living_goon():
-    # 2.5: after each van Dammes card, a randomly chosen Goon moves
+def test_each_step_plays_the_next_card_then_names_a_living_goon():
+    # 2.5: "After each van Dammes card executes, the Goons player makes one move with a
+    # randomly chosen Goon": the card first, then the Goon
     g = new(3)
     to_combat(g)
     g.apply("step")
+    assert g.state["game"]["step"] == 1 and g.state["game"]["goon"] == ""
+    assert notes(g)[-2:] == ["1/6 alex", "forward1"]
+    refused(g, "next", "step through the 6 cards and Goon moves first")
+    g.apply("step")
     goon = g.state["game"]["goon"]
-    assert g.state["game"]["step"] == 1 and goon in GOONS
-    said = notes(g)[-3:]
-    assert said == ["1/6 alex", "forward1", "move " + g.state["pieces"][goon]["name"]]
-    g.apply("step")
-    g.apply("step")
-    g.apply("step")  # the fourth card was queued as a discard: it does nothing
-    assert notes(g)[-2] == "(discarded)"
-    for _ in range(2):
+    assert goon in GOONS and notes(g)[-1] == "move " + g.state["pieces"][goon]["name"]
+    for _ in range(5):
+        g.apply("step")
+    assert notes(g)[-1] == "(discarded)"  # the fourth card: queued as a discard
+    for _ in range(5):
         g.apply("step")
     refused(g, "step", "all 6 cards are played")
+    g.apply("next")
 
 
-def test_the_goon_picked_is_never_dead():
-    # spec 2: "a dead Goon cannot move, so the device picks among the living"
+def test_a_goon_the_card_kills_is_not_the_one_that_moves():
+    # 2.5 and 2.10: "When a character loses all his HP, that character dies and is
+    # removed from play": the Goon is picked after the card, among the living
     for seed in range(40):
         g = new(seed)
         to_combat(g)
+        g.apply("step")  # the card: say it shoots KF Goon 1 dead, and two others
         g.apply("hit P2.kf1 1 kind=roundhouse")
         g.apply("hit P2.gun2 1 kind=bullet")
         g.apply("hit P2.gun3 1 kind=melee")
-        for _ in range(6):
+        for _ in range(11):
             g.apply("step")
-            assert g.state["game"]["goon"] in ("P2.gun1", "P2.kf2", "P2.kf3")
+            assert g.state["game"]["goon"] in ("", "P2.gun1", "P2.kf2", "P2.kf3")
+
+
+def test_the_queue_says_whose_card_it_plays():
+    # 2.7: "The van Dammes player has 2 hands, one for Alex and one for Chad": a card both
+    # hold is queued from the hand it is named by
+    g = new(1)  # Alex and Chad each hold a forward1
+    hands = g.state["game"]
+    assert "forward1" in hands["alex_hand"] and "forward1" in hands["chad_hand"]
+    assert {"alex:forward1", "chad:forward1", "discard:chad:dodge"} <= set(hands["offer"])
+    g.apply("queue chad:forward1 alex:forward1 discard:chad:sidestep_left attack "
+            "chad:dodge sidestep_right")
+    game = g.state["game"]
+    assert game["queue"] == ["chad:forward1", "alex:forward1", "discard:chad:sidestep_left",
+                             "alex:attack", "chad:dodge", "chad:sidestep_right"]
+    assert game["queue_who"] == ["chad", "alex", "chad", "alex", "chad", "chad"]
+    assert game["chad_hand"].count("forward1") == 1 and game["alex_hand"].count("forward1") == 2
+    g.apply("next")
+    g.apply("step")
+    assert notes(g)[-2:] == ["1/6 chad", "forward1"]
 
 
 def _goon_counts(dead, seed, n):
@@ -264,7 +292,7 @@ def test_all_dodges_end_with_the_combat_phase():
     # 2.15: "The Dodging state lasts only until the end of the Combat Phase"
     g = dodge_played()
     g.apply("dodge P1.chad")
-    for _ in range(5):
+    for _ in range(11):  # the Goon, then 5 more cards and Goons
         g.apply("step")
     g.apply("next")
     assert all(p["dodge"] == 0 for p in g.state["pieces"].values())
@@ -281,6 +309,7 @@ def test_a_dodge_comes_from_a_dodge_card_played_in_combat():
     refused(g, "dodge P1.chad", "no Dodge card is being played")  # none played yet
     g.apply("step")  # Alex's Forward 1
     refused(g, "dodge P1.chad", "no Dodge card is being played")
+    g.apply("step")  # a Goon moves
     g.apply("step")  # Chad's Dodge
     refused(g, "dodge P2.kf1", "only Alex and Chad dodge")
     refused(g, "dodge P1.alex", "the Dodge card is Chad's")
@@ -340,9 +369,8 @@ def test_a_pages_line_is_checked_like_any_expression():
 # -- undo, replay and a whole game ---------------------------------------------------------
 
 ACTIONS = ["queue dodge attack rotate_left discard:rotate_right sidestep_left sidestep_right",
-           "next", "step", "dodge P1.chad", "hit P1.chad 1 kind=bullet", "step",
-           "hit P2.kf1 2 kind=explosion", "step", "step", "step", "step", "next", "deal",
-           "next"]
+           "next", "step", "dodge P1.chad", "hit P1.chad 1 kind=bullet", "step", "step",
+           "hit P2.kf1 2 kind=explosion"] + ["step"] * 9 + ["next", "deal", "next"]
 
 
 def test_every_action_undoes_exactly():
@@ -398,19 +426,25 @@ def test_a_whole_game_on_the_device(rig):
     rig.keys("b")
     hands = g.state["game"]
     open_menu_item(rig, "Queue 6 cards")
-    fill_form(rig, hands["alex_hand"][:4] + hands["chad_hand"][:2])
+    fill_form(rig, ["alex:" + c for c in hands["alex_hand"][:4]] +
+              ["chad:" + c for c in hands["chad_hand"][:2]])
     assert len(g.state["game"]["queue"]) == 6
     rig.keys("a")  # Combat begins: its page, the queue, opens by itself
     assert rig.lines[0] == "Queue" and page_text(rig)[:2] == ["Played 0/6:", " -"]
     rig.keys("a")
     assert rig.lines[1] == "Combat"
+    assert rig.lines[2:4] == ["P1 A2 C2", "P2 G1 G1 G1 K2 K2 K2"]  # everyone's HP
+    assert rig.lines[-1] == "A:step B:menu"
     for step in range(1, 7):
-        do(rig, "Next card + Goon", [])
+        rig.keys("a")  # the card
+        entry, who = g.state["game"]["queue"][step - 1], g.state["game"]["queue_who"][step - 1]
+        assert entry == who + ":" + entry.split(":")[-1]
+        assert g.state["game"]["step"] == step and g.state["game"]["goon"] == ""
+        assert rig.lines[5:7] == ["%d/6 %s" % (step, who), entry.split(":")[-1]]
+        rig.keys("a")  # then the Goon
         goon = g.state["game"]["goon"]
-        card, who = g.state["game"]["queue"][step - 1], g.state["game"]["queue_who"][step - 1]
-        assert g.state["game"]["step"] == step and g.state["pieces"][goon]["dead"] == 0
-        assert rig.lines[4:7] == ["%d/6 %s" % (step, who), card,
-                                  "move " + g.state["pieces"][goon]["name"]]
+        assert g.state["pieces"][goon]["dead"] == 0
+        assert rig.lines[6] == "move " + g.state["pieces"][goon]["name"]
         rig.run(2000)  # the flash over: as many LEDs lit as the Goon's place among the six
         lit = sum(1 for colour in rig.frame.leds if any(colour))
         assert lit == GOONS.index(goon) + 1
@@ -441,7 +475,7 @@ def test_a_page_opened_by_an_action_from_the_menu_is_what_shows_after_it(rig):
     g = game_of(rig)
     assert g.rules["name"] == "pagetest" and rig.lines[1] == "Planning"
     open_menu_item(rig, "Queue 6 cards")
-    fill_form(rig, ALEX[:4] + CHAD[:2])
+    fill_form(rig, ["alex:" + c for c in ALEX[:4]] + ["chad:" + c for c in CHAD[:2]])
     open_menu_item(rig, "Skip")
     rig.keys("a")
     assert g.phase()["name"] == "combat" and rig.lines[0] == "Queue"

@@ -142,7 +142,7 @@ def test_command_rolls_every_commander_and_a_card_activates_and_clears_alerts():
         ("P1", "d4", 1), ("P2", "d6", 1)]
     assert player(g, "P1")["active"] == command[0]["rolls"][0]
     assert player(g, "P2")["active"] == command[1]["rolls"][0]
-    assert screen_lines(g)[2] == "P1 Pw1 Al2 Ac%d" % command[0]["rolls"][0]
+    assert screen_lines(g)[2] == "P1 Pw1 Al2 Ac%d H5" % command[0]["rolls"][0]
     g.apply("next")
     assert player(g, "P1")["alerts"] == 0
 
@@ -164,6 +164,8 @@ def test_alternate_shutdown_costs_hand_size_instead_of_an_alert():
     g = command_with_every_position("damaged", alternate_shutdown=True)
     g.apply("next")
     assert player(g, "P1")["alerts"] == 2 and player(g, "P1")["hand"] == 4
+    # the play screen shows the hand size it is played by, beside the alerts
+    assert screen_lines(g)[2] == "P1 Pw1 Al2 Ac0 H4"
     g.apply("set P1.hand 0")  # "ever": not only at the end of a round
     assert g.state["lost"] == ["P1"] and g.state["winner"] == "P2"
 
@@ -359,6 +361,18 @@ def test_a_level_3_attack_costs_8_and_picks_among_three_rolls():
     assert targeted(g, "P2") == {aim[2]: 1}
 
 
+def test_a_triple_level_3_attack_is_a_level_1_and_a_split_level_2():
+    # Rules: "one first-level attack and one second-level attack", the second-level one
+    # either way: "If you're making two attacks, your opponent takes two first-level
+    # attacks."
+    g = attacked(2, "attack P1 level=3 mode=triple")
+    attacks = rolls(g, "attack")
+    assert [len(r["rolls"]) for r in attacks] == [1, 1, 1]
+    assert sum(targeted(g, "P2").values()) == 3
+    assert player(g, "P1")["power"] == 13 and player(g, "P1")["todo"] == ""
+    refused(at_resolve(2), "attack P1 level=2 mode=triple", "mode=triple is for level 3")
+
+
 def test_a_split_level_3_attack_is_a_level_1_and_an_accurate_level_2():
     # Rules: "or one first-level attack and one second-level attack."
     g = attacked(2, "attack P1 level=3 mode=split")
@@ -374,8 +388,9 @@ def test_attacks_are_refused_when_power_is_short_saying_how_much_is_missing():
     g = at_resolve(power=0)  # 1 Power from Energize
     refused(g, "attack P1 level=2", "attack level 2 costs 3 Power: P1 has 1, 2 missing")
     refused(g, "attack P1 level=3", "attack level 3 costs 8 Power: P1 has 1, 7 missing")
-    refused(g, "attack P1 level=4", "attack level is 1, 2 or 3")
-    refused(g, "attack P1 level=1 mode=sideways", "mode=accurate or mode=split")
+    refused(g, "attack P1 level=4", "attack level=4: it is one of 1 2 3")
+    refused(g, "attack P1 level=1 mode=sideways",
+            "attack mode=sideways: it is one of accurate split triple")
     refused(g, "attack P1 level=1 on=P1", "attack another player")
 
 
@@ -474,24 +489,115 @@ def test_defense_costs_can_be_refused_or_reduced_by_discards():
     refused(g, "defend P2 pos=1 level=3", "defense level 3 costs 8 Power: P2 has 1, 7 missing")
     refused(g, "defend P2 pos=1 level=2 discard=1", "costs 2 Power: P2 has 1, 1 missing")
     refused(g, "defend P2 pos=2 level=1", "P2.2 is not targeted")
-    refused(g, "defend P2 pos=1 level=4", "defense level is 0, 1, 2 or 3")
+    refused(g, "defend P2 pos=1 level=4", "defend level=4: it is one of 1 0 2 3")
     refused(g, "next", "P2.1 is targeted: defend it")
     g.apply("defend P2 pos=1 level=2 discard=2")
     assert player(g, "P2")["power"] == 0
     g.apply("next")  # nothing left to defend
 
 
-def test_a_damaged_position_is_not_targeted_again_and_cannot_be_damaged_twice():
+def test_a_damaged_position_cannot_be_damaged_twice_and_repairs_into_a_card_token():
     g = at_resolve()
     g.apply("damage P2 pos=3")
     refused(g, "damage P2 pos=3", "P2.3 is already damaged")
-    g.apply("mark P2 pos=3")
-    assert targeted(g, "P2") == {} and g.state["message"] == "P2.3 is already damaged"
+    g.apply("next")  # on to the next round's Resolve: the damage is old
+    g = to_phase(g, "resolve")
     g.apply("repair P2 pos=3")  # Rules: "remove the damage token and replace it with a card token"
     assert piece_state(g, "P2.3")["state"] == "token"
     refused(g, "repair P2 pos=3", "P2.3 is not damaged")
     g.apply("card P2 pos=3")
     assert piece_state(g, "P2.3")["state"] == "card"
+
+
+def test_a_card_attacked_both_ways_is_damaged_when_its_defense_fails():
+    # Rules: "If an attack neutralizes a card, do not replace the card with a damage
+    # token if defense fails." The normal attack on the same card still does: "Otherwise,
+    # discard the card and replace it with a damage token."
+    g = at_resolve(SEED_DEFENSE_NO_7, ("d6", "d20"))
+    g.apply("mark P2 pos=7 neutralizing")
+    g.apply("mark P2 pos=7")
+    assert piece_state(g, "P2.7")["neutralizing"] == 1 and targeted(g, "P2") == {7: 2}
+    g.apply("defend P2 pos=7 level=0")  # against the normal attack first: it fails
+    seven = piece_state(g, "P2.7")
+    assert (seven["state"], seven["targeted"], seven["tokens"]) == ("damaged", 0, 0)
+    assert g.state["message"] == "P2.7 damaged"
+    refused(g, "defend P2 pos=7 level=0", "P2.7 is not targeted")
+    g.apply("next")  # nothing left to defend
+
+
+def test_a_card_attacked_both_ways_surviving_the_normal_attack_is_neutralized_once():
+    g = at_resolve(SEED_DEFENSE_7_FIRST, ("d6", "d20"))  # the d20: 7, then 16
+    g.apply("mark P2 pos=7 neutralizing")
+    g.apply("mark P2 pos=7")
+    g.apply("defend P2 pos=7 level=0")
+    assert g.state["message"] == "P2.7 survives" and targeted(g, "P2") == {7: 1}
+    g.apply("defend P2 pos=7 level=0")  # the neutralizing one fails
+    seven = piece_state(g, "P2.7")
+    assert (seven["state"], seven["tokens"], seven["neutralizing"]) == ("neutralized", 1, 0)
+    g.apply("next")
+
+
+# Rules: "A card that repairs damage can repair damage that exists at the start of the
+# resolve phase, but can not repair damage that your opponent's attack will deal during
+# the resolve phase."
+def test_damage_dealt_in_this_resolve_phase_cannot_be_repaired():
+    g = at_resolve(SEED_DEFENSE_NO_7, ("d6", "d20"))
+    g.apply("mark P2 pos=7")
+    g.apply("defend P2 pos=7 level=0")
+    assert piece_state(g, "P2.7")["state"] == "damaged"
+    refused(g, "repair P2 pos=7", "P2.7 was damaged this Resolve phase")
+    g.apply("damage P2 pos=2")  # a card's damage, by hand, in this Resolve phase too
+    refused(g, "repair P2 pos=2", "P2.2 was damaged this Resolve phase")
+    g.apply("next")
+    g = to_phase(g, "resolve")  # the next round's: the damage existed at its start
+    g.apply("repair P2 pos=7")
+    assert piece_state(g, "P2.7")["state"] == "token"
+
+
+def damaged_before_resolve(seed):
+    """Resolve, P2's d20 position 7 damaged in an earlier phase."""
+    g = started(seed, ("d6", "d20"))
+    g.apply("damage P2 pos=7")
+    for p in ("P1", "P2"):
+        g.apply("power %s 20" % p)
+    return to_phase(g, "resolve")
+
+
+# Rules: "If you repair a space, remove the damage token and replace it with a card
+# token. If that space was targeted with an attack, resolve the attack next. If the
+# attack does not destroy the space, replace the card token with a card from your hand"
+@pytest.mark.parametrize("repair_first", [False, True])
+def test_an_attack_on_a_space_being_repaired_is_resolved_next(repair_first):
+    g = damaged_before_resolve(SEED_DEFENSE_7_FIRST)
+    if repair_first:
+        g.apply("repair P2 pos=7")
+    g.apply("mark P2 pos=7")
+    if not repair_first:  # the attack waits: all happens at once
+        assert g.state["message"] == "P2.7 waits for a repair"
+        refused(g, "defend P2 pos=7 level=0", "P2.7 is damaged: nothing to defend")
+        g.apply("repair P2 pos=7")
+        assert g.state["message"] == "P2.7 repaired: a card token"
+    refused(g, "next", "P2.7 is targeted: defend it")
+    g.apply("defend P2 pos=7 level=0")  # a 7: the attack does not destroy it
+    assert piece_state(g, "P2.7")["state"] == "card"
+    assert g.state["message"] == "P2.7 is a card again"
+
+
+def test_a_repaired_space_whose_defense_fails_is_damaged_again():
+    g = damaged_before_resolve(SEED_DEFENSE_NO_7)
+    g.apply("mark P2 pos=7")
+    g.apply("repair P2 pos=7")
+    g.apply("defend P2 pos=7 level=0")
+    assert piece_state(g, "P2.7")["state"] == "damaged"
+    refused(g, "repair P2 pos=7", "was damaged this Resolve phase")
+
+
+def test_an_attack_on_a_damaged_space_nobody_repairs_is_dropped_at_the_end_of_resolve():
+    g = damaged_before_resolve(SEED_DEFENSE_7_FIRST)
+    g.apply("mark P2 pos=7")
+    g.apply("next")  # nothing to defend: a damaged space is not defended
+    seven = piece_state(g, "P2.7")
+    assert (seven["state"], seven["targeted"]) == ("damaged", 0)
 
 
 # -- the end ------------------------------------------------------------------------------
@@ -567,7 +673,7 @@ def test_double_command_rolls_twice_and_the_player_chooses():
     assert [(r["player"], r["reason"]) for r in command] == [
         ("P1", "command 1"), ("P1", "command 2"), ("P2", "command 1"), ("P2", "command 2")]
     refused(g, "next", "P1 must choose first")
-    refused(g, "choose P1 roll=3", "roll=1 or roll=2")
+    refused(g, "choose P1 roll=3", "choose roll=3: it is one of 1 2")
     g.apply("choose P1 roll=2")
     g.apply("choose P2 roll=1")
     assert player(g, "P1")["active"] == command[1]["rolls"][0]
@@ -667,9 +773,10 @@ def test_three_players_are_a_battle_royale_even_without_the_option():
 # -- undo and replay ----------------------------------------------------------------------
 
 EVERY_ACTION = [
-    "next", "power P1 5", "damage P1 pos=4", "repair P1 pos=2", "token P1 pos=3",
+    "next", "power P1 5", "damage P1 pos=4", "repair P1 pos=6", "token P1 pos=3",
     "card P1 pos=2", "neutralize P2 pos=1", "attack P1 level=1", "attack P1 level=2",
-    "attack P1 level=2 mode=split", "attack P1 level=3 mode=split", "mark P2 pos=2",
+    "attack P1 level=2 mode=split", "attack P1 level=3 mode=split",
+    "attack P1 level=3 mode=triple", "mark P2 pos=2",
     "mark P2 pos=2 neutralizing", "defend P2 pos=5 level=3", "defend P2 pos=5 level=0",
     "roll d20 2", "add P1.power 1", "set P1.1.state token",
 ]
@@ -699,8 +806,11 @@ def undone_exactly(g, action):
 
 @pytest.mark.parametrize("action", EVERY_ACTION)
 def test_every_action_is_undone_exactly(action):
-    g = at_resolve(7)
-    g.apply("damage P1 pos=2")
+    g = started(7)
+    g.apply("damage P1 pos=6")  # before Resolve: a repair may take it
+    for p in ("P1", "P2"):
+        g.apply("power %s 20" % p)
+    g = to_phase(g, "resolve")
     if action.startswith("defend"):
         g.apply("mark P2 pos=5")
     undone_exactly(g, action)
@@ -755,7 +865,8 @@ def plan_game(seed):
                 if player(g, p)["todo"] == "target":
                     do("target %s pos=%d" % (p, player(g, p)["aim"][0]))
             for key in sorted(g.state["pieces"]):
-                while piece_state(g, key)["targeted"]:
+                while piece_state(g, key)["targeted"] and \
+                        piece_state(g, key)["state"] != "damaged":  # (waits for a repair)
                     owner, pos = key.split(".")
                     do("defend %s pos=%s level=1" % (owner, pos))
         do("next")
@@ -988,7 +1099,8 @@ def whole_game(rig):
                         rig.keys("a")
                     player, squares = matrix_page(rig)
                     rig.keys("b")
-                    aimed = [pos for pos, square in squares.items() if "*" in square]
+                    aimed = [pos for pos, square in squares.items()  # X*: waits for a repair
+                             if "*" in square and not square.startswith("X")]
                     if not aimed:
                         break
                     do(rig, "Defend", [owner, aimed[0], 1])

@@ -171,6 +171,10 @@ CHANGES.update({
     "repeat without until": (lambda d: _at(d, HIT + [3]).pop("until"), "until"),
     "opposed without b": (lambda d: _at(d, HIT + [5, "opposed"]).pop("b"), "b"),
     "confirm of an unknown action": (setting(["phases", 0, "confirm"], "nope"), "confirm"),
+    "on_a of an unknown action": (setting(["phases", 0, "on_a"], "nope"), "on_a"),
+    "strict on an argument without choices": (setting(["actions", "hit", "strict"], ["k"]),
+                                              "strict"),
+    "a limit per nothing known": (setting(["actions", "hit", "limit"], {"per": "week"}), "per"),
     "every phase moves on as it starts": (
         lambda d: [p.__setitem__("enter", [{"next": True}]) for p in d["phases"]], "phases"),
     "grid with value and cell": (setting(["grid", "cell"], 1), "grid"),

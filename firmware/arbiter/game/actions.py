@@ -233,6 +233,9 @@ def _check_turn(game, name, spec):
     key = limit.get("as", name) + " " + str(actor)
     if per == "turn":  # emptied as each turn ends (engine.next_phase)
         used, scope = state.setdefault("turn_used", {}), 0
+    elif not isinstance(per, str):  # an expression: a new value, a new count (activation)
+        used, scope = state.setdefault("used", {}), evaluate(game, per)
+        per = limit.get("named", "time")
     else:  # a count from an earlier phase or round is stale
         used, scope = state.setdefault("used", {}), 0 if per == "game" else state["round"]
         if per == "phase":
@@ -242,6 +245,13 @@ def _check_turn(game, name, spec):
         raise Illegal("%s already took %s %s this %s" % (
             actor, "its" if times == 1 else "all %d" % times, limit.get("as", name), per))
     used[key] = [scope, count + 1]
+
+
+def _within(game, name, spec, key, args):
+    offered = evaluate(game, spec["choices"][key])
+    if key in args and args[key] not in offered:
+        raise Illegal("%s %s=%s: it is one of %s" % (name, key, args[key], " ".join(
+            str(v) for v in offered) or "none now"))
 
 
 def _ruleset_action(game, name, args):
@@ -272,6 +282,8 @@ def _ruleset_action(game, name, args):
             name, " or ".join(phases), game.phase()["name"]))
     game.args = args
     bind_args(game, args)
+    for key in spec.get("strict", ()):  # within what the state allows (a living piece)
+        _within(game, name, spec, key, args)
     if "who" in spec or "limit" in spec:
         _check_turn(game, name, spec)
     game.log.append({"event": name, "args": {k: args[k] for k in sorted(args)}})

@@ -227,15 +227,23 @@ def _check(data, deep):
         _obj(phase, "phases[%d]" % i)
         if not isinstance(phase.get("name"), str):
             _fail("phases[%d].name" % i, "must be a string")
-        if "confirm" in phase and phase["confirm"] not in data.get("actions", {}):
-            _fail("phases[%d].confirm" % i, "unknown action %r" % (phase["confirm"],))
-        if phase.get("fast") and phase["fast"] not in data.get("actions", {}):
-            _fail("phases[%d].fast" % i, "unknown action %r" % (phase["fast"],))
+        for key in ("confirm", "on_a", "fast"):
+            # fast "" says the phase has no common action
+            if phase.get(key) and phase[key] not in data.get("actions", {}) or \
+                    phase.get(key, 0) == "" and key != "fast":
+                _fail("phases[%d].%s" % (i, key), "unknown action %r" % (phase[key],))
     for i, secret in enumerate(data.get("secrets", [])):
         path = "secrets[%d]" % i
         _obj(secret, path)
         if not isinstance(secret.get("choices"), list) or not secret["choices"]:
             _fail(path + ".choices", "must be a non-empty list")
+    for i, shown in enumerate(data.get("show", ())):
+        if not isinstance(shown, (str, dict)):
+            _fail("show[%d]" % i, "must be text (a counter) or an expression")
+    for name, action in data.get("actions", {}).items():
+        for key in action.get("strict", ()):
+            if key not in action.get("choices", {}):
+                _fail("actions.%s.strict" % name, "%s has no choices to be among" % key)
     _check_teams(data, counters)
     if "leds" in data:
         _check_leds(_obj(data["leds"], "leds"))

@@ -19,15 +19,15 @@ _SHAPES = {
     "piece": " key:!s name:s stats:{n ",
     "secret": " name:!s prompt:s field:s action:s choices:![a on_reveal:f ",
     "phase": " name:!s label:s per_player:x skip_if:x repeat_until:x enter:f turn:f leave:f "
-             "exit:f confirm:s fast:s ",
+             "exit:f confirm:s on_a:s fast:s ",
     "order": " by:s die:s key:x high_first:b ",
     "trigger": " counter:!s on:s at:!x falls:b effects:f ",
     "end": " at:s win_if:x lose_if:x ", "leds": " piece:!x level:x flash:{[s ",
     "grid": " value:s cell:x name:x caption:x shown:x columns:i label:s ",
     "page": " label:!s phases:[s lines:![x ", "team": " name:!s counters:{i pieces:[@piece ",
     "action": " params:[s flags:[s phases:[s label:s choices:{x defaults:x preview:b "
-              "private:b who:x limit:@limit effects:f ",
-    "limit": " per:!s times:i as:s ",
+              "private:b who:x limit:@limit strict:[s effects:f ",
+    "limit": " per:!x times:i as:s named:s ",
     # the argument of the effects that take an object of fields
     "opposed": " a:!@side b:!@side score:s as:s ties:s reason:x ",
     "side": " die:!x count:x player:x as:s ", "make_pieces": " of:x count:!x prefix:s stats:{n ",
@@ -36,7 +36,7 @@ _SHAPES["turn_order"] = _SHAPES["order"]
 _SHAPES["top"] = _TOP = (
     " $schema:s format:!i name:!s title:s notes:s players:@players options:{@option "
     "values:{x game:{v dice:{@die counters:{@counter pieces:@pieces secrets:[@secret "
-    "setup:f round_label:s show:[s phases:[@phase turn_order:@order triggers:[@trigger "
+    "setup:f round_label:s show:[x phases:[@phase turn_order:@order triggers:[@trigger "
     "end:[@end tiebreak:[x leds:@leds grid:@grid pages:[@page teams:[@team "
     "actions:{@action ")
 _ENUMS = {"by": ("fixed", "roll", "value"), "on": ("player", "piece"),
@@ -171,7 +171,8 @@ def bad_block(value, block, data):
             return "." + key, "unknown field"
         required += 1 if block.startswith("!", at) else 0
         bad = bad_shape(value[key], block, at, data)
-        if bad is None and key in _ENUMS and value[key] not in _ENUMS[key]:
+        if bad is None and key in _ENUMS and not isinstance(value[key], dict) and \
+                value[key] not in _ENUMS[key]:  # (an expression: a limit's own scope)
             bad = "", "must be one of " + ", ".join(_ENUMS[key])
         if bad is not None:
             return "." + key + bad[0], bad[1]

@@ -61,6 +61,11 @@ class PlayScreen:
             from arbiter.screens.confirm import open_confirm
 
             open_confirm(app, self)
+        elif button == A and kind != LONG and "on_a" in self.game.phase() and \
+                not self.game.state["result"]:  # the phase's own step (Impactics' cards)
+            if not self.act(app, self.game.phase()["on_a"], now):
+                self.notice = ""  # refused: its business is done, so A moves on
+                self.act(app, "next", now)
         elif button == A:
             self.act(app, "redo" if kind == LONG else "next", now)
         elif button == B and kind == LONG:

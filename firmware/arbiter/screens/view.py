@@ -44,7 +44,12 @@ def screen_lines(game):
         record = state["players"][player]
         parts = [player + ("x" if player in state["lost"] else "")]
         for name in shown:
-            parts.append("%s%s" % (_label(game, name)[:3], record.get(name, "-")))
+            if isinstance(name, str):
+                parts.append("%s%s" % (_label(game, name)[:3], record.get(name, "-")))
+            else:  # an expression: its text, if any (Impactics' HP of each piece)
+                text = str(game.bound_eval("p", player, name))
+                if text:
+                    parts.append(text)
         lines.append(" ".join(parts))
     while len(lines) < 6:
         lines.append("")
@@ -54,7 +59,8 @@ def screen_lines(game):
         lines.append("A tie!")
     else:
         lines.append(state["message"])
-    lines.append("B:menu" if state["result"] else "A:next B:menu")
+    key_a = game.phase().get("on_a", "next")
+    lines.append("B:menu" if state["result"] else "A:" + key_a + " B:menu")
     return lines
 
 
