@@ -164,7 +164,7 @@ def test_a_jugger_acts_only_at_its_reflexes_unless_delayed():
     # Eli's Reflexes is 2 (refused before the chain check)
     refused(g, "ready {Eli}", "Eli activates at Reflexes 2")
     apply(g, "delay {Bo}")
-    assert piece_state(g, "Bo")["delayed"] == 4 and piece_state(g, "Bo")["focus"] == 3
+    assert piece_state(g, "Bo")["delayed"] == 14 and piece_state(g, "Bo")["focus"] == 3  # 4, S1
     to_turn(g, "P1", 2)
     apply(g, "ready {Eli}")
     apply(g, "attack {Bo} {Jo} defense=none")  # Bo acts late, delayed
@@ -235,10 +235,10 @@ def test_a_jugger_freed_after_its_value_acts_in_its_sides_turn_one_freed_before_
     g.apply("next")  # activation
     to_turn(g, "P2", 2)  # past Gus's Reflexes of 3: the pin ends now
     apply(g, "unpin {Gus}")
-    assert piece_state(g, "Gus")["delayed"] == 9 and "Gus may act this stone" in notes(g)
+    assert piece_state(g, "Gus")["delayed"] == 29 and "Gus may act this stone" in notes(g)
     assert g.bound_eval("k", piece(g, "Gus"), {"val": "acts"})  # he acts now, in his side's turn
     apply(g, "attack {Gus} {Eli} defense=none")  # his turn is owed, not bought: 2 for the attack
-    assert piece_state(g, "Gus")["focus"] == 2 and piece_state(g, "Gus")["acted"] == 1
+    assert piece_state(g, "Gus")["focus"] == 2 and piece_state(g, "Gus")["acted"] == 2
     h = pin_ready()
     apply(h, "pin {Gus} by={Bo}")
     end_stone(h)
@@ -420,7 +420,8 @@ def test_costs_and_boosts_are_paid_focus_first():
     assert piece_state(g, "Hal")["focus"] == 4  # no defense costs nothing
     g.apply("undo agreed")
     refused(g, "attack {Bo} {Hal} defense=none boost=5", "Bo cannot pay 12")
-    refused(g, "attack {Bo} {Hal} side=back dboost=1", "a back attack gets no defense and no boost")
+    refused(g, "attack {Bo} {Hal} side=back dboost=1",
+            "a back attack gets no defense and no boost")
 
 
 def pools(g, name):
@@ -438,6 +439,7 @@ def test_a_cost_is_paid_from_the_pool_the_player_names_first():
     assert pools(g, "Bo") == (4, 3, 3) and pools(g, "Hal") == (4, 3, 3)
     apply(g, "delay {Bo} from=stamina")
     assert pools(g, "Bo") == (4, 2, 3)
+    to_turn(g, "P1", 3)  # the delayed activation
     apply(g, "attack {Bo} {Hal} defense=full from=synergy dfrom=stamina")
     assert pools(g, "Bo") == (4, 2, 1) and pools(g, "Hal") == (4, 1, 3)
     g.apply("undo agreed")
