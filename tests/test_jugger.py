@@ -145,7 +145,7 @@ def test_activation_counts_down_reflexes_initiative_side_first_refilling_focus()
     for _ in range(10):
         seen.append((g.state["game"]["voa"], g.active_player(), g.state["message"]))
         if seen[-1][:2] == (5, "P1"):
-            apply(g, "spend {Bo} focus=3")  # Bo (Reflexes 4) spends before his slot
+            apply(g, "spend {Bo} n=3")  # Bo (Reflexes 4) spends before his slot
             assert piece_state(g, "Bo")["focus"] == 1
         if seen[-1][:2] == (4, "P2"):
             assert piece_state(g, "Bo")["focus"] == 4  # refilled at value 4
@@ -317,20 +317,20 @@ def test_spending_names_its_pool_and_the_last_stamina_exhausts():
     # "Inmediatamente después de que la acción en la que un Jugger gasta su última Ficha
     # de PA ... sufre la condición de AGOTADO"
     g = new(1)
-    apply(g, "spend {Bo} focus=1 synergy=2")
-    assert piece_state(g, "Bo")["focus"] == 3 and g.state["players"]["P1"]["synergy"] == 1
-    refused(g, "spend {Bo} stamina=4", "Bo has 3 stamina")
-    apply(g, "spend {Bo} stamina=2")
+    apply(g, "spend {Bo} n=3 from=synergy")  # "puede gastar uno o más PSE"
+    assert pools(g, "Bo") == (4, 3, 0)
+    refused(g, "spend {Bo} n=8 from=stamina", "Bo cannot pay 8")  # synergy only if named
+    apply(g, "spend {Bo} n=2 from=stamina")
     assert piece_state(g, "Bo")["exhausted"] == 0
-    apply(g, "spend {Bo} stamina=1")
+    apply(g, "spend {Bo} n=1 from=stamina")
     assert piece_state(g, "Bo")["exhausted"] == 1 and g.state["message"] == "Bo is exhausted"
 
 
 def test_exhaustion_takes_a_die_from_attack_and_defense_minimum_zero():
     # "Los valores ataque y defensa base del Jugger se reducen en 1 con un mínimo de 0"
     g = with_initiative("P1", SEED_P1_INITIATIVE)
-    apply(g, "spend {Bo} stamina=3")
-    apply(g, "spend {Hal} stamina=3")
+    apply(g, "spend {Bo} n=3 from=stamina")
+    apply(g, "spend {Hal} n=3 from=stamina")
     to_turn(g, "P1", 4)
     apply(g, "attack {Bo} {Hal} defense=full")
     att, dfn = rolls(g, "attack")[-1], rolls(g, "defense")[-1]
@@ -455,7 +455,7 @@ def test_paying_with_the_last_stamina_exhausts():
     # PA ... sufre la condición de AGOTADO"
     g = with_initiative("P1", SEED_P1_INITIATIVE)
     to_turn(g, "P1", 2)
-    apply(g, "spend {Eli} stamina=2")
+    apply(g, "spend {Eli} n=2 from=stamina")
     apply(g, "ready {Eli} from=stamina")
     assert pools(g, "Eli") == (4, 0, 3) and piece_state(g, "Eli")["exhausted"] == 1
     assert notes(g)[-2:] == ["Eli is exhausted", "Eli readies the chain"]
@@ -523,7 +523,7 @@ def test_a_point_clears_counts_and_statuses_but_not_exhaustion_and_rests_reserve
     # excepción de las Fichas de Estado Agotado"; "todos los Juggers de Reserva recuperan
     # un número de PA equivalente al valor de su Fortaleza"
     g = with_initiative("P1", SEED_P1_INITIATIVE, "long")
-    apply(g, "spend {Lu} stamina=3")
+    apply(g, "spend {Lu} n=3 from=stamina")
     apply(g, "set {Pia}.stamina 0")  # in reserve (a correction), Fortitude 3
     apply(g, "hit {Tam} crouch=3")
     end_stone(g)
@@ -601,7 +601,7 @@ def test_a_short_game_has_no_reserves_to_swap():
 def test_helpers_are_no_actions_of_their_own():
     g = with_initiative("P1", SEED_P1_INITIATIVE)
     to_turn(g, "P1", 4)
-    for helper in ("pay", "take", "act", "check", "release"):
+    for helper in ("pay", "act", "check", "release", "free"):
         refused(g, helper + " {Bo} n=1", "%s is only part of other actions" % helper)
 
 
@@ -613,7 +613,7 @@ def test_every_action_can_be_undone():
     apply(g, "hit {Gus} crouch=2")
     to_turn(g, "P1", 4)
     for action in ["hit {Hal} by={Eli}", "out {Ivo}", "pin {Gus} by={Bo}",
-                   "spend {Bo} focus=1 stamina=1 synergy=1", "delay {Bo} from=stamina",
+                   "spend {Bo} n=3 from=synergy", "delay {Bo} from=stamina",
                    "attack {Bo} {Hal} defense=duel side=flank boost=1 dboost=1 from=synergy",
                    "dispute", "next", "roster P1"]:
         before = seen_but_log(g)

@@ -170,7 +170,8 @@ def test_exhaustion_begins_after_the_action_that_spent_the_last_stamina(runtime)
     # PA en su Carta de Estadísticas Personales sufre la condición de AGOTADO"
     g = script(runtime, [
         ("to P1 4", ""),
-        ("spend {Bo} focus=3 stamina=2", "Bo spends 5"),
+        ("spend {Bo} n=2 from=stamina", "Bo spends 2"),
+        ("spend {Bo} n=3", "Bo spends 3"),  # 1 focus and 1 stamina left
         ("attack {Bo} {Hal} defense=none", "Bo is exhausted")])  # 1 focus, the last stamina
     assert len(rolls(g, "attack")[-1]["rolls"]) == 2  # attack 1 + sword 1: not yet tired
     assert piece_state(g, "Bo")["exhausted"] == 1
@@ -238,7 +239,7 @@ def test_a_defender_who_cannot_pay_does_not_defend(runtime):
     # Defiende; No puede potenciar la Defensa"
     g = script(runtime, [
         ("to P1 4", ""),
-        ("spend {Hal} focus=4 stamina=2", "Hal spends 6"),
+        ("spend {Hal} n=6", "Hal spends 6"),  # all his focus, 2 of his stamina
         ("attack {Bo} {Hal} defense=duel side=back",
          "!a back attack gets no defense and no boost"),
         ("attack {Bo} {Hal} defense=full", "Hal cannot pay: no defense")])
