@@ -320,3 +320,41 @@ def test_a_qwik_carries_no_weapon():
     with pytest.raises(Illegal) as refusal:
         new_game(data, 1, options={"length": "short"})
     assert refusal.value.reason == "a Qwik carries no weapon"
+
+
+MINE = {"teams": [{"name": "Mine", "pieces": [
+    {"key": "j1", "name": "Mia", "stats": {"team": "Hamburg", "position": "qwik",
+                                           "weapon": "none", "reflexes": 5}},
+    {"key": "j2", "name": "Nils", "stats": {"team": "Hamburg", "weapon": "long_sword"}},
+    {"key": "j3", "name": "Ole", "stats": {"team": "Hamburg", "weapon": "staff"}},
+    {"key": "j4", "name": "Pit", "stats": {"team": "Kiel", "weapon": "qtip", "cost": 5}},
+    {"key": "j5", "name": "Ute", "stats": {"team": "Kiel", "weapon": "chain", "cost": 5}}]}]}
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_the_players_own_team_is_entered_on_the_pc_and_picked_in_play(tmp_path, capsys,
+                                                                       runtime):
+    # "Cada jugador construye su equipo usando su colección de Jugadores de Jugger. El
+    # Equipo de Jugger debe construirse teniendo en cuenta el Presupuesto de Reclutamiento"
+    import json
+
+    from arbiter_referee.cli import main as arbiter
+    from arbiter_referee.rulesets import with_teams
+
+    teams = tmp_path / "teams.json"
+    teams.write_text(json.dumps(MINE))
+    merged = json.loads(with_teams("jugger", str(teams), tmp_path / "out").read_text())
+    assert merged["actions"]["roster"]["choices"]["team"][-1] == "Mine"  # the device's form
+    assert arbiter(["run", "jugger", "--teams", str(teams), "--runtime", runtime, "--json",
+                    "--do", "roster P1 team=Mine", "--do", "set P1.j2.attack 3"]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert state["players"]["P1"]["team"] == "Mine" and state["message"] == "P1 fields Mine"
+    nils = state["pieces"]["P1.j2"]
+    assert (nils["name"], nils["stats"]["attack"], nils["stats"]["weapon"]) == (
+        "Nils", 3, "long_sword")
+    MINE["teams"][0]["pieces"][0]["stats"]["weapon"] = "chain"  # a Qwik with a weapon
+    teams.write_text(json.dumps(MINE))
+    MINE["teams"][0]["pieces"][0]["stats"]["weapon"] = "none"
+    assert arbiter(["run", "jugger", "--teams", str(teams), "--runtime", runtime,
+                    "--do", "roster P1 team=Mine"]) == 2
+    assert "refused: a Qwik carries no weapon" in capsys.readouterr().err
