@@ -742,11 +742,12 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
     rig.keys("b", "b")
     rig.keys("b")
     acting = [label for label, _ in rig.app.screen.items]
-    anytime = ["Dispute roll", "Hit: crouch", "Out of bounds", "Spend points", "Unpin"]
+    anytime = ["Dispute roll", "Hit: crouch", "Out of bounds", "Spend points", "Unpin",
+               "React: who first"]
     assert start[2:start.index("Roll dice")] == sorted(anytime + ["Roster", "Swap reserve"])
     assert acting[2:acting.index("Roll dice")] == sorted(anytime + [
         "Attack (2 focus)", "Delay (1 focus)", "Pick up Jugg (1)", "Pin (1 focus)",
-        "Ready chain (1)", "Score (2 focus)"])  # and no helper: pay, take, act, check, release...
+        "Ready chain (1)", "Score (2 focus)", "Throw Jugg"])  # and no helper: pay, act, check...
 
 
 # On arbiter sim (seed 7: P1 has the initiative): Play, Jugger, start, past the dice seal;
@@ -754,7 +755,7 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
 # wrestle), picks up the Jugg and scores in the same activation.
 SIM_GAME = ("a down a a a a  a a  b down down a down right right right right right a  "
             "b down down down down down down down a a  "
-            "b down down down down down down down down down down a a wait=3000")
+            "b down down down down down down down down down down down a a wait=3000")
 
 
 def test_a_full_short_game_runs_to_its_end_on_arbiter_sim(tmp_path):
