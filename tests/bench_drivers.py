@@ -58,9 +58,8 @@ def juggernauts(rig):
 
 def jugger(rig):
     # A short game (the first point wins): the initiative; at Reflexes 5 a wrestle (Qwik
-    # on Qwik), an attack of opportunity (the other side's reaction), who reacts first;
-    # P1's Qwik picks up the Jugg, throws it, picks it up again and scores. Few events:
-    # each 4 more keep one more snapshot of the state (undo) in the heap.
+    # on Qwik), an attack of opportunity (the other side's reaction), a
+    # referee's hit, a dispute of 2 dice; P1's Qwik picks up the Jugg and scores.
     open_setup(rig, "jugger")
     rig.keys("a")  # start (a short game)
     seal(rig)  # the dice commitment, each player's press
@@ -71,12 +70,11 @@ def jugger(rig):
             g.active_player() == player and g.state["game"]["voa"] == voa
 
     press_next_until(rig, turn("P1", 5))
-    ana, bo, dag, fen, gus = (piece(game, name) for name in ("Ana", "Bo", "Dag", "Fen", "Gus"))
+    ana, bo, cyd, fen, gus = (piece(game, name) for name in ("Ana", "Bo", "Cyd", "Fen", "Gus"))
     from_menu(rig, "Attack (2 focus)", [ana, fen, 0, 0, "duel"])  # a wrestle
     from_menu(rig, "Attack (2 focus)", [gus, bo, 0, 0, "none", "focus", "focus", "opportunity"])
-    from_menu(rig, "React: who first", [dag, gus])
-    from_menu(rig, "Pick up Jugg (1)", [ana])
-    from_menu(rig, "Throw Jugg", [ana, "focus", 1])
+    from_menu(rig, "Hit: crouch", [cyd, fen])
+    from_menu(rig, "Dispute roll", [2])
     from_menu(rig, "Pick up Jugg (1)", [ana])
     from_menu(rig, "Score (2 focus)", [ana])
     assert game.state["winner"] == "P1" and "P1 wins!" in rig.lines, rig.lines

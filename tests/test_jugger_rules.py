@@ -91,25 +91,6 @@ def test_the_qwik_scores_in_its_activation_carrying_the_jugg_and_paying(runtime)
 
 
 @pytest.mark.parametrize("runtime", RUNTIMES)
-def test_the_carrier_throws_the_jugg_in_its_activation_or_when_attacked(runtime):
-    # "El Portador de el jugg puede lanzarlo como una Acción Estándar durante su
-    # Activación, o si un ataque es declarado contra el Portador, este puede hacer una
-    # Reacción y Lanzar el jugg."; "Por cada 1 PC que un Qwik utilice puede lanzar el jugg
-    # de 1 a 3 hexágonos."
-    g = script(runtime, [
-        ("to P1 5", ""),
-        ("throw {Ana}", "!Ana does not carry the Jugg"),
-        ("pickup {Ana}", "Ana picks up the Jugg"),
-        ("throw {Ana} n=2", "Ana throws the Jugg up to 6 hexes"),
-        ("score {Ana}", "!Ana does not carry the Jugg"),
-        ("to P2 5", ""),
-        ("pickup {Fen}", "Fen picks up the Jugg"),
-        ("to P1 4", ""),
-        ("throw {Fen}", "Fen throws the Jugg up to 3 hexes")])  # a reaction to Bo's attack
-    assert g.state["game"]["jugg"] == "" and piece_state(g, "Fen")["focus"] == 2
-
-
-@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_the_qwik_scores_only_in_its_own_activation(runtime):
     # "El Jugger activado debe completar TODAS las acciones que van a hacer en esa Piedra"
     script(runtime, [
@@ -178,17 +159,6 @@ def test_an_attack_of_opportunity_is_the_other_sides_reaction(runtime):
     gus, jo = piece_state(g, "Gus"), piece_state(g, "Jo")
     assert (gus["focus"], jo["focus"]) == (2, 1)
     assert gus["acted"] == 0 and jo["acted"] == 0  # a reaction is no activation
-
-
-@pytest.mark.parametrize("runtime", RUNTIMES)
-def test_who_reacts_first_higher_reflexes_then_initiative(runtime):
-    # "El Jugger con mayor puntuación de Reflejos toma la Reacción. Si ambos Juggers tienen
-    # la misma puntuación de Reflejos, el Jugger que tiene la Iniciativa realiza la Reacción."
-    script(runtime, [("next", ""),  # the initiative: P1's
-                     ("react {Gus} {Cyd}", "Gus reacts"),  # Reflexes 4 against 3
-                     ("react {Eli} {Gus}", "Gus reacts"),
-                     ("react {Gus} {Bo}", "Bo reacts"),  # both 4: P1 has the initiative
-                     ("react {Bo} {Cyd}", "!one jugger of each side")])
 
 
 # -- (4) exhaustion ------------------------------------------------------------------------
