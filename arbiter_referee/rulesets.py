@@ -87,3 +87,36 @@ def check_file(path: Path) -> str | None:
     except UnicodeDecodeError:
         return "not UTF-8 text"
     return check_text(text)
+
+
+def with_teams(ruleset: str, teams: str, folder: Path) -> Path:
+    """The ruleset with the players' own teams from a teams file (a JSON list of
+    teams, or an object holding one as ``teams``), written in ``folder`` under the
+    ruleset's file name: each team replaces the ruleset's of the same name or is
+    added after them, and an action's choice that lists the ruleset's team names
+    (Jugger's ``roster``) lists the new ones. ValueError says what is wrong."""
+    source = ruleset_path(ruleset)
+    data = json.loads(source.read_text())
+    try:
+        given = json.loads(Path(teams).read_text())
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{teams}: not valid JSON at line {exc.lineno}: {exc.msg}") from None
+    if isinstance(given, dict):
+        given = given.get("teams")
+    if not isinstance(given, list) or not all(
+            isinstance(team, dict) and isinstance(team.get("name"), str) for team in given):
+        raise ValueError(f"{teams}: a teams file holds a list of teams, each with a name")
+    old = [team.get("name") for team in data.get("teams", [])]
+    new = {team["name"] for team in given}
+    data["teams"] = [team for team in data.get("teams", []) if team.get("name") not in new]
+    data["teams"] += given
+    names = [team["name"] for team in data["teams"]]
+    for spec in data.get("actions", {}).values():
+        choices = spec.get("choices", {}) if isinstance(spec, dict) else {}
+        for key in choices:
+            if choices[key] == old:
+                choices[key] = names
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / source.name
+    path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
+    return path

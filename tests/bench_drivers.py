@@ -2,7 +2,7 @@
 
 Where the test suite has a whole game on the device for the bundled ruleset,
 that test is the driver, asserts and all: the bench replays what the tests
-hold. Jugger's (SIM_GAME in tests/test_jugger.py) is two attacks and a score,
+hold. Jugger's (SIM_GAME in tests/test_jugger.py) is a wrestle, a pick-up and a score,
 so its game is here, in the tests' style: choices read from the screen and
 the game, each action checked, loops bounded.
 """
@@ -56,8 +56,9 @@ def juggernauts(rig):
 
 
 def jugger(rig):
-    # A short game (the first point wins): the initiative, an attack, a referee's
-    # hit and a pin, a dispute, an undo and redo, then P1's qwik scores.
+    # A short game (the first point wins): the initiative; at Reflexes 5 a wrestle (Qwik
+    # on Qwik), an attack of opportunity (the other side's reaction), a
+    # referee's hit, a dispute of 2 dice; P1's Qwik picks up the Jugg and scores.
     open_setup(rig, "jugger")
     rig.keys("a")  # start (a short game)
     seal(rig)  # the dice commitment, each player's press
@@ -68,16 +69,13 @@ def jugger(rig):
             g.active_player() == player and g.state["game"]["voa"] == voa
 
     press_next_until(rig, turn("P1", 5))
-    ana, bo, fen, gus = (piece(game, name) for name in ("Ana", "Bo", "Fen", "Gus"))
-    from_menu(rig, "Attack (2 focus)", [ana, fen, 0, 0, "duel"])
-    press_next_until(rig, turn("P2", 5))
-    from_menu(rig, "Hit: crouch", [bo, fen])
-    press_next_until(rig, turn("P2", 4))
-    from_menu(rig, "Pin (1 focus)", [bo, gus])  # Gus holds Bo down
-    rig.keys("b:long", "a:long")  # the pin undone, redone
-    from_menu(rig, "Dispute roll", [])
-    press_next_until(rig, turn("P1", 3))
-    from_menu(rig, "Score a point", ["P1"])
+    ana, bo, cyd, fen, gus = (piece(game, name) for name in ("Ana", "Bo", "Cyd", "Fen", "Gus"))
+    from_menu(rig, "Attack (2 focus)", [ana, fen, 0, 0, "duel"])  # a wrestle
+    from_menu(rig, "Attack (2 focus)", [gus, bo, 0, 0, "none", "focus", "focus", "opportunity"])
+    from_menu(rig, "Hit: crouch", [cyd, fen])
+    from_menu(rig, "Dispute roll", [2])
+    from_menu(rig, "Pick up Jugg (1)", [ana])
+    from_menu(rig, "Score (2 focus)", [ana])
     assert game.state["winner"] == "P1" and "P1 wins!" in rig.lines, rig.lines
 
 

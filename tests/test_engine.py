@@ -343,3 +343,35 @@ def test_a_turns_limit_starts_again_with_the_next_turn_and_round():
     assert game.state["round"] == 2
     assert (player(game, "P1")["coins"], player(game, "P2")["coins"]) == (2, 6)
     undoes_and_redoes_exactly(game, ["next", "shout P2", "bet P1 1"])
+
+
+STATS = {
+    "format": 1, "name": "stats", "players": {"min": 2, "max": 2, "default": 2},
+    "counters": {"score": {"start": 0}},
+    "pieces": {"stats": {"reach": 1, "kind": "foot"},
+               "each": [{"key": "a", "stats": {"power": 2}}, {"key": "b"}]},
+    "actions": {
+        "strike": {"params": ["k"], "effects": [
+            {"add": "P1.score", "n": {"+": [{"stat": "power"}, {"stat": "reach"}]}}]},
+        "mount": {"params": ["k"], "effects": [{"set": "$k.kind", "to": "horse"},
+                                               {"set": "$k.reach", "to": 3}]},
+    },
+}
+
+
+@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+def test_a_changed_stat_is_the_pieces_own_and_takes_effect(tmp_path, runtime):
+    # Issue 23: "set P1.j2.attack 3 is accepted and has no effect on the dice"
+    path = tmp_path / "stats.json"
+    path.write_text(json.dumps(STATS))
+    actions = ["set P1.a.power 5", "mount P1.b", "set P2.b.kind chariot", "strike P1.a",
+               "strike P1.b"]
+    outcome = play(str(path), None, 1, {}, actions, runtime)
+    assert outcome.refused is None
+    pieces = outcome.state["pieces"]
+    assert (pieces["P1.a"]["stats"]["power"], pieces["P1.b"]["stats"]["kind"]) == (5, "horse")
+    assert pieces["P2.b"]["stats"]["kind"] == "chariot" and pieces["P2.a"]["stats"]["power"] == 2
+    assert outcome.state["players"]["P1"]["score"] == (5 + 1) + (0 + 3)
+    game = new_game(json.loads(json.dumps(STATS)), actions=actions[:1])
+    assert game.rules["pieces"]["each"][0]["stats"]["power"] == 2  # the ruleset stays
+    undoes_and_redoes_exactly(game, ["mount P1.b", "set P2.a.power 4"])

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
+from pathlib import Path
 
 from arbiter_referee.emulator import RUNTIMES
 
@@ -21,12 +23,15 @@ def arguments(parser) -> None:
                              "the dice then come from SHA-256 of the seed and it")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--do", action="append", default=[], metavar="ACTION")
+    parser.add_argument("--teams", metavar="FILE",
+                        help="the players' own teams (a JSON list) added to the ruleset's")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--runtime", choices=RUNTIMES, default="cpython")
 
 
 def run(args) -> int:
     from arbiter_referee.headless import play
+    from arbiter_referee.rulesets import with_teams
 
     options = {}
     for item in args.option:
@@ -36,9 +41,13 @@ def run(args) -> int:
             return 2
         options[name] = {"true": True, "false": False}.get(value.lower(), value)
     try:
-        outcome = play(args.ruleset, args.players, args.seed, options, args.do, args.runtime,
-                       args.entropy)
-    except FileNotFoundError as exc:
+        with tempfile.TemporaryDirectory() as folder:
+            ruleset = args.ruleset
+            if args.teams:
+                ruleset = str(with_teams(ruleset, args.teams, Path(folder)))
+            outcome = play(ruleset, args.players, args.seed, options, args.do, args.runtime,
+                           args.entropy)
+    except (FileNotFoundError, ValueError) as exc:
         print(f"arbiter run: {exc}", file=sys.stderr)
         return 2
     if outcome.refused:

@@ -26,9 +26,14 @@ def load(text):
 
 
 def load_file(path):
-    """``load`` of a file's text, read here so the text is garbage once parsed."""
-    with open(path) as f:
-        return load(f.read())
+    """The checked ruleset read from a file as the device reads one: streamed, so
+    the text is never held whole; or None after printing why it is refused."""
+    try:
+        with open(path) as f:
+            return ruleset.read(f)
+    except ValueError as exc:
+        print("X 0 " + str(exc))
+        return None
 
 
 def start(rules, players, seed, options, mix=None):

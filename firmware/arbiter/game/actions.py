@@ -96,6 +96,8 @@ def _correct(game, name, args):
         if name == "add" or amount not in spec["choices"]:
             raise Illegal("%s is one of %s" % (field, ", ".join(spec["choices"])))
         new = amount
+    elif name == "set" and spec is None and isinstance(current, str) and isinstance(amount, str):
+        new = amount  # a text stat, such as a jugger's weapon
     else:
         if not isinstance(amount, int) or not isinstance(current, int):
             raise Illegal("%s takes a whole number" % path)

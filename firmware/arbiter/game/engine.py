@@ -229,6 +229,11 @@ class Game(Context):
         record = holder(self.state, kind, key)
         if record is None:
             raise Illegal("no such player or piece: " + key)
+        if kind == "piece" and field not in record and self._stat(record, field):
+            stats = dict(record["stats"])  # the roster's own stays as it was
+            stats[field] = value
+            record["stats"] = stats
+            return
         spec = self.counter_spec(kind, field)
         if spec is not None and ("min" in spec or "max" in spec) and "choices" not in spec:
             low, high = self.bounds(spec, kind, key, record)
@@ -238,6 +243,11 @@ class Game(Context):
         record[field] = value
         if isinstance(old, int) and isinstance(value, int) and value != old:
             self._fire(kind, key, record, field, old, value)
+
+    def _stat(self, record, field):
+        """Whether a piece's field is a stat (its own, or every piece's): a change writes it."""
+        return field in record["stats"] or field in self.rules.get("pieces", EMPTY).get(
+            "stats", EMPTY)
 
     def counter_spec(self, kind, field):
         if kind == "player":

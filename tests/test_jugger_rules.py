@@ -1,0 +1,360 @@
+"""Jugger TTG to the letter (issue 23): activations, scoring, reactions, exhaustion,
+pins, defenses that cannot be paid, disputes, the weaponless Qwik, rosters and stats.
+
+Each test quotes the rule it enforces (../shared/seeds/002_3f7d8541c1733e1c.txt,
+Spanish) and plays a script of actions on both runtimes: in this process, where each
+message and refusal is read, and in MicroPython in a Pico's 192 KB heap, where each
+refusal is met again and the whole script must end in the same state. A script's
+step is an action and what it must say (part of a message), or ``!`` and the reason
+it is refused; ``to P1 4`` passes (``next``) to P1's turn at Reflexes 4. Juggers go
+by name (test_jugger.py): Falcons Ana (Qwik), Bo, Cyd, Dag, Eli (chain) against
+Ravens Fen (Qwik), Gus, Hal, Ivo, Jo (chain)."""
+
+import pytest
+from helpers.game import canonical, named, new_game, notes, piece_state, rolls
+from test_jugger import SEED_P1_INITIATIVE, juggs
+
+from arbiter.game import Illegal
+from arbiter_referee.headless import play
+
+RUNTIMES = ["cpython", "micropython"]
+# P1 wins the point's first initiative, and (after the pin_2 script's first stone) P2 the
+# second stone's
+SEED = SEED_P1_INITIATIVE
+SEED_ANA_HITS = 4  # P1's initiative; Ana's one die at Fen shows a Jugg
+SEED_BO_FEN_EVEN = 8  # P1's initiative; Bo at Fen in a duel: as many Juggs each
+
+
+def script(runtime, steps, seed=SEED, length="short"):
+    """Plays ``steps`` (see the module's text) and returns the game (this process's)."""
+    g = new_game("jugger", seed, options={"length": length})
+    done = []
+    for action, want in steps:
+        if action.startswith("to "):
+            _, player, voa = action.split()
+            for _ in range(60):
+                if g.phase()["name"] == "activation" and g.active_player() == player \
+                        and g.state["game"]["voa"] == int(voa):
+                    break
+                g.apply("next")
+                done.append("next")
+            else:
+                raise AssertionError("never reached " + action)
+            continue
+        text = named(g, action)
+        if want.startswith("!"):
+            with pytest.raises(Illegal) as refusal:
+                g.apply(text)
+            assert refusal.value.reason == want[1:], action
+            if runtime == "micropython":
+                out = play("jugger", None, seed, {"length": length}, done + [text], runtime)
+                assert out.refused == (len(done) + 1, want[1:]), action
+            continue
+        seen = len(notes(g))
+        g.apply(text)
+        done.append(text)
+        said = " | ".join(notes(g)[seen:])
+        assert want in said, (action, said)
+    if runtime == "micropython":
+        mp = play("jugger", None, seed, {"length": length}, done, runtime)
+        cp = play("jugger", None, seed, {"length": length}, done, "cpython")
+        assert mp.refused is None and canonical(mp.state) == canonical(cp.state)
+    return g
+
+
+# -- (1) scoring ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_the_qwik_scores_in_its_activation_carrying_the_jugg_and_paying(runtime):
+    # "Si un Qwik está en el hexágono de la Portería, puede gastar 2 PC para marcar un
+    # punto. Si un Qwik está en el hexágono adyacente a la Portería, puede utilizar 3 PC";
+    # "Si un Qwik está en el hexágono adyacente al del jugg, puede utilizar 2 PC para
+    # levantarlo"; "Un Jugger Agachado: No puede llevar a cado ninguna Acción"
+    g = script(runtime, [
+        ("to P1 5", ""),
+        ("score {Bo}", "!only a Qwik scores"),
+        ("score {Ana}", "!Ana does not carry the Jugg"),
+        ("pickup {Fen}", "!not P2's turn"),
+        ("pickup {Ana} far=1", "Ana picks up the Jugg"),  # 2 from the next hex
+        ("to P2 5", ""),
+        ("hit {Ana} crouch=1", "Ana drops the Jugg"),
+        ("to P1 4", ""),
+        ("score {Ana}", "!Ana is crouched")])
+    assert g.state["game"]["jugg"] == "" and g.state["result"] is None
+    g = script(runtime, [
+        ("to P1 5", ""),
+        ("pickup {Ana}", "Ana picks up the Jugg"),  # 1 on the Jugg's hex
+        ("score {Ana} far=1", "P1 scores 1-0")])  # 3 from the hex next to the goal
+    ana = piece_state(g, "Ana")
+    assert (ana["focus"], ana["stamina"]) == (0, 3) and g.state["winner"] == "P1"
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_the_qwik_scores_only_in_its_own_activation(runtime):
+    # "El Jugger activado debe completar TODAS las acciones que van a hacer en esa Piedra"
+    script(runtime, [
+        ("to P1 5", ""),
+        ("pickup {Ana}", "Ana picks up the Jugg"),
+        ("to P1 4", ""),
+        ("score {Ana}", "!Ana has had its activation this stone")])
+
+
+# -- (2) one activation a stone ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_jugger_activates_once_a_stone_and_a_delay_moves_it_lower(runtime):
+    # "En vez de Activar, un Jugger puede Retrasar su Activación posponiéndola para un Orden
+    # de Activación menor"; "El Jugador puede entonces Activar el Jugger durante su Turno
+    # quitando la Ficha de Demora"; "Activando, uno por uno, a todos sus Juggers"
+    g = script(runtime, [
+        ("to P1 4", ""),
+        ("delay {Bo}", "Bo delays"),
+        ("attack {Bo} {Hal} defense=none", "!Bo activates at Reflexes 4"),  # not at 4 again
+        ("to P1 3", ""),
+        ("attack {Bo} {Hal} defense=none", "-"),  # the delayed activation, at a lower value
+        ("attack {Bo} {Gus} defense=none", "!Bo has made its Basic Attack"),
+        ("delay {Bo}", "!Bo has activated; it cannot delay now")])  # no act, delay, act
+    assert piece_state(g, "Bo")["delayed"] == 0  # the activation ended the delay
+    script(runtime, [
+        ("to P1 3", ""),
+        ("attack {Cyd} {Ivo} defense=none", "-"),
+        ("attack {Dag} {Hal} defense=none", "-"),  # Dag's activation begins: Cyd's is over
+        ("attack {Cyd} {Gus} defense=none", "!Cyd has had its activation this stone"),
+        ("to P1 1", ""),
+        ("delay {Ana}", "!Ana activates at Reflexes 5")])  # her value passed: no delay now
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_no_delay_past_the_last_value_and_a_new_stone_activates_again(runtime):
+    # "El valor del orden de activación (VOA) empieza en 5 y va en orden descendiente"
+    script(runtime, [
+        ("to P1 2", ""),
+        ("ready {Eli}", "Eli readies the chain"),
+        ("to P2 1", ""),
+        ("delay {Jo}", "!no lower value to delay to"),
+        ("to P1 5", ""),  # the next stone
+        ("to P1 2", ""),
+        ("attack {Eli} {Jo} defense=none", "-")])
+
+
+# -- (3) reactions -------------------------------------------------------------------------
+
+
+ON_THE_SIDE_IN_TURN = "an attack of opportunity is on the side in turn"
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_an_attack_of_opportunity_is_the_other_sides_reaction(runtime):
+    # "Como REACCIÓN, el Jugador solamente declara un Ataque Básico con su Jugger ... contra
+    # un Jugger en movimiento del oponente"; "Si la Cadena no está preparada el Jugger
+    # usando la Cadena debe gastar como mínimo 3 PC"
+    g = script(runtime, [
+        ("to P1 5", ""),
+        ("attack {Gus} {Ana} kind=opportunity defense=none", "-"),  # Ana moves past Gus
+        ("attack {Gus} {Fen} kind=opportunity", "!" + ON_THE_SIDE_IN_TURN),
+        ("attack {Jo} {Bo} kind=opportunity defense=none", "-"),  # an unready chain: 3
+        ("attack {Bo} {Hal} kind=opportunity", "!" + ON_THE_SIDE_IN_TURN)])
+    gus, jo = piece_state(g, "Gus"), piece_state(g, "Jo")
+    assert (gus["focus"], jo["focus"]) == (2, 1)
+    assert gus["acted"] == 0 and jo["acted"] == 0  # a reaction is no activation
+
+
+# -- (4) exhaustion ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_exhaustion_begins_after_the_action_that_spent_the_last_stamina(runtime):
+    # "Inmediatamente después de que la acción en la que un Jugger gasta su última Ficha de
+    # PA en su Carta de Estadísticas Personales sufre la condición de AGOTADO"
+    g = script(runtime, [
+        ("to P1 4", ""),
+        ("spend {Bo} n=2 from=stamina", "Bo spends 2"),
+        ("spend {Bo} n=3", "Bo spends 3"),  # 1 focus and 1 stamina left
+        ("attack {Bo} {Hal} defense=none", "Bo is exhausted")])  # 1 focus, the last stamina
+    assert len(rolls(g, "attack")[-1]["rolls"]) == 2  # attack 1 + sword 1: not yet tired
+    assert piece_state(g, "Bo")["exhausted"] == 1
+
+
+# -- (5) pins ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_pins_in_the_pinners_activation_and_again_before_the_pinned_sides_turn(runtime):
+    # "El Jugador Activo debe estar en un hexágono adyacente ... y gastar un Punto de
+    # Concentración"; "cualquier Jugador Activo puede re-establecer el Pineo ... siempre y
+    # cuando el Pineo se establezca ANTES del siguiente turno del Jugador controlando al
+    # Jugador Agachado"; "Si los Reflejos del jugador son mayores que la Orden de Activación
+    # actual, los jugadores se pueden activar normalmente durante el turno del Jugador"
+    g = script(runtime, [
+        ("hit {Gus} crouch=1", "Gus crouches 1"),
+        ("to P1 5", ""),
+        ("pin {Gus} by={Bo}", "!Bo activates at Reflexes 4"),  # not in Bo's activation
+        ("to P1 4", ""),
+        ("pin {Gus} by={Bo}", "Bo pins Gus"),
+        ("to P2 5", ""),  # stone 2: Gus's count is 0, the pin holds; P2 has the initiative
+        ("to P1 4", ""),  # after P2's turn at Gus's value
+        ("unpin {Gus}", "Gus may act this stone"),
+        ("pin {Gus} by={Cyd}", "!Cyd activates at Reflexes 3"),
+        ("pin {Gus} by={Bo}", "Bo pins Gus"),  # again, before P2's next turn
+        ("unpin {Gus}", "Gus stands up"),
+        ("to P2 3", ""),
+        ("attack {Gus} {Bo} defense=none", "-"),  # his activation was not lost
+        ("to P1 3", ""),
+        ("pin {Gus} by={Cyd}", "!Gus is not crouched")])  # too late: P2 has had its turn
+    assert piece_state(g, "Gus")["acted"] == g.state["round"] == 2  # his activation's stone
+    assert g.state["players"]["P2"]["initiative"]
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_jugger_freed_in_its_own_sides_turn_activates_at_once(runtime):
+    # "Si es el turno del Jugador que controla a ese Jugador de Jugger cuando el Pineo se
+    # acaba, el Jugador puede Activarse inmediatamente."
+    script(runtime, [
+        ("hit {Gus} crouch=1", "Gus crouches 1"),
+        ("to P1 4", ""),
+        ("pin {Gus} by={Bo}", "Bo pins Gus"),
+        ("to P1 5", ""),  # stone 2: Gus's count is 0, the pin holds
+        ("to P2 2", ""),  # past Gus's Reflexes 4
+        ("hit {Bo} crouch=3", "Gus is free"),
+        ("attack {Gus} {Cyd} defense=none", "-")])
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_second_hit_never_shortens_a_crouch(runtime):
+    # "Conteo de 5 piedras: Cadena"
+    g = script(runtime, [("hit {Fen} by={Eli}", "Fen crouches 5"), ("out {Fen}", "crouch 5"),
+                         ("hit {Fen} by={Bo}", "Fen crouches 5")])
+    assert piece_state(g, "Fen")["crouch"] == 5
+
+
+# -- (6) defenses --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_defender_who_cannot_pay_does_not_defend(runtime):
+    # "No se defiende: Si el Jugger no puede permitirse pagar por su defensa esta opción
+    # ocurre por defecto."; por la Espalda: "Entra por defecto en la opción de defensa No se
+    # Defiende; No puede potenciar la Defensa"
+    g = script(runtime, [
+        ("to P1 4", ""),
+        ("spend {Hal} n=6", "Hal spends 6"),  # all his focus, 2 of his stamina
+        ("attack {Bo} {Hal} defense=duel side=back",
+         "!a back attack gets no defense and no boost"),
+        ("attack {Bo} {Hal} defense=full", "Hal cannot pay: no defense")])
+    dfn = rolls(g, "defense")[-1]
+    assert dfn["reason"] == "defense none" and len(dfn["rolls"]) == 3  # the shield's 3
+    assert piece_state(g, "Hal")["stamina"] == 1
+
+
+# -- (7) disputes --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_dispute_rolls_one_die_or_more(runtime):
+    # "Las disputas entre jugadores se resuelven con un tiradas enfrentadas de dados. El
+    # jugador que consigue más Juggs en sus dados gana."
+    g = script(runtime, [("dispute n=0", "!a dispute rolls 1 die or more"),
+                         ("dispute n=-2", "!a dispute rolls 1 die or more"),
+                         ("dispute n=3", "Dispute: ")])
+    assert [len(r["rolls"]) for r in rolls(g, "dispute")[-2:]] == [3, 3]
+
+
+def test_the_dispute_form_asks_the_number_of_dice(rig):
+    from helpers.device import open_menu_item, open_setup, play_screen, seal
+
+    open_setup(rig, "jugger")
+    rig.keys("a")
+    seal(rig)
+    play_screen(rig)
+    open_menu_item(rig, "Dispute roll")
+    assert rig.lines[1] == "n <1>"
+
+
+# -- (8) the Qwik has no weapon ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_qwik_wields_no_weapon(runtime):
+    # "Los Qwiks no pueden esgrimir armas"; "un Qwiker puede, como Ataque Normal, intentar
+    # Forcejear o Apresar al Qwiker del oponente"
+    g = script(runtime, [
+        ("to P1 5", ""),
+        ("attack {Ana} {Gus} defense=none", "!a Qwik wrestles only the other Qwik"),
+        ("attack {Ana} {Fen} defense=none", "-")], seed=SEED_ANA_HITS)
+    assert juggs(g) == (1, 0) and piece_state(g, "Fen")["crouch"] == 0  # Ana won: no crouch
+    g = script(runtime, [("to P1 4", ""), ("attack {Bo} {Fen} defense=duel", "-")],
+               seed=SEED_BO_FEN_EVEN)
+    a, d = juggs(g)
+    assert 0 < a == d and piece_state(g, "Bo")["crouch"] == 0  # doubles: only Fen crouches
+    assert piece_state(g, "Fen")["crouch"] == 3
+
+
+# -- (10) rosters and stats ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_corrected_stat_takes_effect(runtime):
+    # "Puntos de Ataque del Jugger + Puntos de Ataque del Arma"
+    g = script(runtime, [("set {Bo}.attack 3", ""), ("to P1 4", ""),
+                         ("attack {Bo} {Hal} defense=none", "-")])
+    assert len(rolls(g, "attack")[-1]["rolls"]) == 3 + 1
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_long_game_keeps_one_chain_in_play(runtime):
+    # "Necesitaras, al menos: 1x Cadena (Solo puede haber una Cadena por cada equipo de
+    # Jugger en el campo)"
+    script(runtime, [("swap {Wen} {Zed}", "!Bears needs one Chain in play"),
+                     ("swap {Vik} {Zed}", "Zed in for Vik")], length="long")
+
+
+def test_a_qwik_carries_no_weapon():
+    # "Los Qwiks o Corredores no son equipados con un Arma"
+    from helpers.game import rules
+
+    data = rules("jugger")
+    data["teams"][0]["pieces"][0]["stats"]["weapon"] = "chain"
+    data["teams"][0]["pieces"][4]["stats"]["weapon"] = "staff"
+    with pytest.raises(Illegal) as refusal:
+        new_game(data, 1, options={"length": "short"})
+    assert refusal.value.reason == "a Qwik carries no weapon"
+
+
+MINE = {"teams": [{"name": "Mine", "pieces": [
+    {"key": "j1", "name": "Mia", "stats": {"team": "Hamburg", "position": "qwik",
+                                           "weapon": "none", "reflexes": 5}},
+    {"key": "j2", "name": "Nils", "stats": {"team": "Hamburg", "weapon": "long_sword"}},
+    {"key": "j3", "name": "Ole", "stats": {"team": "Hamburg", "weapon": "staff"}},
+    {"key": "j4", "name": "Pit", "stats": {"team": "Kiel", "weapon": "qtip", "cost": 5}},
+    {"key": "j5", "name": "Ute", "stats": {"team": "Kiel", "weapon": "chain", "cost": 5}}]}]}
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_the_players_own_team_is_entered_on_the_pc_and_picked_in_play(tmp_path, capsys,
+                                                                       runtime):
+    # "Cada jugador construye su equipo usando su colección de Jugadores de Jugger. El
+    # Equipo de Jugger debe construirse teniendo en cuenta el Presupuesto de Reclutamiento"
+    import json
+
+    from arbiter_referee.cli import main as arbiter
+    from arbiter_referee.rulesets import with_teams
+
+    teams = tmp_path / "teams.json"
+    teams.write_text(json.dumps(MINE))
+    merged = json.loads(with_teams("jugger", str(teams), tmp_path / "out").read_text())
+    assert merged["actions"]["roster"]["choices"]["team"][-1] == "Mine"  # the device's form
+    assert arbiter(["run", "jugger", "--teams", str(teams), "--runtime", runtime, "--json",
+                    "--do", "roster P1 team=Mine", "--do", "set P1.j2.attack 3"]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert state["players"]["P1"]["team"] == "Mine" and state["message"] == "P1 fields Mine"
+    nils = state["pieces"]["P1.j2"]
+    assert (nils["name"], nils["stats"]["attack"], nils["stats"]["weapon"]) == (
+        "Nils", 3, "long_sword")
+    MINE["teams"][0]["pieces"][0]["stats"]["weapon"] = "chain"  # a Qwik with a weapon
+    teams.write_text(json.dumps(MINE))
+    MINE["teams"][0]["pieces"][0]["stats"]["weapon"] = "none"
+    assert arbiter(["run", "jugger", "--teams", str(teams), "--runtime", runtime,
+                    "--do", "roster P1 team=Mine"]) == 2
+    assert "refused: a Qwik carries no weapon" in capsys.readouterr().err
