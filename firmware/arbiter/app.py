@@ -11,8 +11,6 @@ from arbiter import VERSION, unload
 from arbiter.hw.buttons import button_of, kind_of
 from arbiter.hw.ticks import diff
 from arbiter.screens import LET_GO
-from arbiter.screens.dice import DiceRoller
-from arbiter.screens.settings import SettingsScreen
 from arbiter.store.settings import Settings
 from arbiter.ui.menu import Menu, TextPage
 
@@ -202,8 +200,12 @@ def _choose_game(app, now):
 
 
 def _roll_dice(app, now):
+    from arbiter.screens.dice import DiceRoller  # let go once closed: a game's heap
+
     app.push(DiceRoller())
 
 
 def _settings(app, now):
+    from arbiter.screens.settings import SettingsScreen  # as the dice
+
     app.push(SettingsScreen())
