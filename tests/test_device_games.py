@@ -170,6 +170,25 @@ def test_an_illegal_correction_is_refused_with_the_reason_and_changes_nothing(ri
     assert game_of(rig).history.events == []
 
 
+def test_a_refused_action_leaves_its_form_and_the_menu_as_they_were(rig):
+    # the action runs once the form and the menu are closed (their code out of a
+    # Pico's heap): refused, both come back as the player left them
+    start_game(rig, "kaiju")
+    open_menu_item(rig, "Correct")
+    menu_cursor = rig.app.stack[-2].cursor
+    rig.keys("down", "down", *["left"] * 25, "up")
+    while "<energy>" not in rig.lines[2]:
+        rig.keys("right")
+    shown = rig.lines[1:4]
+    rig.keys("a")
+    assert rig.lines[1:4] == shown
+    assert "below its minimum" in " ".join(rig.lines[4:7])
+    assert rig.app.screen.cursor == 1  # on "what", where it was
+    rig.keys("b")
+    assert rig.lines[0] == "Game"
+    assert rig.app.screen.cursor == menu_cursor
+
+
 def test_dice_rolled_from_the_game_menu_are_in_the_log(rig):
     start_game(rig, "kaiju")
     open_menu_item(rig, "Roll dice")

@@ -26,6 +26,8 @@ class Form:
         self.held = 0  # repeats of the Left/Right held now
         self.notice = ""  # why the action was refused, until the next key
         self.said = ""  # a preview: what the action would say
+        self.name = None  # the ruleset action's (ActionForm), else
+        self.tool = 0  # 1: Roll dice's form, 2: Correct's (game_menu.open_form)
 
     def values(self):
         return [choices[i] if choices else "" for _, choices, i in self.fields]
@@ -59,18 +61,25 @@ class Form:
             field[2] = max(0, min(index, len(field[1]) - 1))
             self.on_change(self.cursor)
         elif button == A and kind != LONG:
-            if self.play.act(app, self.build(self.values()), now):
-                app.pop()  # the form
-                app.pop()  # the game menu
-                return
-            self.notice = self.play.notice
-            self.play.notice = ""
+            values = self.values()
+            self.play.act_later(app, (self.build(values), self.name, self.tool, values,
+                                      self.cursor, self.top))
+            return
         elif button == B:
             app.pop()
         app.redraw()
 
     def on_change(self, row):
         pass
+
+    def restore(self, values, cursor, top, notice):
+        """As the form was (``values`` of its fields, in order: the choices of those
+        below follow), saying ``notice``: opened again after its action was refused."""
+        for i, field in enumerate(self.fields):
+            if field[1] and values[i] in field[1]:
+                field[2] = field[1].index(values[i])
+                self.on_change(i)
+        self.cursor, self.top, self.notice = cursor, top, notice
 
 
 def _numbers(low, high):
@@ -181,8 +190,10 @@ def param_choices(game, form, binding=None):
 def roll_form(play):
     dice = sorted(play.game.rules.get("dice", {}))  # sorted: dict order differs by runtime
     dice += [d for d in ("d4", "d6", "d8", "d10", "d12", "d20") if d not in dice]
-    return Form(play, "Roll dice", [["die", dice, 0], ["count", COUNTS, 0]],
+    form = Form(play, "Roll dice", [["die", dice, 0], ["count", COUNTS, 0]],
                 lambda values: "roll %s %s" % (values[0], values[1]), COUNTS)
+    form.tool = 1
+    return form
 
 
 class CorrectForm(Form):
@@ -194,6 +205,7 @@ class CorrectForm(Form):
         fields = [["who", holders, 0], ["what", [], 0], ["by", CHANGES, 21]]
         super().__init__(play, "Correct", fields,
                          lambda v: "add %s.%s %s" % (v[0], v[1], v[2]), CHANGES)
+        self.tool = 2
         self.on_change(0)
 
     def on_change(self, row):

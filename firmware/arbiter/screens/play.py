@@ -121,6 +121,31 @@ class PlayScreen:
         app.redraw()
         return True
 
+    def act_later(self, app, memo):
+        """A form's action, done in a pass of its own once the form and the game menu
+        are closed and their code is let go (an action's garbage on top of the forms'
+        code was a game's heap peak). ``memo``: (the action's text, and the form as
+        it was: game_menu.open_form's name and tool, its values, cursor and top).
+        Refused, the menu and the form open again as they were, saying why."""
+        menu = app.stack[-2]
+        memo += (menu.cursor, menu.top)
+        app.pop()  # the form
+        app.pop()  # the game menu
+        app.later = lambda app, now: self._act_memo(app, memo, now)
+        app.redraw()
+
+    def _act_memo(self, app, memo, now):
+        if self.act(app, memo[0], now):
+            return
+        notice, self.notice = self.notice, ""
+        menu = game_menu(self)
+        menu.cursor, menu.top = memo[6], memo[7]
+        app.push(menu)
+        from arbiter.screens.game_menu import open_form
+
+        open_form(app, self, memo[1], memo[2])
+        app.screen.restore(memo[3], memo[4], memo[5], notice)
+
     def undo(self, app, now):
         """Of an action that rolled, once the table agrees: its dice stay in the log."""
         dice = self.game.history.needs()
