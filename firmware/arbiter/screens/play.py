@@ -138,6 +138,11 @@ class PlayScreen:
         if self.act(app, memo[0], now):
             return
         notice, self.notice = self.notice, ""
+        # reopened in a pass of its own: the refused action's garbage goes first
+        app.later = lambda app, now: self._reopen(app, memo, notice)
+        app.redraw()
+
+    def _reopen(self, app, memo, notice):
         menu = game_menu(self)
         menu.cursor, menu.top = memo[6], memo[7]
         app.push(menu)
