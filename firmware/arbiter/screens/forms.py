@@ -28,6 +28,7 @@ class Form:
         self.said = ""  # a preview: what the action would say
         self.name = None  # the ruleset action's (ActionForm), else
         self.tool = 0  # 1: Roll dice's form, 2: Correct's (game_menu.open_form)
+        self.menu_at = None  # the game menu's cursor and top, opened from there
 
     def values(self):
         return [choices[i] if choices else "" for _, choices, i in self.fields]
@@ -63,10 +64,12 @@ class Form:
         elif button == A and kind != LONG:
             values = self.values()
             self.play.act_later(app, (self.build(values), self.name, self.tool, values,
-                                      self.cursor, self.top))
+                                      self.cursor, self.top, self.menu_at))
             return
         elif button == B:
             app.pop()
+            if self.menu_at is not None:
+                self.play.menu_again(app, self.menu_at)
         app.redraw()
 
     def on_change(self, row):

@@ -122,15 +122,12 @@ class PlayScreen:
         return True
 
     def act_later(self, app, memo):
-        """A form's action, done in a pass of its own once the form and the game menu
-        are closed and their code is let go (an action's garbage on top of the forms'
-        code was a game's heap peak). ``memo``: (the action's text, and the form as
-        it was: game_menu.open_form's name and tool, its values, cursor and top).
-        Refused, the menu and the form open again as they were, saying why."""
-        menu = app.stack[-2]
-        memo += (menu.cursor, menu.top)
+        """A form's action, done in a pass of its own once the form is closed and the
+        forms' code let go (an action's garbage on top of the forms' code was a game's
+        heap peak). ``memo``: the action's text, and the form as it was: its
+        game_menu.open_form name and tool, values, cursor, top and menu_at. Refused,
+        the game menu and the form open again as they were, saying why."""
         app.pop()  # the form
-        app.pop()  # the game menu
         app.later = lambda app, now: self._act_memo(app, memo, now)
         app.redraw()
 
@@ -143,13 +140,17 @@ class PlayScreen:
         app.redraw()
 
     def _reopen(self, app, memo, notice):
-        menu = game_menu(self)
-        menu.cursor, menu.top = memo[6], memo[7]
-        app.push(menu)
+        self.menu_again(app, memo[6])
         from arbiter.screens.game_menu import open_form
 
         open_form(app, self, memo[1], memo[2])
         app.screen.restore(memo[3], memo[4], memo[5], notice)
+
+    def menu_again(self, app, at):
+        """The game menu, its cursor and top ``at`` as they were (a form closed)."""
+        menu = game_menu(self)
+        menu.cursor, menu.top = at
+        app.push(menu)
 
     def undo(self, app, now):
         """Of an action that rolled, once the table agrees: its dice stay in the log."""
