@@ -89,9 +89,16 @@ def _numbers(low, high):
     return [str(n) for n in range(low, high + 1)]
 
 
-AMOUNTS = _numbers(0, 30)
-CHANGES = _numbers(-20, 20)
-COUNTS = _numbers(1, 20)
+AMOUNTS = _numbers(0, 30)  # the Roll dice and Correct forms' numbers are made when
+# they open, out of these where they can: kept with the forms' code, they took 2 KB
+
+
+def _counts():
+    return AMOUNTS[1:21]
+
+
+def _changes():
+    return _numbers(-20, -1) + AMOUNTS[:21]
 
 
 class ActionForm(Form):
@@ -193,8 +200,9 @@ def param_choices(game, form, binding=None):
 def roll_form(play):
     dice = sorted(play.game.rules.get("dice", {}))  # sorted: dict order differs by runtime
     dice += [d for d in ("d4", "d6", "d8", "d10", "d12", "d20") if d not in dice]
-    form = Form(play, "Roll dice", [["die", dice, 0], ["count", COUNTS, 0]],
-                lambda values: "roll %s %s" % (values[0], values[1]), COUNTS)
+    counts = _counts()
+    form = Form(play, "Roll dice", [["die", dice, 0], ["count", counts, 0]],
+                lambda values: "roll %s %s" % (values[0], values[1]), counts)
     form.tool = 1
     return form
 
@@ -205,9 +213,10 @@ class CorrectForm(Form):
     def __init__(self, play):
         game = play.game
         holders = game.players_in_order() + game.piece_keys()
-        fields = [["who", holders, 0], ["what", [], 0], ["by", CHANGES, 21]]
+        changes = _changes()
+        fields = [["who", holders, 0], ["what", [], 0], ["by", changes, 21]]
         super().__init__(play, "Correct", fields,
-                         lambda v: "add %s.%s %s" % (v[0], v[1], v[2]), CHANGES)
+                         lambda v: "add %s.%s %s" % (v[0], v[1], v[2]), changes)
         self.tool = 2
         self.on_change(0)
 
