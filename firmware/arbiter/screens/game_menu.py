@@ -45,19 +45,12 @@ class GameMenu(Menu):
 
 def open_form(app, play, name, tool=0):
     """The form of the action ``name``, else (``tool`` 1) Roll dice's or (2) Correct's,
-    in the game menu's place: the menu and its code are let go while the form is open
-    and come back where they were (PlayScreen.menu_again) when it closes; the forms'
-    code loads once one opens. An action's garbage, a form's on top of the code of
-    both, was a game's heap peak on a Pico."""
+    in the game menu's place (PlayScreen.open_form): the menu and its code are let
+    go while the form is open, and come back where they were when it closes."""
     menu = app.screen
     at = (menu.cursor, menu.top)
     app.pop()
-    from arbiter.screens.forms import action_form, correct_form, roll_form
-
-    form = roll_form(play) if tool == 1 else correct_form(play) if tool == 2 else \
-        action_form(play, name)
-    form.menu_at = at
-    app.push(form)
+    play.open_form(app, name, tool, at)
 
 
 def table_lines(game):

@@ -140,11 +140,24 @@ class PlayScreen:
         app.redraw()
 
     def _reopen(self, app, memo, notice):
-        self.menu_again(app, memo[6])
-        from arbiter.screens.game_menu import open_form
+        self._form(app, memo[1], memo[2], memo[6], memo, notice)
 
-        open_form(app, self, memo[1], memo[2])
-        app.screen.restore(memo[3], memo[4], memo[5], notice)
+    def open_form(self, app, name, tool, at):
+        """A game menu's form (game_menu.open_form; ``at``: the menu's cursor and top),
+        in a pass of its own once the menu's code is collected: the forms' code, a
+        form and its choices' garbage on top of the menu's were a game's heap peak."""
+        app.later = lambda app, now: self._form(app, name, tool, at, None, "")
+        app.redraw()
+
+    def _form(self, app, name, tool, at, memo, notice):
+        from arbiter.screens.forms import action_form, correct_form, roll_form
+
+        form = roll_form(self) if tool == 1 else correct_form(self) if tool == 2 else \
+            action_form(self, name)
+        form.menu_at = at
+        app.push(form)
+        if memo is not None:  # as it was when its action was refused
+            form.restore(memo[3], memo[4], memo[5], notice)
 
     def menu_again(self, app, at):
         """The game menu, its cursor and top ``at`` as they were (a form closed)."""
