@@ -189,6 +189,24 @@ def test_a_refused_action_leaves_its_form_and_the_menu_as_they_were(rig):
     assert menu.items[menu.cursor][0] == "Correct"
 
 
+def test_the_journal_compacts_on_the_device_once_the_action_is_done(rig, tmp_path,
+                                                                    monkeypatch):
+    # a compaction runs in a pass after its action's (a Pico's heap): still before the
+    # next key, and the game resumes from it
+    from arbiter.store import journal as jnl
+
+    monkeypatch.setattr(jnl, "CHECKPOINT_EVERY", 4)
+    start_game(rig, "kaiju")
+    game = game_of(rig)
+    while game.count() < 4:
+        rig.keys("a")  # next
+    lines = (tmp_path / jnl.JOURNAL).read_text().splitlines()
+    assert lines[1].startswith(jnl.CHECKPOINT)
+    state = canonical(game.state)
+    rig.reboot()
+    assert canonical(game_of(rig).state) == state
+
+
 def test_dice_rolled_from_the_game_menu_are_in_the_log(rig):
     start_game(rig, "kaiju")
     open_menu_item(rig, "Roll dice")

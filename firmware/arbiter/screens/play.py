@@ -111,7 +111,8 @@ class PlayScreen:
             self.notice = exc.reason
             app.log("refused %s: %s" % (public_text(text), exc.reason))
             return False
-        self.journal.record(game, event)
+        if self.journal.record(game, event, False):  # its garbage apart from the action's
+            app.later = lambda app, now: self.journal.compact(self.game)
         app.log(public_text(event))
         self.said = changed(game, text)
         entries = game.log_since(before)
