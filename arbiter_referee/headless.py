@@ -42,7 +42,12 @@ def play(ruleset: str, players: int | None, seed: int, options: dict, actions: l
     if runtime == "cpython":
         return _play_here(path.read_text(), players, seed, options, actions, mix)
     result = run_driver("vrun", (
-        "game = vrun.load_file(drvdata.RULESET)\n"
+        "steps = vrun.load_steps(drvdata.RULESET)\n"
+        "done = False\n"
+        "while not done:\n"
+        "    gc.collect()\n"
+        "    done, game = vrun.load_step(steps)\n"
+        "steps = None\n"
         "gc.collect()\n"
         "game = vrun.start(game, drvdata.PLAYERS, drvdata.SEED, drvdata.OPTIONS, drvdata.MIX)\n"
         "ok = game is not None\n"

@@ -170,6 +170,43 @@ def test_an_illegal_correction_is_refused_with_the_reason_and_changes_nothing(ri
     assert game_of(rig).history.events == []
 
 
+def test_a_refused_action_leaves_its_form_and_the_menu_as_they_were(rig):
+    # the menu is closed while its form is open, and the action runs once the form
+    # is closed (their code out of a Pico's heap): refused, both come back as they were
+    start_game(rig, "kaiju")
+    open_menu_item(rig, "Correct")
+    rig.keys("down", "down", *["left"] * 25, "up")
+    while "<energy>" not in rig.lines[2]:
+        rig.keys("right")
+    shown = rig.lines[1:4]
+    rig.keys("a")
+    assert rig.lines[1:4] == shown
+    assert "below its minimum" in " ".join(rig.lines[4:7])
+    assert rig.app.screen.cursor == 1  # on "what", where it was
+    rig.keys("b")
+    assert rig.lines[0] == "Game"
+    menu = rig.app.screen
+    assert menu.items[menu.cursor][0] == "Correct"
+
+
+def test_the_journal_compacts_on_the_device_once_the_action_is_done(rig, tmp_path,
+                                                                    monkeypatch):
+    # a compaction runs in a pass after its action's (a Pico's heap): still before the
+    # next key, and the game resumes from it
+    from arbiter.store import journal as jnl
+
+    monkeypatch.setattr(jnl, "CHECKPOINT_EVERY", 4)
+    start_game(rig, "kaiju")
+    game = game_of(rig)
+    while game.count() < 4:
+        rig.keys("a")  # next
+    lines = (tmp_path / jnl.JOURNAL).read_text().splitlines()
+    assert lines[1].startswith(jnl.CHECKPOINT)
+    state = canonical(game.state)
+    rig.reboot()
+    assert canonical(game_of(rig).state) == state
+
+
 def test_dice_rolled_from_the_game_menu_are_in_the_log(rig):
     start_game(rig, "kaiju")
     open_menu_item(rig, "Roll dice")

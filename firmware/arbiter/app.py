@@ -11,8 +11,6 @@ from arbiter import VERSION, unload
 from arbiter.hw.buttons import button_of, kind_of
 from arbiter.hw.ticks import diff
 from arbiter.screens import LET_GO
-from arbiter.screens.dice import DiceRoller
-from arbiter.screens.settings import SettingsScreen
 from arbiter.store.settings import Settings
 from arbiter.ui.menu import Menu, TextPage
 
@@ -58,6 +56,9 @@ class App:
         self._notices = notices
         self._resuming = resume and flash.exists(SAVED_GAME)
         self._booting = True
+        # work for a pass of its own once the key's screens are closed and their code
+        # collected (a form's action: screens/play.py act_later), before the drawing
+        self.later = None
 
     def _finish_boot(self, now):
         notices, self._notices = self._notices, []
@@ -165,9 +166,14 @@ class App:
             ev = buttons.next_event()
         self.leds.tick(now)
         if self.awake:
-            if self.dirty:
+            if self.dirty or self.later is not None:
                 if keyed:  # drawn in a pass of its own, at once: a key's garbage (an
                     return 0  # action's) is collectable before the drawing's is made
+                later = self.later
+                if later is not None:
+                    self.later = None
+                    later(self, now)
+                    return 0  # and its garbage before the drawing's
                 self.render()
             if self._sleep_ms and diff(now, self.last_input) >= self._sleep_ms:
                 if not buttons.any_held():
@@ -202,8 +208,12 @@ def _choose_game(app, now):
 
 
 def _roll_dice(app, now):
+    from arbiter.screens.dice import DiceRoller  # let go once closed: a game's heap
+
     app.push(DiceRoller())
 
 
 def _settings(app, now):
+    from arbiter.screens.settings import SettingsScreen  # as the dice
+
     app.push(SettingsScreen())

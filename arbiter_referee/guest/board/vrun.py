@@ -36,6 +36,30 @@ def load_file(path):
         return None
 
 
+def load_steps(path):
+    """``load_file`` a step at a time (ruleset.steps), as the device loads it: the
+    MicroPython driver collects between the steps (``load_step``)."""
+    with open(path) as f:
+        text = f.read()
+    return _steps(text)
+
+
+def _steps(text):
+    ruleset.check_size(len(text))  # at the first step: load_step says why
+    yield from ruleset.steps(text, json.loads)
+
+
+def load_step(steps):
+    """The next step of ``load_steps``: (finished, the ruleset or None). A refused
+    ruleset prints why and finishes with None."""
+    try:
+        rules = next(steps)
+    except ValueError as exc:
+        print("X 0 " + str(exc))
+        return True, None
+    return rules is not None, rules
+
+
 def start(rules, players, seed, options, mix=None):
     """The game, or None after printing why it cannot start."""
     if rules is None:

@@ -6,7 +6,7 @@ An event is the canonical action text, plus ``|`` and the dice it rolled
 """
 
 from arbiter.game import Illegal
-from arbiter.game.effects import bind_args
+from arbiter.game.effects import bind_args, of_action
 from arbiter.game.expr import EMPTY, evaluate
 from arbiter.game.state import split
 
@@ -183,12 +183,12 @@ def _declared(spec):
                                            if f not in spec.get("params", ())]
 
 
-def _takes(spec, key):
+def _takes(spec, key, effects):
     """Whether an action takes the named argument ``key``: declared (params, flags,
     choices) or read by its own effects (``{"arg": ["crouch", default]}``)."""
     if key in spec.get("params", ()) or key in spec.get("flags", ()):
         return True
-    return key in spec.get("choices", EMPTY) or _reads(spec.get("effects", ()), key)
+    return key in spec.get("choices", EMPTY) or _reads(effects, key)
 
 
 def _reads(node, key):
@@ -274,8 +274,9 @@ def _ruleset_action(game, name, args):
     for param, value in zip(params, args["_"]):
         args[param] = value
     del args["_"]
+    effects = of_action(game, spec)
     for key in args:  # a misspelt ``dicard=3`` must not be ignored and the full cost charged
-        if not _takes(spec, key):
+        if not _takes(spec, key, effects):
             raise Illegal("%s has no argument %s; it takes %s" % (
                 name, key, " ".join(_declared(spec)) or "none"))
     phases = spec.get("phases")
@@ -289,5 +290,5 @@ def _ruleset_action(game, name, args):
     if "who" in spec or "limit" in spec:
         _check_turn(game, name, spec)
     game.log.append({"event": name, "args": {k: args[k] for k in sorted(args)}})
-    game.run(spec.get("effects", ()))
+    game.run(effects)
     args["_"] = []  # canonical() lists named args after positional ones

@@ -24,9 +24,10 @@ class Context:
 
     def clear_scratch(self):
         """What one action works with: its arguments, the names bound in it (``$p``,
-        ``$k``, ``$t``), its vars (named rolls among them) and the ``call`` stack.
-        Empty between actions, whatever happened."""
-        self.args, self.binding, self.vars, self.calls = {}, {}, {}, []
+        ``$k``, ``$t``), its vars (named rolls among them), the ``call`` stack and
+        the actions' effects parsed for it (effects.of_action). Empty between
+        actions, whatever happened."""
+        self.args, self.binding, self.vars, self.calls, self.parsed = {}, {}, {}, [], {}
         self.steps = self.depth = 0  # effect lists run, nesting (effects.MAX_STEPS, deeper)
 
     # -- whose turn it is ------------------------------------------------------------

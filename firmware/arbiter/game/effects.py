@@ -5,6 +5,8 @@ effect's own fields; ``EFFECTS`` maps each name to the function doing it. The
 checker (ruleset.py) and docs/rulesets.md read the same table.
 """
 
+import json
+
 from arbiter.game import Illegal, RuleError
 from arbiter.game.expr import EMPTY, evaluate
 
@@ -24,6 +26,19 @@ def deeper(game):
     game.depth += 1
     if game.depth > MAX_DEPTH:
         raise RuleError("the rules set each other off over %d deep: a loop?" % MAX_DEPTH)
+
+
+def of_action(game, spec):
+    """An action's effects: a loaded ruleset keeps them as JSON text (ruleset.pack),
+    parsed here once per action done (an action ``call``ed in a loop too), so a
+    Pico's heap holds the text, not the parse of every action."""
+    effects = spec.get("effects", ())
+    if not isinstance(effects, str):
+        return effects
+    parsed = game.parsed.get(effects)
+    if parsed is None:
+        parsed = game.parsed[effects] = json.loads(effects)
+    return parsed
 
 
 def run(game, effects):
@@ -147,7 +162,7 @@ def _call(game, effect):
     game.args, game.binding = args, game.binding.copy()
     try:
         bind_args(game, args)
-        run(game, spec.get("effects", ()))
+        run(game, of_action(game, spec))
     finally:
         game.args, game.binding = saved
         game.calls.pop()

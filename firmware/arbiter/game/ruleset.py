@@ -61,10 +61,10 @@ def _checked(source, load):
 
 
 def steps(source, load=json.load):
-    """``read`` a step at a time: parse, share equal strings and forms, check. Each
-    ``next`` does one; the last gives the ruleset. Between the steps a Pico's heap
-    can let go of what the step before left (the device loads in as many main-loop
-    passes)."""
+    """``read`` a step at a time: parse, share equal strings and forms, check, pack
+    the actions' effects. Each ``next`` does one; the last gives the ruleset.
+    Between the steps a Pico's heap can let go of what the step before left (the
+    device loads in as many main-loop passes)."""
     try:
         data = load(source)
     except ValueError as exc:
@@ -77,7 +77,18 @@ def steps(source, load=json.load):
     data = shared(data)
     yield None
     check(data, False)  # only reads: sharing first changes nothing it sees
+    yield None
+    pack(data)
     yield data
+
+
+def pack(data):
+    """Each action's effects as their JSON text, parsed when the action is done
+    (``effects.of_action``): the actions' effects are half a parsed ruleset, their
+    text a third of that, and one action's parse is a pass's garbage."""
+    for spec in data.get("actions", EMPTY).values():
+        if isinstance(spec, dict) and isinstance(spec.get("effects"), list):
+            spec["effects"] = json.dumps(spec["effects"], separators=(",", ":"))
 
 
 # The walks below recurse once per JSON value. MicroPython keeps a call's frame

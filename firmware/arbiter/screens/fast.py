@@ -69,7 +69,7 @@ class FastForm(ActionForm):
             was = self.values()  # what it implies (a damage's dealer) or was chosen last,
             super().on_change(-1)  # the amount kept
             last = getattr(self.play, "last", None)
-            last = last.get(self._memory()) if last else None
+            last = last.get(self.memory()) if last else None
             for i, field in enumerate(self.fields):
                 value = was[i] if i == row or i == self.amount else \
                     last[i] if last and field[0] not in ("p", "k", "t") else None

@@ -26,6 +26,9 @@ class Form:
         self.held = 0  # repeats of the Left/Right held now
         self.notice = ""  # why the action was refused, until the next key
         self.said = ""  # a preview: what the action would say
+        self.name = None  # the ruleset action's (ActionForm), else
+        self.tool = 0  # 1: Roll dice's form, 2: Correct's (game_menu.open_form)
+        self.menu_at = None  # the game menu's cursor and top, opened from there
 
     def values(self):
         return [choices[i] if choices else "" for _, choices, i in self.fields]
@@ -71,31 +74,46 @@ class Form:
             self.on_change(self.cursor)
         elif button == A and kind != LONG:
             values = self.values()
-            if self.play.act(app, self.build(values), now):
-                self.remember(values)
-                app.pop()  # the form
-                app.pop()  # the game menu
-                return
-            self.notice = self.play.notice
-            self.play.notice = ""
+            self.play.act_later(app, (self.build(values), self.name, self.tool, values,
+                                      self.cursor, self.top, self.menu_at, self.memory()))
+            return
         elif button == B:
             app.pop()
+            if self.menu_at is not None:
+                self.play.menu_again(app, self.menu_at)
         app.redraw()
 
     def on_change(self, row):
         pass
 
-    def remember(self, values):
-        pass
+    def memory(self):
+        """Under what the values chosen are remembered once done (ActionForm), or None."""
+        return None
+
+    def restore(self, values, cursor, top, notice):
+        """As the form was (``values`` of its fields, in order: the choices of those
+        below follow), saying ``notice``: opened again after its action was refused."""
+        for i, field in enumerate(self.fields):
+            if field[1] and values[i] in field[1]:
+                field[2] = field[1].index(values[i])
+                self.on_change(i)
+        self.cursor, self.top, self.notice = cursor, top, notice
 
 
 def _numbers(low, high):
     return [str(n) for n in range(low, high + 1)]
 
 
-AMOUNTS = _numbers(0, 30)
-CHANGES = _numbers(-20, 20)
-COUNTS = _numbers(1, 20)
+AMOUNTS = _numbers(0, 30)  # the Roll dice and Correct forms' numbers are made when
+# they open, out of these where they can: kept with the forms' code, they took 2 KB
+
+
+def _counts():
+    return AMOUNTS[1:21]
+
+
+def _changes():
+    return _numbers(-20, -1) + AMOUNTS[:21]
 
 
 class ActionForm(Form):
@@ -119,14 +137,14 @@ class ActionForm(Form):
         if "defaults" in spec:  # where the form starts, such as who holds each castle now
             self.start_at(spec["defaults"])
         last = getattr(play, "last", None) if self.remembers else None
-        last = last.get(self._memory()) if last else None
+        last = last.get(self.memory()) if last else None
         if last:  # the values this player chose last time, where still offered
             for i, field in enumerate(fields):
                 if field[0] not in ("p", "k", "t") and last[i] in field[1]:
                     field[2] = field[1].index(last[i])
                     self.on_change(i)
 
-    def _memory(self):
+    def memory(self):
         """Whose choice it is: the form's player, else the player whose turn it is."""
         for label, choices, i in self.fields:
             if label == "p" and choices:
@@ -134,12 +152,7 @@ class ActionForm(Form):
         return self.name + " " + str(self.play.game.active_player())
 
     def remember(self, values):
-        """The values chosen, for the next opening of this action on this turn's
-        player's behalf (the play screen keeps them: a game's, not the device's)."""
-        last = getattr(self.play, "last", None)
-        if last is None:
-            last = self.play.last = {}
-        last[self._memory()] = values
+        self.play.remember(self.memory(), values)
 
     def start_at(self, defaults):
         """Each field at its value in the list ``defaults`` (an expression) gives, when
@@ -221,8 +234,11 @@ def param_choices(game, form, binding=None):
 def roll_form(play):
     dice = sorted(play.game.rules.get("dice", {}))  # sorted: dict order differs by runtime
     dice += [d for d in ("d4", "d6", "d8", "d10", "d12", "d20") if d not in dice]
-    return Form(play, "Roll dice", [["die", dice, 0], ["count", COUNTS, 0]],
-                lambda values: "roll %s %s" % (values[0], values[1]), COUNTS)
+    counts = _counts()
+    form = Form(play, "Roll dice", [["die", dice, 0], ["count", counts, 0]],
+                lambda values: "roll %s %s" % (values[0], values[1]), counts)
+    form.tool = 1
+    return form
 
 
 class CorrectForm(Form):
@@ -231,9 +247,11 @@ class CorrectForm(Form):
     def __init__(self, play):
         game = play.game
         holders = game.players_in_order() + game.piece_keys()
-        fields = [["who", holders, 0], ["what", [], 0], ["by", CHANGES, 21]]
+        changes = _changes()
+        fields = [["who", holders, 0], ["what", [], 0], ["by", changes, 21]]
         super().__init__(play, "Correct", fields,
-                         lambda v: "add %s.%s %s" % (v[0], v[1], v[2]), CHANGES)
+                         lambda v: "add %s.%s %s" % (v[0], v[1], v[2]), changes)
+        self.tool = 2
         self.on_change(0)
 
     def on_change(self, row):

@@ -1,7 +1,6 @@
 """The game menu (B on the play screen): actions, dice, corrections, log, end."""
 
 from arbiter.game.expr import EMPTY
-from arbiter.screens.forms import action_form, correct_form, roll_form
 from arbiter.screens.view import describe
 from arbiter.ui.menu import Confirm, Menu, TextPage
 
@@ -19,9 +18,9 @@ class GameMenu(Menu):
             for name, spec in sorted(game.rules.get("actions", EMPTY).items()):
                 if phase in spec.get("phases", (phase,)) and not spec.get("private"):
                     items.append((spec.get("label", name),
-                                  lambda app, now, n=name: app.push(action_form(play, n))))
-            items.append(("Roll dice", lambda app, now: app.push(roll_form(play))))
-            items.append(("Correct", lambda app, now: app.push(correct_form(play))))
+                                  lambda app, now, n=name: open_form(app, play, n)))
+            items.append(("Roll dice", lambda app, now: open_form(app, play, None, 1)))
+            items.append(("Correct", lambda app, now: open_form(app, play, None, 2)))
         grid = game.rules.get("grid")
         if grid and game.state["round"]:
             items.append((grid.get("label", "Board"), lambda app, now: open_grid(app, game)))
@@ -42,6 +41,16 @@ class GameMenu(Menu):
     def _do(self, app, text, now):
         app.pop()
         self.play.act(app, text, now)
+
+
+def open_form(app, play, name, tool=0):
+    """The form of the action ``name``, else (``tool`` 1) Roll dice's or (2) Correct's,
+    in the game menu's place (PlayScreen.open_form): the menu and its code are let
+    go while the form is open, and come back where they were when it closes."""
+    menu = app.screen
+    at = (menu.cursor, menu.top)
+    app.pop()
+    play.open_form(app, name, tool, at)
 
 
 def table_lines(game):

@@ -132,7 +132,8 @@ class PlayScreen:
             self.notice = exc.reason
             app.log("refused %s: %s" % (public_text(text), exc.reason))
             return False
-        self.journal.record(game, event)
+        if self.journal.record(game, event, False):  # its garbage apart from the action's
+            app.later = lambda app, now: self.journal.compact(self.game)
         app.log(public_text(event))
         self.said = changed(game, text)
         entries = game.log_since(before)
@@ -141,6 +142,60 @@ class PlayScreen:
         self.pending = (entries, now)
         app.redraw()
         return True
+
+    def act_later(self, app, memo):
+        """A form's action, done in a pass of its own once the form is closed and the
+        forms' code let go (an action's garbage on top of the forms' code was a game's
+        heap peak). ``memo``: the action's text, and the form as it was: its
+        game_menu.open_form name and tool, values, cursor, top and menu_at. Refused,
+        the game menu and the form open again as they were, saying why."""
+        app.pop()  # the form
+        app.later = lambda app, now: self._act_memo(app, memo, now)
+        app.redraw()
+
+    def _act_memo(self, app, memo, now):
+        if self.act(app, memo[0], now):
+            if memo[7] is not None:
+                self.remember(memo[7], memo[3])
+            return
+        notice, self.notice = self.notice, ""
+        # reopened in a pass of its own: the refused action's garbage goes first
+        app.later = lambda app, now: self._reopen(app, memo, notice)
+        app.redraw()
+
+    def _reopen(self, app, memo, notice):
+        self._form(app, memo[1], memo[2], memo[6], memo, notice)
+
+    def remember(self, key, values):
+        """The values chosen, for the next opening of this action on this player's
+        behalf (kept here: a game's, not the device's)."""
+        last = getattr(self, "last", None)
+        if last is None:
+            last = self.last = {}
+        last[key] = values
+
+    def open_form(self, app, name, tool, at):
+        """A game menu's form (game_menu.open_form; ``at``: the menu's cursor and top),
+        in a pass of its own once the menu's code is collected: the forms' code, a
+        form and its choices' garbage on top of the menu's were a game's heap peak."""
+        app.later = lambda app, now: self._form(app, name, tool, at, None, "")
+        app.redraw()
+
+    def _form(self, app, name, tool, at, memo, notice):
+        from arbiter.screens.forms import action_form, correct_form, roll_form
+
+        form = roll_form(self) if tool == 1 else correct_form(self) if tool == 2 else \
+            action_form(self, name)
+        form.menu_at = at
+        app.push(form)
+        if memo is not None:  # as it was when its action was refused
+            form.restore(memo[3], memo[4], memo[5], notice)
+
+    def menu_again(self, app, at):
+        """The game menu, its cursor and top ``at`` as they were (a form closed)."""
+        menu = game_menu(self)
+        menu.cursor, menu.top = at
+        app.push(menu)
 
     def undo(self, app, now):
         """Of an action that rolled, once the table agrees: its dice stay in the log."""

@@ -226,7 +226,9 @@ def begin(app, setup, seed, mix, now):
     journal = Journal(app.flash)
     journal.start(game)
     app.log("players' part of the dice: " + mix)
-    _play(app, game, journal, now, None, None)
+    # the play screen's code loads in a pass of its own: the engine's and the game's
+    # garbage is collected first (a Pico's heap)
+    app.later = lambda app, now: _play(app, game, journal, now, None, None)
 
 
 def _play(app, game, journal, now, lines, title):

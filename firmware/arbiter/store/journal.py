@@ -50,18 +50,22 @@ class Journal:
         self.base = 0
         self.head = link(ZERO, header)
 
-    def record(self, game, event):
-        """Append ``event`` (already applied to ``game``); compact now and then."""
+    def record(self, game, event, compact=True):
+        """Append ``event`` (already applied to ``game``); compact now and then. With
+        ``compact`` False, True when a compaction is due, for the caller to do later
+        (the device: in a pass of its own, not on top of the action's garbage)."""
         if event == "undo" and game.count() < self.base:
             # Undone back past the checkpoint: an appended undo could not be replayed
             # from it, so the journal is rewritten from where RAM's events begin.
             self.compact(game)
-            return
+            return False
         self.flash.append(JOURNAL, event + "\n")
         self.head = link(self.head, event)
-        if event != "redo" and event != "undo" and game.keep is not None and \
-                game.count() % CHECKPOINT_EVERY == 0:
+        due = event != "redo" and event != "undo" and game.keep is not None and \
+            game.count() % CHECKPOINT_EVERY == 0
+        if due and compact:
             self.compact(game)  # from the oldest snapshot: a resume undoes as far
+        return due
 
     def compact(self, game):
         """Rewrite the journal from ``game`` alone, atomically (a power cut leaves the
