@@ -7,6 +7,7 @@ only once a game starts, so a big ruleset is parsed with them still on flash.
 
 from arbiter import ui, unload
 from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
+from arbiter.store import checked
 from arbiter.store.journal import DEVICE_KEEP, Journal
 from arbiter.ui.menu import Confirm, Menu, TextPage
 
@@ -18,11 +19,16 @@ def load_rules(flash, name):
     The checks' code (7 KB of a Pico's heap) is loaded for this and let go after."""
     from arbiter.game import ruleset
 
+    digest = checked.record(flash, name)
+    passed = checked.passed(flash, name, digest)
     try:
         with _ruleset_file(flash, name, ruleset) as stream:
-            return ruleset.read(stream)
+            rules = ruleset.read(stream, passed)
     finally:
         unload("arbiter.game.ruleset")
+    if not passed:
+        checked.remember(flash, name, digest)
+    return rules
 
 
 def _ruleset_file(flash, name, ruleset):
@@ -78,14 +84,18 @@ class Loading:
             _refused(app, self.name, exc)
             return
         if rules is not None:
+            if not self.passed:  # checked whole now: the next start need not
+                checked.remember(app.flash, self.name, self.digest)
             self._done(app)
             app.push(Setup(self.name, rules))
 
     def _start(self, app):
         from arbiter.game import ruleset
 
+        self.digest = checked.record(app.flash, self.name)
+        self.passed = checked.passed(app.flash, self.name, self.digest)
         self.stream = _ruleset_file(app.flash, self.name, ruleset)
-        return ruleset.steps(self.stream)
+        return ruleset.steps(self.stream, passed=self.passed)
 
     def _done(self, app):
         if self.steps is not None:
