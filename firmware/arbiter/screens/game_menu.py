@@ -1,7 +1,6 @@
 """The game menu (B on the play screen): actions, dice, corrections, log, end."""
 
 from arbiter.game.expr import EMPTY
-from arbiter.screens.forms import action_form, correct_form, roll_form
 from arbiter.screens.view import describe
 from arbiter.ui.menu import Confirm, Menu, TextPage
 
@@ -19,9 +18,9 @@ class GameMenu(Menu):
             for name, spec in sorted(game.rules.get("actions", EMPTY).items()):
                 if phase in spec.get("phases", (phase,)) and not spec.get("private"):
                     items.append((spec.get("label", name),
-                                  lambda app, now, n=name: app.push(action_form(play, n))))
-            items.append(("Roll dice", lambda app, now: app.push(roll_form(play))))
-            items.append(("Correct", lambda app, now: app.push(correct_form(play))))
+                                  lambda app, now, n=name: open_form(app, play, "action", n)))
+            items.append(("Roll dice", lambda app, now: open_form(app, play, "roll")))
+            items.append(("Correct", lambda app, now: open_form(app, play, "correct")))
         grid = game.rules.get("grid")
         if grid and game.state["round"]:
             items.append((grid.get("label", "Board"), lambda app, now: open_grid(app, game)))
@@ -56,6 +55,16 @@ def table_lines(game):
             value = " ".join(str(v) for v in value) or "-"
         out.append("%s: %s" % (name, value))
     return out
+
+
+def open_form(app, play, kind, name=None):
+    # loaded when a form opens, not with the menu: B on the play screen stays cheap
+    from arbiter.screens import forms
+
+    if kind == "action":
+        app.push(forms.action_form(play, name))
+    else:
+        app.push(forms.roll_form(play) if kind == "roll" else forms.correct_form(play))
 
 
 def open_page(app, game, page):
