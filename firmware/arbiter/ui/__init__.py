@@ -150,6 +150,8 @@ def hint(fb, s):
 
 def wrap(s, cols=COLS):
     """Split text into lines of at most ``cols`` characters, at spaces when possible."""
+    if len(s) <= cols and "\n" not in s:  # nearly every line: nothing split
+        return [s]
     out = []
     for para in s.split("\n"):
         while len(para) > cols:
