@@ -38,6 +38,11 @@ class PieceGrid(GridPage):
         self.pieces = sorted(self.game.piece_keys(player), key=_numbered)
         self.show([self._text("k", k, self.spec["cell"]) for k in self.pieces])
         self.cursor = min(self.cursor, max(0, len(self.items) - 1))
+        # worked out once a page, not at each cursor move: the game does not change
+        # under this screen
+        self.names = [None] * len(self.pieces)
+        self.caption = (self._text("p", player, self.spec["caption"])[:ui.COLS]
+                        if "caption" in self.spec else None)
 
     def _text(self, name, value, form):
         try:
@@ -51,9 +56,11 @@ class PieceGrid(GridPage):
         if i >= len(self.pieces):
             return "%s %s" % (self.players[self.page], self.label)
         key = self.pieces[i]
-        if "name" in self.spec:
-            return key + " " + self._text("k", key, self.spec["name"])
-        return key + " " + self.items[i]
+        if "name" not in self.spec:
+            return key + " " + self.items[i]
+        if self.names[i] is None:
+            self.names[i] = self._text("k", key, self.spec["name"])
+        return key + " " + self.names[i]
 
     def cell(self, row, col):
         return self._cell(row, col)[:3]
@@ -69,6 +76,5 @@ class PieceGrid(GridPage):
         if self.rows + self.head_lines < 7 and len(self.players) > 1:
             following = self.players[(self.page + 1) % len(self.players)]
             ui.text(fb, "A:%s B:back" % following, 0, 48)
-        if "caption" in self.spec:
-            text = self._text("p", self.players[self.page], self.spec["caption"])
-            ui.text(fb, text[:ui.COLS], 0, 56)
+        if self.caption is not None:
+            ui.text(fb, self.caption, 0, 56)
