@@ -65,7 +65,10 @@ class Buttons:
 
     def poll(self, now):
         # every pass, awake or not: the arrays in locals (an attribute costs a lookup)
-        readers, last, stable, active = self._readers, self._raw, self._stable, self._active
+        readers = self._readers
+        last = self._raw
+        stable = self._stable
+        active = self._active  # (one line of four would build a tuple: garbage)
         for i in range(len(readers)):
             raw = 1 if readers[i]() == active else 0
             if raw != last[i]:
