@@ -7,7 +7,6 @@ only once a game starts, so a big ruleset is parsed with them still on flash.
 
 from arbiter import ui, unload
 from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
-from arbiter.store import checked
 from arbiter.store.journal import DEVICE_KEEP, Journal
 from arbiter.ui.menu import Confirm, Menu, TextPage
 
@@ -18,6 +17,7 @@ def load_rules(flash, name):
     """The checked ruleset ``name`` from flash; raises RulesetError with the reason.
     The checks' code (7 KB of a Pico's heap) is loaded for this and let go after."""
     from arbiter.game import ruleset
+    from arbiter.store import checked
 
     digest = checked.record(flash, name)
     passed = checked.passed(flash, name, digest)
@@ -28,6 +28,7 @@ def load_rules(flash, name):
         unload("arbiter.game.ruleset")
     if not passed:
         checked.remember(flash, name, digest)
+    unload("arbiter.store.checked")
     return rules
 
 
@@ -78,6 +79,8 @@ class Loading:
             if self.steps is None:  # this frame says "Loading" before the work
                 # the digest in a pass of its own: beside the parse's, its garbage
                 # left a game 6 KB more heap (emulator, as .mpy)
+                from arbiter.store import checked
+
                 self.digest = checked.record(app.flash, self.name)
                 self.passed = checked.passed(app.flash, self.name, self.digest)
                 self.steps = 0
@@ -92,6 +95,8 @@ class Loading:
             return
         if rules is not None:
             if not self.passed:  # checked whole now: the next start need not
+                from arbiter.store import checked
+
                 checked.remember(app.flash, self.name, self.digest)
             self._done(app)
             app.push(Setup(self.name, rules))
@@ -107,6 +112,7 @@ class Loading:
             self.stream.close()
         self.steps = self.stream = None
         unload("arbiter.game.ruleset")
+        unload("arbiter.store.checked")
         app.pop()
 
     def key(self, app, button, kind, now):
