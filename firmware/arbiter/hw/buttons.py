@@ -64,21 +64,26 @@ class Buttons:
         self.activity = False  # a button went down since the flag was cleared
 
     def poll(self, now):
+        # every pass, awake or not: the arrays in locals (an attribute costs a lookup)
         readers = self._readers
+        last = self._raw
+        stable = self._stable
+        active = self._active  # (one line of four would build a tuple: garbage)
         for i in range(len(readers)):
-            raw = 1 if readers[i]() == self._active else 0
-            if raw != self._raw[i]:
-                self._raw[i] = raw
+            raw = 1 if readers[i]() == active else 0
+            if raw != last[i]:
+                last[i] = raw
                 self._changed_at[i] = now
                 if raw:
                     self.activity = True
-            elif raw != self._stable[i] and diff(now, self._changed_at[i]) >= self.debounce_ms:
-                self._stable[i] = raw
-                if raw:
-                    self._pressed(i, now)
-                else:
-                    self._released(i)
-            elif raw and self._stable[i] and not self._consumed[i]:
+            elif raw != stable[i]:
+                if diff(now, self._changed_at[i]) >= self.debounce_ms:
+                    stable[i] = raw
+                    if raw:
+                        self._pressed(i, now)
+                    else:
+                        self._released(i)
+            elif raw and not self._consumed[i]:
                 self._held(i, now)
 
     def _pressed(self, i, now):

@@ -30,6 +30,7 @@ _PRECHARGE = const(0xD9)
 _VCOM_DESELECT = const(0xDB)
 _CHARGE_PUMP = const(0x8D)
 _PAGE_BYTES = const(128)
+_BLANK = bytes(_PAGE_BYTES)  # a dark page, copied over each by fill(0)
 
 
 class SSD1306(framebuf.FrameBuffer):
@@ -87,6 +88,13 @@ class SSD1306(framebuf.FrameBuffer):
     def contrast(self, value):
         self._write_cmd(_SET_CONTRAST)
         self._write_cmd(value)
+
+    def fill(self, c):
+        if c:
+            framebuf.FrameBuffer.fill(self, c)
+        else:  # a page at a time: framebuf's fill sets each pixel, 6 times the cost
+            for view in self._page_views:
+                view[:] = _BLANK
 
     def invalidate(self):
         """Forget what the panel holds, so the next show sends the whole frame."""

@@ -38,6 +38,12 @@ class PieceGrid(GridPage):
         self.pieces = sorted(self.game.piece_keys(player), key=_numbered)
         self.show([self._text("k", k, self.spec["cell"]) for k in self.pieces])
         self.cursor = min(self.cursor, max(0, len(self.items) - 1))
+        # worked out once a page, not at each cursor move: the game does not change
+        # under this screen
+        self.names = [None] * len(self.pieces)
+        # wrapped, never cut: a long one takes the key line's row
+        self.caption = (ui.wrap(self._text("p", player, self.spec["caption"]))
+                        if "caption" in self.spec else [])
 
     def _text(self, name, value, form):
         try:
@@ -51,9 +57,11 @@ class PieceGrid(GridPage):
         if i >= len(self.pieces):
             return "%s %s" % (self.players[self.page], self.label)
         key = self.pieces[i]
-        if "name" in self.spec:
-            return key + " " + self._text("k", key, self.spec["name"])
-        return key + " " + self.items[i]
+        if "name" not in self.spec:
+            return key + " " + self.items[i]
+        if self.names[i] is None:
+            self.names[i] = self._text("k", key, self.spec["name"])
+        return key + " " + self.names[i]
 
     def cell(self, row, col):
         return self._cell(row, col)[:3]
@@ -66,9 +74,7 @@ class PieceGrid(GridPage):
         self._load()
 
     def foot(self, app, fb):
-        lines = []
-        if "caption" in self.spec:  # wrapped, never cut: a long one takes the key line's row
-            lines = ui.wrap(self._text("p", self.players[self.page], self.spec["caption"]))
+        lines = list(self.caption)
         room = 8 - self.head_lines - min(self.rows, self.rows_shown + 1 - self.head_lines)
         if len(self.players) > 1 and len(lines) < room:
             lines.insert(0, "A:%s B:back" % self.players[(self.page + 1) % len(self.players)])

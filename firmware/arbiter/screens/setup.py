@@ -17,12 +17,19 @@ def load_rules(flash, name):
     """The checked ruleset ``name`` from flash; raises RulesetError with the reason.
     The checks' code (7 KB of a Pico's heap) is loaded for this and let go after."""
     from arbiter.game import ruleset
+    from arbiter.store import checked
 
+    digest = checked.record(flash, name)
+    passed = checked.passed(flash, name, digest)
     try:
         with _ruleset_file(flash, name, ruleset) as stream:
-            return ruleset.read(stream)
+            rules = ruleset.read(stream, passed)
     finally:
         unload("arbiter.game.ruleset")
+    if not passed:
+        checked.remember(flash, name, digest)
+    unload("arbiter.store.checked")
+    return rules
 
 
 def _ruleset_file(flash, name, ruleset):
@@ -70,6 +77,15 @@ class Loading:
         app.redraw()  # the next step in the next pass
         try:
             if self.steps is None:  # this frame says "Loading" before the work
+                # the digest in a pass of its own: beside the parse's, its garbage
+                # left a game 6 KB more heap (emulator, as .mpy)
+                from arbiter.store import checked
+
+                self.digest = checked.record(app.flash, self.name)
+                self.passed = checked.passed(app.flash, self.name, self.digest)
+                self.steps = 0
+                return
+            if self.steps == 0:
                 self.steps = self._start(app)
                 return
             rules = next(self.steps)
@@ -78,6 +94,10 @@ class Loading:
             _refused(app, self.name, exc)
             return
         if rules is not None:
+            if not self.passed:  # checked whole now: the next start need not
+                from arbiter.store import checked
+
+                checked.remember(app.flash, self.name, self.digest)
             self._done(app)
             app.push(Setup(self.name, rules))
 
@@ -85,13 +105,14 @@ class Loading:
         from arbiter.game import ruleset
 
         self.stream = _ruleset_file(app.flash, self.name, ruleset)
-        return ruleset.steps(self.stream)
+        return ruleset.steps(self.stream, passed=self.passed)
 
     def _done(self, app):
-        if self.steps is not None:
+        if self.steps:
             self.stream.close()
         self.steps = self.stream = None
         unload("arbiter.game.ruleset")
+        unload("arbiter.store.checked")
         app.pop()
 
     def key(self, app, button, kind, now):

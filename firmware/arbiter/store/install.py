@@ -10,6 +10,7 @@ replaced or removed unless forced: resuming would replay it on other rules.
 
 from arbiter.game import ruleset
 from arbiter.hw.flash import Flash
+from arbiter.store import checked
 from arbiter.store.journal import Journal
 
 FOLDER = "rulesets/"
@@ -43,6 +44,7 @@ def push(name, force=False, flash=None):
         print("REFUSED", exc)
         return
     flash.rename(part, FOLDER + name + ".json")
+    checked.remember(flash, name, checked.record(flash, name))  # checked whole just now
     print("OK", name)
 
 
@@ -66,4 +68,5 @@ def remove(name, force=False, flash=None):
               "(or rm with --force)" % name)
     else:
         flash.remove(FOLDER + name + ".json")
+        checked.forget(flash, name)
         print("OK", name)

@@ -6,11 +6,23 @@ drawn by copying glyph columns into the display buffer (nothing allocated), and
 changing one line costs one page on the bus.
 """
 
+from struct import pack_into
+
+from micropython import const
+
 from arbiter.ui.font import GLYPHS
 
 COLS = 21
-CELL = 6
-_UNKNOWN = (ord("?") - 32) * 5
+CELL = const(6)
+_UNKNOWN = const(155)  # "?": (63 - 32) * 5
+# A string's bytes, copied in C without allocating: iterating a str makes each
+# character a str (an interned one, looked up), which cost twice the drawing.
+_CODES = bytearray(64)
+try:
+    pack_into("1s", _CODES, 0, "")
+except Exception:  # CPython's struct (the emulator's other runtime) takes bytes only
+    def pack_into(fmt, buf, at, s, _pack=pack_into):
+        _pack(fmt, buf, at, s.encode())
 
 
 def text(fb, s, x, y, c=1):
@@ -20,25 +32,42 @@ def text(fb, s, x, y, c=1):
     if buf is None or y & 7 or not 0 <= y < fb.height:
         _pixels(fb, s, x, y, c)
         return
+    n = len(s)
+    codes = _CODES
+    pack_into("64s", codes, 0, s)  # the bytes, copied in C: see _CODES
+    if n > 63 or codes[n]:  # too long, or not ASCII (more bytes than characters)
+        for ch in s:
+            text(fb, ch if ord(ch) < 127 else "?", x, y, c)
+            x += CELL
+        return
     glyphs = GLYPHS
     flip = 0 if c else 0xFF
-    at = (y >> 3) * 128 + x
-    for ch in s:
-        i = ord(ch) - 32
+    row = (y >> 3) * 128
+    first = 0 if x >= 0 else (CELL - 1 - x) // CELL  # the cells whole on the screen
+    last = min(n, (128 - x) // CELL)
+    at = row + x + first * CELL
+    for k in range(first, last):  # a cell's columns written out: a loop costs twice as much
+        i = codes[k] - 32
         i = _UNKNOWN if i < 0 or i > 94 else i * 5
-        if 0 <= x <= 128 - CELL:  # the common cell, written out: a loop costs twice as much
-            buf[at] = glyphs[i] ^ flip
-            buf[at + 1] = glyphs[i + 1] ^ flip
-            buf[at + 2] = glyphs[i + 2] ^ flip
-            buf[at + 3] = glyphs[i + 3] ^ flip
-            buf[at + 4] = glyphs[i + 4] ^ flip
-            buf[at + 5] = flip
-        else:  # a cell across an edge: the columns on the screen
-            for col in range(CELL):
-                if 0 <= x + col <= 127:
-                    buf[at + col] = (glyphs[i + col] if col < 5 else 0) ^ flip
+        buf[at] = glyphs[i] ^ flip
+        buf[at + 1] = glyphs[i + 1] ^ flip
+        buf[at + 2] = glyphs[i + 2] ^ flip
+        buf[at + 3] = glyphs[i + 3] ^ flip
+        buf[at + 4] = glyphs[i + 4] ^ flip
+        buf[at + 5] = flip
         at += CELL
-        x += CELL
+    if 0 < first <= n:  # cells across an edge: their columns on the screen
+        _edge(buf, codes[first - 1], x + (first - 1) * CELL, row, flip)
+    if 0 <= last < n:
+        _edge(buf, codes[last], x + last * CELL, row, flip)
+
+
+def _edge(buf, code, x, row, flip):
+    i = code - 32
+    i = _UNKNOWN if i < 0 or i > 94 else i * 5
+    for col in range(CELL):
+        if 0 <= x + col <= 127:
+            buf[row + x + col] = (GLYPHS[i + col] if col < 5 else 0) ^ flip
 
 
 def _pixels(fb, s, x, y, c):
@@ -121,6 +150,8 @@ def hint(fb, s):
 
 def wrap(s, cols=COLS):
     """Split text into lines of at most ``cols`` characters, at spaces when possible."""
+    if len(s) <= cols and "\n" not in s:  # nearly every line: nothing split
+        return [s]
     out = []
     for para in s.split("\n"):
         while len(para) > cols:
