@@ -14,7 +14,7 @@ _SHAPES = {
     "players": " min:i max:i default:i names:[s colours:[s warn:@warn pulse:@pulse ",
     "warn": " counter:!s amber:i red:i ", "pulse": " counter:!s at:i ",
     "option": " choices:![c default:c label:s ", "die": " faces:!a label:s ",
-    "counter": " start:x min:x max:x choices:[s label:s ",
+    "counter": " start:x min:x max:x choices:[s label:s hidden:b ",
     "pieces": " counters:{@counter stats:{n each:[@piece by_player:{[@piece ",
     "piece": " key:!s name:s stats:{n ",
     "secret": " name:!s prompt:s field:s action:s choices:![a on_reveal:f ",
