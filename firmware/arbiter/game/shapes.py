@@ -48,7 +48,7 @@ _FIELDS = {
     "if": " then else ", "each_piece": " of where ", "let": " be ", "for_each": " as do ",
     "call": " with ", "team": " player ", "repeat": " until ",
     "draw": " count to as reason empty ", "shuffle": " to reason ", "append": " item ",
-    "remove": " item reason ",
+    "remove": " item reason ", "native": " ",
 }
 _KEY_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _SCALARS = ("must be text or a number", "must be text, a number or true/false",
