@@ -4,7 +4,7 @@ digest: ../shared/docs/referee-spec.md section 4)."""
 from collections import Counter
 
 import pytest
-from helpers.device import fill_form, game_of, open_menu_item, start_game
+from helpers.device import fill_form, game_of, open_menu_item, play_screen, start_game
 from helpers.game import canonical, new_game, refused, rolled, rules, undoes_and_redoes_exactly
 
 from arbiter.game import Illegal
@@ -595,8 +595,8 @@ def test_every_action_undoes_exactly_and_redoes_the_same():
 
 def test_the_fog_of_war_actions_undo_exactly():
     g = Game(RULES, seed=21, options={"fog": "on"})
-    undoes_and_redoes_exactly(g, ["layout"] + CASTLES + ["flip 4,4", "go P1 1,1 2,2 units=2 card=8C",
-                                                 "go P1 7,1 6,2 units=1"])
+    undoes_and_redoes_exactly(g, ["layout"] + CASTLES + [
+        "flip 4,4", "go P1 1,1 2,2 units=2 card=8C", "go P1 7,1 6,2 units=1"])
 
 
 @pytest.mark.parametrize("players, seed, options, acts, winner", [
@@ -644,51 +644,122 @@ def test_the_board_on_the_oled_shows_suit_and_rank_per_square_and_zooms(rig):
     terrain = {"S": "mountain", "C": "forest", "H": "plain", "D": "plain"}[board[8][-1]]
     terrain = "recruit" if board[8][0] in "JQ" and board[8] != "JK" else terrain
     assert rig.lines[0] == "2,2 %s %s" % (board[8], "joker" if board[8] == "JK" else terrain)
-    rig.keys("a")  # zoom in: whole names, 4 squares a row (the cursor's square inverted)
+    rig.keys("a:long")  # zoom in: whole names, 4 squares a row (the cursor's square inverted)
     assert rig.lines[2].split() == [board[7], board[9], board[10]]
     assert rig.lines[7].split() == board[42:46]
-    rig.keys("a")  # and out again
+    rig.keys("a:long")  # and out again (A picks an army up: board_page below)
     assert rig.lines[7] == " ".join(short(c) for c in board[42:49])
 
 
-def test_a_whole_game_on_the_device_with_the_castle_screen(rig):
+def simple_move(g):
+    """A simple player's next move for the player whose turn it is (the whole games'):
+    the biggest army that gets nearer a castle it does not hold steps there, one unit
+    left on its own castles; ``push`` a beaten army to the first square it may take;
+    None: the turn is over."""
+    state, p = g.state["game"], g.active_player()
+    if state["push"]:
+        b = at(state["push"][:3])
+        for i in range(49):
+            if max(abs(i // 7 - b // 7), abs(i % 7 - b % 7)) == 1 and not state["army"][i]:
+                return "push %s %s" % (p, square_of(i))
+    army, corners = state["army"], (0, 6, 42, 48)
+    if g.state["players"][p]["moves_left"] == 0:
+        return None
+    targets = [c for c in corners if army[c][:2] != p]
+
+    def dist(a, b):
+        return max(abs(a // 7 - b // 7), abs(a % 7 - b % 7))
+
+    best = None
+    for i in range(49):
+        units = sorted(army[i][2:]) if army[i][:2] == p else ""
+        n = sum(1 for u in units if u < "2") - (1 if i in corners else 0)
+        for j in range(49) if n > 0 and targets else ():
+            d = min(dist(j, t) for t in targets)
+            if dist(i, j) == 1 and d < min(dist(i, t) for t in targets) and \
+                    (best is None or (d, -n) < best[0]) and \
+                    not (army[j][:2] == p and len(army[j]) - 2 + n > 6):
+                best = ((d, -n), i, j, n)
+    if best is None:
+        return None
+    _, i, j, n = best
+    card = " card=" + state["leftover"][0] if state["board"][j] == "JK" else ""
+    return "go %s %s %s units=%d%s" % (p, square_of(i), square_of(j), n, card)
+
+
+def on_the_board(rig, g, action):
+    """``go``/``push`` entered on the board page (Down from the play screen): the cursor
+    to the army, A to pick it up, A again per unit left behind, the cursor to where it
+    goes, A (a joker's card chosen in its form)."""
+    from arbiter.screens.army_board import ArmyBoard
+
+    if not isinstance(rig.app.screen, ArmyBoard):
+        rig.keys("down")
+    board = rig.app.screen
+    words = dict(w.split("=") for w in action.split() if "=" in w)
+    squares = [w for w in action.split()[2:] if "=" not in w]
+
+    def cursor_to(sq):
+        row, col = divmod(board.cursor, 7)
+        dr, dc = int(sq[0]) - 1 - row, int(sq[2]) - 1 - col
+        rig.keys(*(["down"] * dr + ["up"] * -dr + ["right"] * dc + ["left"] * -dc))
+
+    before = g.history.count()
+    if action.startswith("push"):
+        cursor_to(squares[0])
+        rig.keys("a")
+    else:
+        cursor_to(squares[0])
+        rig.keys("a")
+        assert rig.lines[0].startswith("%s x" % squares[0])  # picked up
+        n = len(g.state["game"]["army"][at(squares[0])]) - 2
+        rig.keys(*["a"] * (n - int(words["units"])))
+        cursor_to(squares[1])
+        rig.keys("a")
+        if "card" in words:
+            fill_form(rig, [words["card"]])
+    assert g.history.count() == before + 1, rig.lines[0]
+    event = g.history.events[-1].split("|")[0].split()
+    assert event[0] == action.split()[0] and set(event[1:]) >= {"p=" + g.active_player()} | {
+        "%s=%s" % kv for kv in words.items()}
+
+
+def test_a_whole_game_on_the_device_moved_on_the_board(rig):
+    # 6: "Each player gets three movement actions ... If you enter the same space as an
+    # opposing army, fight." "When a player begins the turn with units on three
+    # castles, that player wins." Every move on the board page, nothing typed.
     g = deal_on_the_device(rig)
     for player, square in [("P1", "1,1"), ("P2", "7,7"), ("P2", "1,7"), ("P1", "7,1")]:
         open_menu_item(rig, "Choose a castle")
         fill_form(rig, [player, square])
-    assert g.state["game"]["chosen"] == ["1,1", "7,7", "1,7", "7,1"]
+    for player, square, units in [("P1", "1,1", 6), ("P1", "7,1", 3), ("P2", "7,7", 5),
+                                  ("P2", "1,7", 4)]:
+        open_menu_item(rig, "Place an army")
+        fill_form(rig, [player, square, units])
     rig.keys("a")
-    assert rig.lines[1] == "Turn: P1"
-    assert "JK" in g.state["game"]["board"]  # seed 1 deals two
-    # a joker landed on: the player picks its card from the leftover stack
-    open_menu_item(rig, "Replace a joker")
-    form = rig.app.screen
-    assert form.fields[0][1] == jokers(g) and form.fields[1][1] == g.state["game"][
-        "leftover"]
-    card = g.state["game"]["leftover"][1]
-    fill_form(rig, [jokers(g)[0], card])
-    assert card in g.state["game"]["board"]
-    open_menu_item(rig, "Reinforcements")
-    rig.keys("a")
-    open_menu_item(rig, "Move an army")
-    fill_form(rig, ["P1", 2])
-    assert g.state["players"]["P1"]["moves_left"] == 2
-    rig.keys("a")  # the turn passes: first the castle screen, as the device last knew it
-    assert rig.lines[0] == "Castle control"
-    assert rig.lines[1:5] == ["1,1 <P1>", "1,7 <P2>", "7,1 <P1>", "7,7 <P2>"]
-    assert rig.lines[6] == "then P2's turn"
-    rig.keys("down", "left")  # P1 took 1,7 in its turn
-    assert rig.lines[2] == "1,7 <P1>"
-    rig.keys("a")
-    assert rig.lines[1] == "Turn: P2" and g.state["result"] is None  # P2 is checked, not P1
-    assert g.state["players"]["P1"]["castles"] == 3
-    rig.keys("a", "b")  # the castle screen; B: back, the turn does not pass
-    assert rig.lines[1] == "Turn: P2"
-    rig.keys("a")
-    assert rig.lines[1:5] == ["1,1 <P1>", "1,7 <P1>", "7,1 <P1>", "7,7 <P2>"]
-    rig.keys("a")  # P1 begins its turn holding 3 of the 4 castles
-    assert g.state["winner"] == "P1" and "P1 wins!" in rig.lines
-    assert g.history.events[-2:] == ["control 1,1=P1 1,7=P1 7,1=P1 7,7=P2", "next"]
+    assert rig.lines[1] == "Turn: P1" and g.state["game"]["holders"] == ["P1", "P2", "P1", "P2"]
+    rig.keys("down")  # the board, its armies on it
+    assert rig.lines[0] == "1,1 %s castle P1x6" % g.state["game"]["board"][0]
+    assert rig.lines[1].endswith(" C24")  # a castle (C), P2's 4 units (1,1: the cursor's)
+    assert rig.lines[7].startswith("C13") and rig.lines[7].endswith("C25")
+    rig.keys("a", "a", "right")  # 1,1's army picked up, 5 of its 6 units
+    assert rig.lines[0] == "1,1 x5 to 1,2"
+    rig.keys("b", "b")  # dropped; back to the play screen
+    turns = 0
+    while g.state["result"] is None and turns < 80:
+        action = simple_move(g)
+        if action is None:
+            if not isinstance(rig.app.screen, type(play_screen(rig))):
+                rig.keys("b")
+            rig.keys("a")  # the next turn
+            turns += 1
+            continue
+        on_the_board(rig, g, action)
+    assert g.state["result"] == "win" and g.state["winner"] in ("P1", "P2")
+    assert "%s wins!" % g.state["winner"] in rig.lines
+    typed = [e for e in g.history.events
+             if e.split("|")[0].split()[0] not in ("go", "push", "next")]
+    assert typed == []  # no terrain value, army size or support anywhere
 
 
 def test_fog_of_war_on_the_device_hides_the_cards_until_turned_up_and_peeks(rig):

@@ -23,7 +23,7 @@ _SHAPES = {
     "order": " by:s die:s key:x high_first:b ",
     "trigger": " counter:!s on:s at:!x falls:b effects:f ",
     "end": " at:s win_if:x lose_if:x ", "leds": " piece:!x level:x flash:{[s ",
-    "grid": " value:s cell:x name:x caption:x shown:x columns:i label:s ",
+    "grid": " value:s armies:s cell:x name:x caption:x shown:x columns:i label:s ",
     "page": " label:!s phases:[s lines:![x ", "team": " name:!s counters:{i pieces:[@piece ",
     "action": " params:[s flags:[s phases:[s label:s choices:{x defaults:x preview:b "
               "private:b who:x limit:@limit effects:f ",

@@ -1,0 +1,118 @@
+"""The board with its armies (Tactics Joker's ``grid.armies``): moves are made on it.
+
+A square shows its card (``7H``) or, holding an army, its terrain's letter, the
+owner's number and the units (``M14``: P1's 4 units on a mountain). The title
+line names the cursor's square (``2,3 10S mountain P1x4``), then what the last
+action said. A on an army of the player whose turn it is picks it up whole; A
+again on it takes one unit fewer (round to all); A on another square moves it
+there (``go``), a joker asking for its card first. While a beaten army waits,
+A sends it there (``push``). B drops what is picked, else goes back. A long A
+peeks at a face-down card (board_page.py), else zooms.
+"""
+
+from arbiter.hw.buttons import LONG, A, B
+from arbiter.screens.board_page import BoardPage
+from arbiter.screens.forms import Form
+
+LETTER = {"S": "M", "C": "F"}  # mountains, forests; face cards and red suits are plains
+
+
+def letter(card):
+    if card == "JK":
+        return "J"
+    if card[0] == "K":
+        return "C"
+    return "R" if card[0] in "JQ" else LETTER.get(card[-1], "-")
+
+
+class ArmyBoard(BoardPage):
+    def __init__(self, game, spec, play):
+        self.play = play
+        self.picked = -1  # the square of the army picked up, and how many of its units
+        self.units = 0
+        self.notice = ""
+        super().__init__(game, spec)
+
+    def army(self, i):
+        armies = self.game.get(self.spec["armies"])
+        return armies[i] if 0 <= i < len(armies) else ""
+
+    def cell(self, row, col):
+        i = row * self.columns + col
+        here = self.army(i)
+        if not here or self.zoomed:
+            return super().cell(row, col)
+        return letter(self.items[i]) + here[1] + str(len(here) - 2)
+
+    def head(self, row, col):
+        if self.notice:
+            return self.notice
+        i = row * self.columns + col
+        if self.picked >= 0:
+            return "%d,%d x%d to %d,%d" % (self.picked // 7 + 1, self.picked % 7 + 1,
+                                          self.units, row + 1, col + 1)
+        here = self.army(i)
+        text = super().head(row, col)
+        return text + " %sx%d" % (here[:2], len(here) - 2) if here else text
+
+    def act(self, app, text, now):
+        if self.play.act(app, text, now):
+            self.notice = self.game.state.get("message", "")
+            self.show(self.game.get(self.spec["value"]))
+            self.picked = -1
+            return True
+        self.notice = self.play.notice
+        self.play.notice = ""
+        return False
+
+    def key(self, app, button, kind, now):
+        self.notice = ""
+        p = self.game.active_player()
+        at = "%d,%d" % (self.cursor // 7 + 1, self.cursor % 7 + 1)
+        if button == A and kind == LONG and not self.hidden(self.cursor):
+            self.zoomed = not self.zoomed
+        elif button == A and kind == LONG:
+            super().key(app, button, kind, now)  # a peek
+            return
+        elif button == A and self.game.state["game"].get("push"):
+            self.act(app, "push %s %s" % (p, at), now)
+        elif button == A and self.picked == self.cursor:
+            n = len(self.army(self.cursor)) - 2
+            self.units = self.units - 1 if self.units > 1 else n
+        elif button == A and self.picked < 0:
+            here = self.army(self.cursor)
+            if here[:2] == p:
+                self.picked, self.units = self.cursor, len(here) - 2
+            else:
+                self.notice = "pick an army of %s" % p
+        elif button == A:
+            text = "go %s %d,%d %s units=%d" % (p, self.picked // 7 + 1, self.picked % 7 + 1,
+                                                at, self.units)
+            if self.items[self.cursor] == "JK":
+                app.push(JokerCard(self, text))
+            else:
+                self.act(app, text, now)
+        elif button == B and self.picked >= 0:
+            self.picked = -1
+        else:
+            super().key(app, button, kind, now)
+            return
+        app.redraw()
+
+
+class JokerCard(Form):
+    """The card from the leftover stack that replaces the joker landed on."""
+
+    def __init__(self, board, text):
+        self.board = board
+        left = list(board.game.state["game"]["leftover"])
+        super().__init__(board.play, "Joker: which card?", [["card", left, 0]],
+                         lambda values: text + " card=" + str(values[0]))
+
+    def key(self, app, button, kind, now):
+        if button == A and kind != LONG:
+            app.pop()  # this form: the board says what the move did
+            self.board.act(app, self.build(self.values()), now)
+            app.redraw()
+            return
+        super().key(app, button, kind, now)
