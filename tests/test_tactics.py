@@ -4,7 +4,7 @@ digest: ../shared/docs/referee-spec.md section 4)."""
 from collections import Counter
 
 import pytest
-from helpers.device import fill_form, game_of, open_menu_item, play_screen, start_game
+from helpers.device import act, fill_form, game_of, open_menu_item, play_screen, start_game
 from helpers.game import canonical, new_game, refused, rolled, rules, undoes_and_redoes_exactly
 
 from arbiter.game import Illegal
@@ -76,6 +76,26 @@ def test_arbiter_layout_prints_the_devices_layout_and_a_png(tmp_path, capsys):
     assert [r.split() for r in rows] == [new(12).state["game"]["board"][i * 7:i * 7 + 7]
                                          for i in range(7)]
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_arbiter_layout_draws_the_armies_of_a_devices_journal(rig, tmp_path, capsys):
+    g = deal_on_the_device(rig)
+    for action in CASTLES[:-1] + ["next", "go P1 1,1 1,2 units=2" + (
+            " card=" + g.state["game"]["leftover"][0] if g.state["game"]["board"][1] == "JK"
+            else "")]:
+        act(rig, action)
+    png = tmp_path / "armies.png"
+    capsys.readouterr()  # the device's serial lines
+    assert arbiter(["layout", "--journal", str(tmp_path / "game.jnl"), "--png", str(png)]) == 0
+    rows = capsys.readouterr().out.splitlines()[:7]
+    army = g.state["game"]["army"]
+    assert [r.split()[:7] for r in rows] == [g.state["game"]["board"][i * 7:i * 7 + 7]
+                                             for i in range(7)]
+    assert rows[0].split()[7] == "P1x%d" % (len(army[0]) - 2)
+    assert rows[6].split()[-1] == "P2x%d" % (len(army[48]) - 2)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert arbiter(["layout", "--journal", str(tmp_path / "none.jnl")]) == 1
+    assert "cannot read" in capsys.readouterr().err
 
 
 def test_the_corner_kings_are_in_uniform_order_chi_square_at_1_percent():
