@@ -5,14 +5,14 @@ owner's number and the units (``M14``: P1's 4 units on a mountain). The title
 line names the cursor's square (``2,3 10S mountain P1x4``), then what the last
 action said. A on an army of the player whose turn it is picks it up whole; A
 again on it takes one unit fewer (round to all); A on another square moves it
-there (``go``), a joker asking for its card first. While a beaten army waits,
+there (``go``); onto a joker, a form asks for its card and the move ends on the
+play screen. While a beaten army waits,
 A sends it there (``push``). B drops what is picked, else goes back. A long A
 peeks at a face-down card (board_page.py), else zooms.
 """
 
 from arbiter.hw.buttons import LONG, A, B
 from arbiter.screens.board_page import BoardPage
-from arbiter.screens.forms import Form
 
 LETTER = {"S": "M", "C": "F"}  # mountains, forests; face cards and red suits are plains
 
@@ -88,8 +88,12 @@ class ArmyBoard(BoardPage):
         elif button == A:
             text = "go %s %d,%d %s units=%d" % (p, self.picked // 7 + 1, self.picked % 7 + 1,
                                                 at, self.units)
-            if self.items[self.cursor] == "JK":
-                app.push(JokerCard(self, text))
+            if self.items[self.cursor] == "JK":  # its card first; done, the play screen
+                from arbiter.screens.forms import Form
+
+                left = list(self.game.state["game"]["leftover"])
+                app.push(Form(self.play, "Joker: which card?", [["card", left, 0]],
+                              lambda values: text + " card=" + str(values[0])))
             else:
                 self.act(app, text, now)
         elif button == B and self.picked >= 0:
@@ -98,21 +102,3 @@ class ArmyBoard(BoardPage):
             super().key(app, button, kind, now)
             return
         app.redraw()
-
-
-class JokerCard(Form):
-    """The card from the leftover stack that replaces the joker landed on."""
-
-    def __init__(self, board, text):
-        self.board = board
-        left = list(board.game.state["game"]["leftover"])
-        super().__init__(board.play, "Joker: which card?", [["card", left, 0]],
-                         lambda values: text + " card=" + str(values[0]))
-
-    def key(self, app, button, kind, now):
-        if button == A and kind != LONG:
-            app.pop()  # this form: the board says what the move did
-            self.board.act(app, self.build(self.values()), now)
-            app.redraw()
-            return
-        super().key(app, button, kind, now)
