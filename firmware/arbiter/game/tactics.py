@@ -47,12 +47,8 @@ def _race(game, p):
     return game.state["players"][p].get("race", "none")
 
 
-def _put(game, army):
-    game.change("game.army", army)
-
-
-def _say(game, text):
-    game.say(text)
+def _add(game, path, n):
+    game.change(path, game.get(path) + n)
 
 
 def _face_up(game, i):
@@ -83,12 +79,12 @@ def place(game):
         raise Illegal("an army is 1 to 6 units; %s holds %d" % (name(i), max(0, len(here) - 2)))
     if n > game.get(p + ".reserve"):
         raise Illegal("%s's reserve holds %d" % (p, game.get(p + ".reserve")))
-    game.change(p + ".reserve", game.get(p + ".reserve") - n)
+    _add(game, p + ".reserve", -n)
     army = list(g["army"])
     army[i] = (here or p) + "0" * n
-    _put(game, army)
+    game.change("game.army", army)
     castles(game)
-    _say(game, "%s %d at %s" % (p, len(army[i]) - 2, at))
+    game.say("%s %d at %s" % (p, len(army[i]) - 2, at))
 
 
 def turn(game):
@@ -104,11 +100,11 @@ def turn(game):
         for i, face in zip(held, rolls):
             if face >= need and game.get(p + ".reserve") > 0 and len(army[i]) < 8:
                 army[i] += "0"
-                game.change(p + ".reserve", game.get(p + ".reserve") - 1)
+                _add(game, p + ".reserve", -1)
                 got.append(name(i))
-        _say(game, "%s reinforces %s" % (p, " ".join(got)) if got else
+        game.say("%s reinforces %s" % (p, " ".join(got)) if got else
              "%s: no reinforcements" % p)
-    _put(game, army)
+    game.change("game.army", army)
 
 
 def _spend(game, p, n):
@@ -119,7 +115,7 @@ def _spend(game, p, n):
     if game.get(p + ".moves_left") <= 0:
         raise Illegal("the extra move is for a one-unit army"
                       if game.get(p + ".bonus_move") else "no moves left this turn")
-    game.change(p + ".moves_left", game.get(p + ".moves_left") - 1)
+    _add(game, p + ".moves_left", -1)
 
 
 def go(game):
@@ -168,7 +164,7 @@ def go(game):
         went = [u for u, face in zip(moving, rolls) if face >= need]
         stay = stay + [u for u, face in zip(moving, rolls) if face < need]
         moving = went
-        _say(game, "%d of %d enter %s" % (len(moving), n, into))
+        game.say("%d of %d enter %s" % (len(moving), n, into))
     army[a] = p + "".join(sorted(stay)) if stay else ""
     if moving:
         _face_up(game, b)
@@ -178,9 +174,9 @@ def go(game):
             army[b] = (dest or p) + "".join(moving)
             _recruit(game, army, b)
             if into not in ("forest", "mountain") or out == into:
-                _say(game, "%s %s to %s, %d move(s) left" % (
+                game.say("%s %s to %s, %d move(s) left" % (
                     p, name(a), name(b), game.get(p + ".moves_left")))
-    _put(game, army)
+    game.change("game.army", army)
     castles(game)
 
 
@@ -194,16 +190,15 @@ def _recruit(game, army, b):
     game.change("game.flipped", g["flipped"] + [at])
     if len(here) < 8 and game.get(p + ".reserve") > 0:
         army[b] = here + "1"
-        game.change(p + ".reserve", game.get(p + ".reserve") - 1)
+        _add(game, p + ".reserve", -1)
 
 
 def _support(army, b, p):
     return sum(len(army[i]) - 2 for i in range(49) if army[i][:2] == p and near(i, b))
 
 
-def _dice(game, p, n, reason, name_):
-    die = "kobold_d6" if _race(game, p) == "kobolds" else "d6"
-    return sum(game.roll(die, n, p, reason, name_))
+def _dice(game, p, n, reason):
+    return sum(game.roll("kobold_d6" if _race(game, p) == "kobolds" else "d6", n, p, reason))
 
 
 def _raise(game, p, killed, left):
@@ -225,8 +220,8 @@ def _combat(game, army, a, b, att):
     a_sup, d_sup = _support(army, b, p), _support(army, b, d)
     a_n, d_n, a_lost, d_lost = len(att), len(de), 0, 0
     for _ in range(100):
-        a_t = _dice(game, p, a_n, "attack", "a") + a_bonus + a_sup
-        d_t = _dice(game, d, d_n, "defence", "d") + d_bonus + d_sup
+        a_t = _dice(game, p, a_n, "attack") + a_bonus + a_sup
+        d_t = _dice(game, d, d_n, "defence") + d_bonus + d_sup
         if a_t != d_t:
             break
         a_n, d_n, a_lost, d_lost = a_n - 1, d_n - 1, a_lost + 1, d_lost + 1
@@ -241,15 +236,14 @@ def _combat(game, army, a, b, att):
         a_n, a_lost = a_n - k, a_lost + k
     a_up = _raise(game, p, d_lost, a_n)
     d_up = _raise(game, d, a_lost, d_n)
-    game.change(p + ".units_lost", game.get(p + ".units_lost") + a_lost)
-    game.change(d + ".units_lost", game.get(d + ".units_lost") + d_lost)
+    _add(game, p + ".units_lost", a_lost)
+    _add(game, d + ".units_lost", d_lost)
     # the most-moved units die first; the raised have no move left this turn
     att = "".join(sorted(att)[:a_n]) + "2" * a_up
     de = "".join(sorted(de)[:d_n]) + "2" * d_up
     a_n, d_n = a_n + a_up, d_n + d_up
-    for key, v in (("att_total", a_t), ("def_total", d_t), ("att_left", a_n),
-                   ("def_left", d_n)):
-        game.change("game." + key, v)
+    game.change("game.att_total", a_t)
+    game.change("game.def_total", d_t)
     text = "%s %d:%d %s" % (p, a_t, d_t, d)
     if a_t > d_t or d_n == 0 and a_n:
         army[b] = p + att
@@ -265,8 +259,7 @@ def _combat(game, army, a, b, att):
     else:
         army[b] = ""
         text += ", both armies die"
-    game.change("game.won", p if a_t > d_t else d if a_t < d_t else "-")
-    _say(game, text + " (-%d -%d)" % (a_lost, d_lost))
+    game.say(text + " (-%d -%d)" % (a_lost, d_lost))
 
 
 def _room(army, i, owner, n):
@@ -284,7 +277,7 @@ def _push(game, army, a, b, loser):
         return ", %s pushed to %s" % (owner, name(back))
     ways = [i for i in range(49) if near(i, b) and _room(army, i, owner, n)]
     if not ways:
-        game.change(owner + ".units_lost", game.get(owner + ".units_lost") + n)
+        _add(game, owner + ".units_lost", n)
         return ", %s has nowhere to go: lost" % owner
     game.change("game.push", name(b) + loser)
     return ", %s chooses where %s goes: push" % (game.bound("p"), owner)
@@ -303,7 +296,7 @@ def push(game):
         raise Illegal("%s cannot go to %s" % (loser[:2], name(i)))
     army[i] = (army[i] or loser[:2]) + loser[2:]
     game.change("game.push", "")
-    _put(game, army)
+    game.change("game.army", army)
     _face_up(game, i)
     castles(game)
-    _say(game, "%s pushed to %s" % (loser[:2], name(i)))
+    game.say("%s pushed to %s" % (loser[:2], name(i)))
