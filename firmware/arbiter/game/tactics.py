@@ -9,6 +9,7 @@ Text, not lists: nothing shared with an undo's snapshot, little heap.
 from arbiter.game import Illegal
 
 CORNERS = (0, 6, 42, 48)
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")
 
 
 def square(text):
@@ -57,6 +58,37 @@ def _face_up(game, i):
         game.change("game.face_up", g["face_up"] + [i])
 
 
+def deal(game):
+    """The battlefield from the shuffled 54 cards, a king at each corner; the 5 not
+    dealt are the leftover stack, but for a joker."""
+    from arbiter.game import decks
+
+    g = game.state["game"]
+    decks.shuffle(game, {"shuffle": ["KS", "KH", "KD", "KC"], "to": "game.board",
+                         "reason": "castles"})
+    kings = g["board"]
+    decks.shuffle(game, {"shuffle": [r + s for s in "SHDC" for r in RANKS] + ["JK", "JK"],
+                         "to": "game.leftover", "reason": "battlefield"})
+    deck = g["leftover"]
+    game.change("game.board", kings[:1] + deck[:5] + kings[1:2] + deck[5:40] + kings[2:3] +
+                deck[40:45] + kings[3:])
+    game.change("game.leftover", [c for c in deck[45:] if c != "JK"])
+    if game.option("fog") == "on":
+        game.change("game.face_up", list(CORNERS))
+    game.say("battlefield dealt")
+
+
+def flip(game):
+    """Fog of war: a card turned up for all."""
+    i = square(game.arg("at"))
+    if game.option("fog") != "on":
+        raise Illegal("fog of war is off: every card is face up")
+    if i in game.state["game"]["face_up"]:
+        raise Illegal(name(i) + " is face up")
+    _face_up(game, i)
+    game.say("%s is %s" % (name(i), game.state["game"]["board"][i]))
+
+
 def castles(game):
     """Castle control follows occupancy: who holds each corner, and each one's count."""
     army = game.state["game"]["army"]
@@ -83,6 +115,7 @@ def place(game):
     army = list(g["army"])
     army[i] = (here or p) + "0" * n
     game.change("game.army", army)
+    _face_up(game, i)
     castles(game)
     game.say("%s %d at %s" % (p, len(army[i]) - 2, at))
 
