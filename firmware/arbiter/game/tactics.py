@@ -73,6 +73,7 @@ def deal(game):
     game.change("game.board", kings[:1] + deck[:5] + kings[1:2] + deck[5:40] + kings[2:3] +
                 deck[40:45] + kings[3:])
     game.change("game.leftover", [c for c in deck[45:] if c != "JK"])
+    game.change("game.army", [""] * 49)
     if game.option("fog") == "on":
         game.change("game.face_up", list(CORNERS))
     game.say("battlefield dealt")
