@@ -744,6 +744,25 @@ def on_the_board(rig, g, action):
         "%s=%s" % kv for kv in words.items()}
 
 
+def to_a_win_on_the_board(rig, g):
+    """Turns played by simple_move on the board page, A on the play screen between."""
+    turns = 0
+    while g.state["result"] is None and turns < 90:
+        action = simple_move(g)
+        if action is None:
+            if not isinstance(rig.app.screen, type(play_screen(rig))):
+                rig.keys("b")
+            rig.keys("a")  # the next turn
+            turns += 1
+            continue
+        on_the_board(rig, g, action)
+    assert g.state["result"] == "win"
+    assert "%s wins!" % g.state["winner"] in rig.lines
+    typed = [e for e in g.history.events
+             if e.split("|")[0].split()[0] not in ("go", "push", "next")]
+    assert typed == []  # no terrain value, army size or support anywhere
+
+
 def test_a_whole_game_on_the_device_moved_on_the_board(rig):
     # 6: "Each player gets three movement actions ... If you enter the same space as an
     # opposing army, fight." "When a player begins the turn with units on three
@@ -766,21 +785,26 @@ def test_a_whole_game_on_the_device_moved_on_the_board(rig):
     rig.keys("a", "a", "right")  # 1,1's army picked up, 5 of its 6 units
     assert rig.lines[0] == "1,1 x5 to 1,2"
     rig.keys("b", "b")  # dropped; back to the play screen
-    turns = 0
-    while g.state["result"] is None and turns < 80:
-        action = simple_move(g)
-        if action is None:
-            if not isinstance(rig.app.screen, type(play_screen(rig))):
-                rig.keys("b")
-            rig.keys("a")  # the next turn
-            turns += 1
-            continue
-        on_the_board(rig, g, action)
-    assert g.state["result"] == "win" and g.state["winner"] in ("P1", "P2")
-    assert "%s wins!" % g.state["winner"] in rig.lines
-    typed = [e for e in g.history.events
-             if e.split("|")[0].split()[0] not in ("go", "push", "next")]
-    assert typed == []  # no terrain value, army size or support anywhere
+    to_a_win_on_the_board(rig, g)
+
+
+def test_a_3_player_game_on_the_device_to_a_castle_win(rig):
+    # 1: "2 players. More may be possible"; 6: "Player one picks one of the castles.
+    # Then player two picks his two castles." With 3, P1, P2, P3, then P1.
+    g = deal_on_the_device(rig, "right")  # Players <3>
+    assert len(g.state["players"]) == 3
+    for player, square in [("P1", "1,1"), ("P2", "7,7"), ("P3", "1,7"), ("P1", "7,1")]:
+        open_menu_item(rig, "Choose a castle")
+        fill_form(rig, [player, square])
+    for player, square, units in [("P1", "1,1", 4), ("P1", "7,1", 3), ("P2", "7,7", 5),
+                                  ("P3", "1,7", 5)]:
+        open_menu_item(rig, "Place an army")
+        fill_form(rig, [player, square, units])
+    rig.keys("a")
+    assert g.state["game"]["holders"] == ["P1", "P3", "P1", "P2"]
+    to_a_win_on_the_board(rig, g)
+    assert {e.split()[1] for e in g.history.events if e.startswith("go")} <= {
+        "from=%s" % sq for sq in (square_of(i) for i in range(49))}
 
 
 def test_fog_of_war_on_the_device_hides_the_cards_until_turned_up_and_peeks(rig):
