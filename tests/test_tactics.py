@@ -154,12 +154,14 @@ def test_castle_choice_order_p1_p2_p2_p1_and_p1_first():
     g = new()
     refused(g, "castle P2 1,1", "it is P1's turn to choose")
     g.apply("castle P1 1,1")
+    assert g.state["message"] == "P1 castle 1,1; P2 picks next"  # said on the play screen
     refused(g, "castle P2 1,1", "1,1 is taken")
     refused(g, "castle P2 4,4", "a castle is a corner")
     g.apply("castle P2 7,7")
     g.apply("castle P2 1,7")
     refused(g, "next", "choose all 4 castles first")
     g.apply("castle P1 7,1")
+    assert g.state["message"] == "P1 castle 7,1; place the armies"
     refused(g, "place P1 7,7 3", "P1 starts on its own castles, not 7,7")
     for action in CASTLES[4:-1]:
         g.apply(action)
