@@ -4,7 +4,7 @@ digest: ../shared/docs/referee-spec.md section 4)."""
 from collections import Counter
 
 import pytest
-from helpers.device import act, fill_form, game_of, open_menu_item, play_screen, start_game
+from helpers.device import act, fill_form, game_of, lit, open_menu_item, play_screen, start_game
 from helpers.game import canonical, new_game, refused, rolled, rules, undoes_and_redoes_exactly
 
 from arbiter.game import Illegal
@@ -807,6 +807,25 @@ def test_a_3_player_game_on_the_device_to_a_castle_win(rig):
     to_a_win_on_the_board(rig, g)
     assert {e.split()[1] for e in g.history.events if e.startswith("go")} <= {
         "from=%s" % sq for sq in (square_of(i) for i in range(49))}
+
+
+def test_the_ring_shows_whose_turn_and_flashes_a_combats_winner(rig):
+    # the device's LEDs "say whose turn it is and light a combat's result" (issue 25)
+    from arbiter.screens.colours import player_colour
+
+    g = deal_on_the_device(rig)
+    for action in CASTLES[:-1] + ["next"]:
+        act(rig, action)
+    colour = {p: lit(rig, player_colour(g.rules, p)) for p in ("P1", "P2")}
+    assert rig.led_colours()[0] == {colour["P1"]}  # P1's turn: P1's colour
+    arrange(g, {"6,6": "AH"}, {"6,6": "P1 1", "7,7": "P2 6"})
+    act(rig, "go P1 6,6 7,7")  # 1 unit against 6 on a castle: P2 wins
+    assert g.state["game"]["att_total"] < g.state["game"]["def_total"]
+    frames = []
+    for _ in range(40):
+        rig.run(20)
+        frames.append(set(rig.frame.leds))
+    assert {colour["P2"]} in frames  # the whole ring in the winner's colour, in P1's turn
 
 
 def test_fog_of_war_on_the_device_hides_the_cards_until_turned_up_and_peeks(rig):

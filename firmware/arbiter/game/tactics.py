@@ -294,6 +294,8 @@ def _combat(game, army, a, b, att):
         army[b] = ""
         text += ", both armies die"
     game.say(text + " (-%d -%d)" % (a_lost, d_lost))
+    if a_t != d_t:  # the ring flashes the winner's colour (screens/colours.py)
+        game.log[-1]["flash"] = p if a_t > d_t else d
 
 
 def _room(army, i, owner, n):
