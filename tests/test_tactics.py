@@ -829,6 +829,17 @@ def test_the_ring_shows_whose_turn_and_flashes_a_combats_winner(rig):
     assert {colour["P2"]} in frames  # the whole ring in the winner's colour, in P1's turn
 
 
+def test_a_move_by_the_game_menus_form_too(rig):
+    g = deal_on_the_device(rig)
+    for action in CASTLES[:-1] + ["next"]:
+        act(rig, action)
+    rig.keys("b", "b")  # the play screen
+    open_menu_item(rig, "Move an army")  # the card is used only on a joker
+    fill_form(rig, ["P1", "7,1", "6,1", g.state["game"]["leftover"][0], 1])
+    assert g.history.events[-1].split("|")[0].startswith("go ")
+    assert g.state["players"]["P1"]["moves_left"] == 2
+
+
 def test_fog_of_war_on_the_device_hides_the_cards_until_turned_up_and_peeks(rig):
     g = deal_on_the_device(rig, "down", "right")  # Fog of war <on>
     board = g.state["game"]["board"]
