@@ -770,6 +770,7 @@ def test_a_whole_game_on_the_device_moved_on_the_board(rig):
     # opposing army, fight." "When a player begins the turn with units on three
     # castles, that player wins." Every move on the board page, nothing typed.
     g = deal_on_the_device(rig)
+    assert rig.lines[2] == "P1 Cst0 Res15 Mv3"  # the moves left whole (was "... Mv")
     for player, square in [("P1", "1,1"), ("P2", "7,7"), ("P2", "1,7"), ("P1", "7,1")]:
         open_menu_item(rig, "Choose a castle")
         fill_form(rig, [player, square])
