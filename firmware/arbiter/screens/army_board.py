@@ -37,21 +37,12 @@ class ArmyBoard(BoardPage):
         armies = self.game.get(self.spec["armies"])
         return armies[i] if 0 <= i < len(armies) else ""
 
-    def show(self, items):
-        super().show(items)
-        self.texts = None  # the squares' texts, made at the first draw after a change
-
     def cell(self, row, col):
-        if self.zoomed:
+        i = row * self.columns + col
+        here = self.army(i)
+        if not here or self.zoomed:
             return super().cell(row, col)
-        if self.texts is None:  # once per change, not per frame: a cursor move makes none
-            texts = []
-            for i in range(len(self.items)):
-                here = self.army(i)
-                texts.append(letter(self.items[i]) + here[1] + str(len(here) - 2) if here
-                             else super().cell(i // self.columns, i % self.columns))
-            self.texts = texts
-        return self.texts[row * self.columns + col]
+        return letter(self.items[i]) + here[1] + str(len(here) - 2)
 
     def head(self, row, col):
         if self.notice:
