@@ -15,6 +15,8 @@ from arbiter.hw.buttons import LONG, A, B
 from arbiter.screens.board_page import BoardPage
 
 LETTER = {"S": "M", "C": "F"}  # mountains, forests; face cards and red suits are plains
+NAMES = {"C": "castle", "R": "recruit", "-": "plain", "F": "forest", "M": "mountain",
+         "J": "joker"}
 
 
 def letter(card):
@@ -32,6 +34,9 @@ class ArmyBoard(BoardPage):
         self.units = 0
         self.notice = ""
         super().__init__(game, spec)
+
+    def name(self, item):
+        return "%s %s" % (item, NAMES[letter(item)]) if item else item
 
     def army(self, i):
         armies = self.game.get(self.spec["armies"])
