@@ -8,11 +8,13 @@ again on it takes one unit fewer (round to all); A on another square moves it
 there (``go``); onto a joker, a form asks for its card and the move ends on the
 play screen. While a beaten army waits,
 A sends it there (``push``). B drops what is picked, else goes back. A long A
-peeks at a face-down card (board_page.py), else zooms.
+peeks at a face-down card (fog of war, as board_page.py), else zooms. Not built
+on board_page.py: one module less in the heap of a game in play.
 """
 
+from arbiter.game.expr import evaluate
 from arbiter.hw.buttons import LONG, A, B
-from arbiter.screens.board_page import BoardPage
+from arbiter.screens.grid import GridPage
 
 LETTER = {"S": "M", "C": "F"}  # mountains, forests; face cards and red suits are plains
 NAMES = {"C": "castle", "R": "recruit", "-": "plain", "F": "forest", "M": "mountain",
@@ -27,16 +29,21 @@ def letter(card):
     return "R" if card[0] in "JQ" else LETTER.get(card[-1], "-")
 
 
-class ArmyBoard(BoardPage):
+class ArmyBoard(GridPage):
     def __init__(self, game, spec, play):
-        self.play = play
+        self.game, self.spec, self.play = game, spec, play
         self.picked = -1  # the square of the army picked up, and how many of its units
         self.units = 0
         self.notice = ""
-        super().__init__(game, spec)
+        super().__init__(game.get(spec["value"]), 7, spec.get("label", "Board"))
 
-    def name(self, item):
-        return "%s %s" % (item, NAMES[letter(item)]) if item else item
+    def show(self, items):
+        super().show(items)
+        shown = evaluate(self.game, self.spec["shown"]) if "shown" in self.spec else None
+        self.shown = shown if isinstance(shown, list) else None
+
+    def hidden(self, i):
+        return self.shown is not None and i not in self.shown
 
     def army(self, i):
         armies = self.game.get(self.spec["armies"])
@@ -45,6 +52,8 @@ class ArmyBoard(BoardPage):
     def cell(self, row, col):
         i = row * self.columns + col
         here = self.army(i)
+        if self.hidden(i):
+            return "??"
         if not here or self.zoomed:
             return super().cell(row, col)
         return letter(self.items[i]) + here[1] + str(len(here) - 2)
@@ -56,8 +65,9 @@ class ArmyBoard(BoardPage):
         if self.picked >= 0:
             return "%d,%d x%d to %d,%d" % (self.picked // 7 + 1, self.picked % 7 + 1,
                                           self.units, row + 1, col + 1)
-        here = self.army(i)
-        text = super().head(row, col)
+        here, card = self.army(i), self.items[i] if i < len(self.items) else ""
+        text = "%d,%d " % (row + 1, col + 1) + (
+            "??" if self.hidden(i) else "%s %s" % (card, NAMES[letter(card)]) if card else "")
         return text + " %sx%d" % (here[:2], len(here) - 2) if here else text
 
     def act(self, app, text, now):
@@ -76,9 +86,14 @@ class ArmyBoard(BoardPage):
         at = "%d,%d" % (self.cursor // 7 + 1, self.cursor % 7 + 1)
         if button == A and kind == LONG and not self.hidden(self.cursor):
             self.zoomed = not self.zoomed
-        elif button == A and kind == LONG:
-            super().key(app, button, kind, now)  # a peek
-            return
+        elif button == A and kind == LONG:  # a peek: for one player's eyes, not recorded
+            from arbiter.ui.menu import Confirm, TextPage
+
+            card = self.items[self.cursor]
+            text = "%s %s" % (card, NAMES[letter(card)])
+            app.push(Confirm("Peek " + at, ["Only the player", "who may look:",
+                                             "others look away"],
+                             lambda app, now: app.push(TextPage(at, [text]))))
         elif button == A and self.game.state["game"].get("push"):
             self.act(app, "push %s %s" % (p, at), now)
         elif button == A and self.picked == self.cursor:
