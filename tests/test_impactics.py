@@ -4,7 +4,7 @@ digest: ../shared/docs/referee-spec.md section 2). P1 plays the van Dammes, P2 t
 import json
 
 import pytest
-from helpers.device import fill_form, game_of, open_menu_item, seal, start_game
+from helpers.device import do, fill_form, game_of, open_menu_item, seal, start_game
 from helpers.game import canonical, new_game, notes, refused, rules, undoes_and_redoes_exactly
 
 from arbiter.game import ruleset
@@ -293,7 +293,7 @@ def test_a_dead_character_cannot_be_hit_or_dodge():
     to_combat(g)
     g.apply("hit P2.gun1 1 kind=bullet")
     for action in ("hit P2.gun1 1", "dodge P2.gun1"):
-        refused(g, action, "P2.gun1 is dead")
+        refused(g, action, "Gun Goon 1 is dead")
     refused(g, "hit P2.kf1 1 kind=laser", "kind is melee, bullet")
 
 
@@ -405,8 +405,7 @@ def test_a_whole_game_on_the_device(rig):
     rig.keys("a")
     assert rig.lines[1] == "Combat"
     for step in range(1, 7):
-        open_menu_item(rig, "Next card + Goon")
-        rig.keys("a")
+        do(rig, "Next card + Goon", [])
         goon = g.state["game"]["goon"]
         card, who = g.state["game"]["queue"][step - 1], g.state["game"]["queue_who"][step - 1]
         assert g.state["game"]["step"] == step and g.state["pieces"][goon]["dead"] == 0
@@ -416,20 +415,17 @@ def test_a_whole_game_on_the_device(rig):
         lit = sum(1 for colour in rig.frame.leds if any(colour))
         assert lit == GOONS.index(goon) + 1
         if step == 2:  # Alex's bullet kills that Gun Goon, or wounds a Kung Fu Goon
-            open_menu_item(rig, "Hit")
-            fill_form(rig, [goon, 1, "bullet"])
+            do(rig, "Hit", [goon, 1, "bullet"])
     rig.keys("a")  # End: new hands
     assert rig.lines[1] == "End"
-    open_menu_item(rig, "Deal new hands")
-    rig.keys("a")
+    do(rig, "Deal new hands", [])
     rig.keys("a")  # round 2's Planning: the new hands open by themselves
     assert rig.lines[0] == "Hands" and page_text(rig) == hands_page(g)
     assert g.state["round"] == 2
     rig.keys("a")
     for goon in GOONS:
         if not g.state["pieces"][goon]["dead"]:
-            open_menu_item(rig, "Hit")
-            fill_form(rig, [goon, 1, "roundhouse"])
+            do(rig, "Hit", [goon, 1, "roundhouse"])
     assert g.state["winner"] == "P1" and "P1 wins!" in rig.lines
 
 

@@ -728,7 +728,7 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
     start = [label for label, _ in rig.app.screen.items]
     rig.keys("b", "a", "a")  # to the first activation turn
     open_menu_item(rig, "Attack (2 focus)")
-    assert rig.lines[1:3] == ["k <P1.j1>", "t <P1.j1>"]  # Ana, as the form shows her
+    assert rig.lines[1:3] == ["k <Ana>", "t <Ana>"]  # by name
     rig.keys("b", "b")
     rig.keys("b")
     acting = [label for label, _ in rig.app.screen.items]

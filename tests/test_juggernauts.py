@@ -13,7 +13,7 @@ import re
 
 import pytest
 from helpers import REPO
-from helpers.device import act, fill_form, game_of, lit, open_menu_item, pick, said, start_game
+from helpers.device import act, do, game_of, lit, open_menu_item, pick, said, start_game
 from helpers.game import (
     canonical,
     new_game,
@@ -978,11 +978,9 @@ def whole_game(rig):
         if rig.lines[1] == "Resolve":
             # an attack comes from an active card: "Ac0" on the screen, none
             if active_card(rig, "P1"):
-                open_menu_item(rig, "Attack")
-                fill_form(rig, ["P1", 1, "accurate", 0, "P2", "neutralizing"])
+                do(rig, "Attack", ["P1", 1, "accurate", 0, "P2", "neutralizing"])
             if active_card(rig, "P2"):
-                open_menu_item(rig, "Attack")
-                fill_form(rig, ["P2"])  # level 1 on P1
+                do(rig, "Attack", ["P2"])  # level 1 on P1
             for owner in ("P1", "P2"):
                 for _ in range(5):  # a position targeted twice is defended twice
                     rig.keys("down")
@@ -993,13 +991,11 @@ def whole_game(rig):
                     aimed = [pos for pos, square in squares.items() if "*" in square]
                     if not aimed:
                         break
-                    open_menu_item(rig, "Defend")
-                    fill_form(rig, [owner, aimed[0], 1])
+                    do(rig, "Defend", [owner, aimed[0], 1])
         rig.keys("a")
         refused = re.search(r"(P\d) must unneutralize", said(rig))  # the notice
         if refused:
-            open_menu_item(rig, "Unneutralize")
-            fill_form(rig, [refused.group(1), 0, 0, "free"])
+            do(rig, "Unneutralize", [refused.group(1), 0, 0, "free"])
     state = game.state
     assert state["result"] and phases >= {"Energize", "Command", "Resolve", "Recover"}
     assert rig.lines[6] == ("%s wins!" % state["winner"] if state["winner"] else "A tie!")

@@ -17,8 +17,8 @@ from arbiter_referee.emulator.frames import WIDTH, Frame, oled_rows, to_text
 needs_pty = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs pseudo-terminals")
 
 
-# Issue 21: "Screenshots of each game's play screen [...] are in docs/ and the README;
-# they are produced by a command, so they stay true."
+# Issue 21: "Screenshots of each game's play screen and piece page are in docs/ and the
+# README; they are produced by a command, so they stay true."
 def test_the_play_screen_pictures_in_docs_are_what_the_command_draws(tmp_path, capsys):
     from helpers import REPO
 
@@ -27,10 +27,12 @@ def test_the_play_screen_pictures_in_docs_are_what_the_command_draws(tmp_path, c
     assert arbiter(["sim", "--screenshots", str(tmp_path)]) == 0
     readme = (REPO / "README.md").read_text()
     for name in NAMES:
-        made, kept = (Image.open(d / f"play-{name}.png") for d in (tmp_path, REPO / "docs"))
-        assert made.tobytes() == kept.tobytes(), (
-            f"docs/play-{name}.png is stale: run arbiter sim --screenshots docs")
-        assert f"docs/play-{name}.png" in readme
+        for kind in ("play", "pieces"):
+            made, kept = (Image.open(d / f"{kind}-{name}.png") for d in (tmp_path,
+                                                                          REPO / "docs"))
+            assert made.tobytes() == kept.tobytes(), (
+                f"docs/{kind}-{name}.png is stale: run arbiter sim --screenshots docs")
+            assert f"docs/{kind}-{name}.png" in readme
     assert "wrote" in capsys.readouterr().out
 
 

@@ -7,7 +7,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from arbiter_referee.bench import bus, growth, heap, journal_wear, scenarios
+from arbiter_referee.bench import bus, growth, heap, journal_wear, presses, scenarios
 from arbiter_referee.bench.boot import boot
 from arbiter_referee.bench.device_run import key_presses
 from arbiter_referee.bench.idle import idle
@@ -37,6 +37,12 @@ class Progress:
         self.say(f"[{self.done:{width}}/{self.total}] {elapsed // 60}:{elapsed % 60:02d} {what}")
 
 
+def press_figures(seed: int, keys: str) -> dict:
+    figures = presses.figures(seed, keys)
+    figures["budget_ok"] = figures["median"] <= presses.BUDGET
+    return figures
+
+
 def collect(skip_heap: bool = False, skip_scale: bool = False,
             say: Callable[[str], None] | None = None) -> dict:
     scenarios_run = list(device_scenarios())
@@ -54,6 +60,8 @@ def collect(skip_heap: bool = False, skip_scale: bool = False,
         row = {"bus": bus.summarize(presses), "cpu": bus.cpu(presses),
                "complete_game": bool(game and game.complete),
                "winner": game.winner if game else None}
+        if game is not None:  # the players' effort: presses per refereed action
+            row["presses"] = press_figures(seed, keys)
         if not skip_heap:
             progress.step(f"{name}: the frames under CPython, to compare")
             reference = run_session(seed, keys, "cpython")
@@ -141,6 +149,11 @@ def table(result: dict) -> str:
                    f"  budget 0.25 {_ok(b['budget_ok'])}")
         out.append(f"  cpu/press  median {c['median_fuel']:,.0f} fuel, worst "
                    f"{c['worst_fuel']:,} ({c['flushed']} presses flushed a frame)")
+        if "presses" in row:
+            p = row["presses"]
+            out.append(f"  presses/action median {p['median']:g}, most {p['most']} over "
+                       f"{p['actions']} refereed actions ({p['presses']} presses)  budget "
+                       f"{presses.BUDGET} {_ok(p['budget_ok'])}")
     out.append("== flash per game event (headless journal vs whole state as JSON; on littlefs "
                "as a Pico mounts it: 4 KB blocks erased, bytes programmed)")
     for name, f in result["flash"].items():

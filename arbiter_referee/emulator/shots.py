@@ -1,7 +1,8 @@
-"""Pictures of each bundled game's play screen, as players see it mid-game
-(``arbiter sim --screenshots DIR``): the bench's recorded key scripts, the
+"""Pictures of each bundled game's play screen and piece page, as players see them
+mid-game (``arbiter sim --screenshots DIR``): the bench's recorded key scripts, the
 tests' own whole games, pressed on a fresh emulated device until a third of the
-game's actions are applied and the play screen is up, then drawn as PNG."""
+game's actions are applied and the play screen is up, then drawn as PNG; then the
+piece page (Down on the play screen, or the grid's there) opened over it."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 from arbiter_referee.emulator.frames import Frame, to_png
 
 SETTLE_MS = 1000  # past the LEDs' spin
+PAGE_MS = 40  # a pass or two: a script's presses are 80 ms long and 120 ms apart
 
 
 def play_until(seed: int, flash: str, keys: str, actions: int):
@@ -28,7 +30,7 @@ def play_until(seed: int, flash: str, keys: str, actions: int):
     from vboard import EmulationDone, VirtualBoard
 
     board = VirtualBoard(seed, keys, flash.rstrip("/") + "/")
-    device = Device(board)
+    device = board.device = Device(board)
 
     try:
         while True:
@@ -37,8 +39,10 @@ def play_until(seed: int, flash: str, keys: str, actions: int):
             if isinstance(screen, PlayScreen) and screen.game.count() >= actions:
                 board.end_ms = None
                 until = board.elapsed + SETTLE_MS
-                while board.elapsed < until:
-                    board.sleep_ms(device.tick())
+                while board.elapsed < until:  # the play screen drawn, after the script's
+                    board.sleep_ms(device.tick())  # next presses if they opened something
+                    if not isinstance(device.app.screen, PlayScreen):
+                        until = max(until, board.elapsed + PAGE_MS)
                 return board
     except EmulationDone:
         return None
@@ -61,4 +65,21 @@ def write_all(folder: str | Path) -> list[Path]:
             path = Path(folder) / f"play-{game.name}.png"
             to_png(Frame.from_board(board), path)
             written.append(path)
+            path = Path(folder) / f"pieces-{game.name}.png"
+            to_png(Frame.from_board(piece_page(board)), path)
+            written.append(path)
     return written
+
+
+def piece_page(board):
+    """The piece page opened over the play screen, drawn."""
+    from arbiter.screens.pieces import piece_page as page
+    from arbiter.screens.play import PlayScreen
+
+    app = board.device.app
+    app.push(page(next(s for s in app.stack if isinstance(s, PlayScreen)).game))
+    app.redraw()
+    until = board.elapsed + PAGE_MS  # drawn before the script's next key can act on it
+    while board.elapsed < until:
+        board.sleep_ms(board.device.tick())
+    return board

@@ -112,3 +112,71 @@ def said(rig):
     rig.keys("b")
     assert rig.app.screen is play_screen(rig), "B goes back to the play screen"
     return text + " " + " ".join(line for line in seen if line)
+
+
+def by_fast_path(rig, label, values):
+    """The game-menu item ``label`` done with ``values`` (its form's fields in order, as
+    ``fill_form`` sets them, the rest left at the form's defaults; or a dict by field
+    name) by the play screen's fast path, as players would, when the phase's common
+    action is that one and the fields it leaves alone already hold those values:
+    Right opens it, Up/Down pick the piece or player, Left/Right the amount, A does
+    it. The screen just before A; False, no key pressed, when the fast path cannot."""
+    from arbiter.screens.fast import FastForm, fast_action
+    from arbiter.screens.forms import action_form
+
+    play = play_screen(rig)
+    if rig.app.screen is not play or not play.game.state["round"]:
+        return False
+    game = play.game
+    name = fast_action(game)
+    spec = game.rules.get("actions", {}).get(name) if name else None
+    if spec is None or spec.get("label", name) != label:
+        return False
+    # what the menu's form would do, worked out on forms not shown
+    intended = _filled(action_form(play, name), values)
+    form = action_form(play, name, FastForm)  # what Right opens
+    if intended is None or _filled(form, {form.fields[i][0]: intended[i] for i in
+                                          (form.who, form.amount) if i >= 0}) != intended:
+        return False
+    rig.keys("right")
+    form = rig.app.screen
+    assert isinstance(form, FastForm), rig.lines
+    for index, up, down in ((form.who, "up", "down"), (form.amount, "left", "right")):
+        if index < 0:
+            continue
+        field = form.fields[index]
+        diff = field[1].index(intended[index]) - field[2]
+        if field[1] is not form.numbers and abs(diff) * 2 > len(field[1]):  # lists wrap
+            diff -= len(field[1]) if diff > 0 else -len(field[1])
+        rig.keys(*[down if diff > 0 else up] * abs(diff))
+    assert form.values() == intended, (intended, rig.lines)
+    rig.run(100)  # the preview, worked out in a pass of its own, read before A
+    shown = rig.lines
+    rig.keys("a")
+    return shown
+
+
+def _filled(form, values):
+    """``form``'s values once ``values`` are set in it, field by field as keys would
+    (a field's choices follow those above it); None if one is not offered."""
+    fields = form.fields
+    if not isinstance(values, dict):
+        values = {fields[i][0]: values[i] for i in range(len(values))}
+    for i, field in enumerate(fields):
+        if field[0] in values:
+            value = str(values[field[0]])
+            if value not in field[1]:
+                return None
+            field[2] = field[1].index(value)
+            form.on_change(i)
+    return form.values()
+
+
+def do(rig, label, values):
+    """The game-menu item ``label`` with ``values`` (as ``fill_form`` takes them, or a
+    dict by field name for the fast path): by the fast path when it can, else the
+    game menu's form, field by field."""
+    if by_fast_path(rig, label, values):
+        return
+    open_menu_item(rig, label)
+    fill_form(rig, values)

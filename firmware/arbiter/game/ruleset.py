@@ -229,6 +229,8 @@ def _check(data, deep):
             _fail("phases[%d].name" % i, "must be a string")
         if "confirm" in phase and phase["confirm"] not in data.get("actions", {}):
             _fail("phases[%d].confirm" % i, "unknown action %r" % (phase["confirm"],))
+        if phase.get("fast") and phase["fast"] not in data.get("actions", {}):
+            _fail("phases[%d].fast" % i, "unknown action %r" % (phase["fast"],))
     for i, secret in enumerate(data.get("secrets", [])):
         path = "secrets[%d]" % i
         _obj(secret, path)

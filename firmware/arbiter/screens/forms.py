@@ -37,11 +37,22 @@ class Form:
         rows = max(1, 7 - first - len(said))  # the fields give way to what the action says
         self.top, shown = ui.listing(
             fb, self.top, self.cursor,
-            ["%s <%s>" % (label, choices[i]) if choices else label + " -"
+            ["%s <%s>" % (label, self.shown(choices[i])) if choices else label + " -"
              for label, choices, i in self.fields], first, min(6 - first, rows))
         for row, text in enumerate(said[: 7 - first - shown]):
             ui.line(fb, first + shown + row, text)
         ui.hint(fb, "<> A:do B:back")
+
+    def shown(self, value):
+        """A choice as players read it: a piece by its name (Kaiju's ``k1`` of the
+        form's player too), anything else as it is."""
+        pieces = self.play.game.state["pieces"]
+        if value not in pieces:
+            for label, choices, i in self.fields:
+                if label == "p" and choices and choices[i] + "." + value in pieces:
+                    value = choices[i] + "." + value
+        record = pieces.get(value)
+        return record.get("name", value) if record else value
 
     def key(self, app, button, kind, now):
         self.notice = ""
@@ -59,7 +70,9 @@ class Form:
             field[2] = max(0, min(index, len(field[1]) - 1))
             self.on_change(self.cursor)
         elif button == A and kind != LONG:
-            if self.play.act(app, self.build(self.values()), now):
+            values = self.values()
+            if self.play.act(app, self.build(values), now):
+                self.remember(values)
                 app.pop()  # the form
                 app.pop()  # the game menu
                 return
@@ -70,6 +83,9 @@ class Form:
         app.redraw()
 
     def on_change(self, row):
+        pass
+
+    def remember(self, values):
         pass
 
 
@@ -90,6 +106,8 @@ class ActionForm(Form):
     after the params and passed as ``NAME=VALUE`` (Kaiju's ``by=``). With
     ``"preview": true`` the form shows what the action would say, as it is set."""
 
+    remembers = False  # the fast path's form opens at the last values (fast.py)
+
     def __init__(self, play, name, spec, fields):
         super().__init__(play, spec.get("label", name), fields, self._text, AMOUNTS)
         self.name = name
@@ -100,6 +118,28 @@ class ActionForm(Form):
         self.on_change(-1)
         if "defaults" in spec:  # where the form starts, such as who holds each castle now
             self.start_at(spec["defaults"])
+        last = getattr(play, "last", None) if self.remembers else None
+        last = last.get(self._memory()) if last else None
+        if last:  # the values this player chose last time, where still offered
+            for i, field in enumerate(fields):
+                if field[0] not in ("p", "k", "t") and last[i] in field[1]:
+                    field[2] = field[1].index(last[i])
+                    self.on_change(i)
+
+    def _memory(self):
+        """Whose choice it is: the form's player, else the player whose turn it is."""
+        for label, choices, i in self.fields:
+            if label == "p" and choices:
+                return self.name + " " + choices[i]
+        return self.name + " " + str(self.play.game.active_player())
+
+    def remember(self, values):
+        """The values chosen, for the next opening of this action on this turn's
+        player's behalf (the play screen keeps them: a game's, not the device's)."""
+        last = getattr(self.play, "last", None)
+        if last is None:
+            last = self.play.last = {}
+        last[self._memory()] = values
 
     def start_at(self, defaults):
         """Each field at its value in the list ``defaults`` (an expression) gives, when

@@ -31,7 +31,7 @@ class GameMenu(Menu):
             items.append(("Table", lambda app, now: app.push(TextPage(
                 "Table", table_lines(game)))))
         items.append(("Log", lambda app, now: app.push(TextPage(
-            "Log", [describe(e) for e in game.log[-20:]]))))
+            "Log", [describe(e, game) for e in game.log[-20:]]))))
         items.append(("Main menu", lambda app, now: leave(app)))
         items.append(("End game", lambda app, now: app.push(Confirm(
             "End game?", ["The dice seed", "and journal head", "are shown, the", "game closed."],

@@ -4,7 +4,7 @@
 Each line is an expression. A list shows one item a line, indented, equal
 neighbours as one (``forward1 x2``); anything else is text, wrapped. A page is
 in the game menu by its ``label``; in its ``phases`` Down on the play screen
-opens it, and it opens by itself when one of them begins.
+opens it (else Down opens the piece page), and it opens by itself when one of them begins.
 """
 
 from arbiter.game.expr import evaluate
@@ -42,16 +42,16 @@ def open_page(app, game, page):
 
 
 def open_for_phase(app, game):
-    """The first page of the phase in play, else the first page."""
+    """The first page of the phase in play, if any (True when opened)."""
     pages = game.rules["pages"]
     if not pages or not game.state["round"]:
-        return
+        return False
     name = game.phase()["name"]
     for page in pages:
         if name in page.get("phases", ()):
             open_page(app, game, page)
-            return
-    open_page(app, game, pages[0])
+            return True
+    return False
 
 
 def opened(app, play, entries):

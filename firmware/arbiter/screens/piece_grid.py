@@ -66,9 +66,12 @@ class PieceGrid(GridPage):
         self._load()
 
     def foot(self, app, fb):
-        if self.rows + self.head_lines < 7 and len(self.players) > 1:
-            following = self.players[(self.page + 1) % len(self.players)]
-            ui.text(fb, "A:%s B:back" % following, 0, 48)
-        if "caption" in self.spec:
-            text = self._text("p", self.players[self.page], self.spec["caption"])
-            ui.text(fb, text[:ui.COLS], 0, 56)
+        lines = []
+        if "caption" in self.spec:  # wrapped, never cut: a long one takes the key line's row
+            lines = ui.wrap(self._text("p", self.players[self.page], self.spec["caption"]))
+        room = 8 - self.head_lines - min(self.rows, self.rows_shown + 1 - self.head_lines)
+        if len(self.players) > 1 and len(lines) < room:
+            lines.insert(0, "A:%s B:back" % self.players[(self.page + 1) % len(self.players)])
+        lines = lines[-room:]
+        for i, text in enumerate(lines):
+            ui.text(fb, text, 0, (8 - len(lines) + i) * 8)

@@ -2,12 +2,13 @@
 
 Every change goes through ``Game.apply`` (the same engine as ``arbiter run``)
 and, once applied, into the journal on flash. A: next phase; long A: redo;
-long B: undo; B: the game menu (actions, dice, corrections, log, end).
+long B: undo; B: the game menu (actions, dice, corrections, log, end); Left/Right:
+the phase's common action (fast.py); Down: the board, the phase's page or the pieces.
 """
 
 from arbiter import ui
 from arbiter.game import Illegal
-from arbiter.hw.buttons import DOWN, LONG, UP, A, B
+from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.screens.colours import show_outcome
 from arbiter.screens.view import describe, play_lines, public_text
 from arbiter.ui.menu import TextPage
@@ -68,15 +69,30 @@ class PlayScreen:
             app.push(game_menu(self))
         elif button == UP and self.more:  # what the screen could not hold, on a page
             app.push(TextPage(self.game.rules.get("title", "Game"), self.more))
-        elif button == DOWN and "grid" in self.game.rules:  # the board, a key away
+        elif button == LEFT or button == RIGHT:  # the phase's common action, as a knob
+            if not self.game.state["result"]:
+                from arbiter.screens.fast import open_fast
+
+                open_fast(app, self, button, kind, now)
+        elif button == DOWN:  # the board, the phase's page (the hands), else the pieces
+            self._down(app)
+        app.redraw()
+
+    def _down(self, app):
+        game = self.game
+        if "grid" in game.rules:
             from arbiter.screens.grids import open_grid
 
-            open_grid(app, self.game)
-        elif button == DOWN and "pages" in self.game.rules:  # the phase's page (the hands)
+            open_grid(app, game)
+            return
+        if "pages" in game.rules:
             from arbiter.screens.pages import open_for_phase
 
-            open_for_phase(app, self.game)
-        app.redraw()
+            if open_for_phase(app, game):
+                return
+        from arbiter.screens.pieces import piece_page
+
+        app.push(piece_page(game))
 
     def _pick_key(self, app, button, kind, now):
         """Pass the device round: each player sees only their own choice list."""
@@ -176,7 +192,8 @@ def changed(game, text):
         state = game.state
         record = state["pieces"].get(who) if "." in who else state["players"].get(who)
         now = record.get(what) if record else None
-        return "Corrected: %s %s %s%s, now %s" % (who, what, "+" if int(by) >= 0 else "",
+        name = record.get("name", who) if record and "." in who else who  # Kraken, not P2.k1
+        return "Corrected: %s %s %s%s, now %s" % (name, what, "+" if int(by) >= 0 else "",
                                                    by, now)
     return ""
 

@@ -107,8 +107,8 @@ def public_text(event):
     return text
 
 
-def describe(entry):
-    """One log entry in a line or two for the log page."""
+def describe(entry, game=None):
+    """One log entry in a line or two for the log page; with ``game``, pieces by name."""
     kind = entry["event"]
     if kind == "roll":
         return "%s%s %s: %s" % ("undone " if entry.get("undone") else "", entry["player"],
@@ -124,8 +124,16 @@ def describe(entry):
     if kind == "reveal":
         return " ".join("%s:%s" % item for item in sorted(entry["picks"].items()))
     if kind in ("add", "set"):
+        who, _, what = entry["path"].rpartition(".")
+        if game and who in game.state["pieces"]:
+            return "%s %s %s = %s" % (kind, game.state["pieces"][who]["name"], what,
+                                      entry["value"])
         return "%s %s = %s" % (kind, entry["path"], entry["value"])
     args = entry.get("args")
     if args:
-        return kind + " " + " ".join(str(args[k]) for k in sorted(args))
+        pieces = game.state["pieces"] if game else EMPTY
+        return kind + " " + " ".join(
+            pieces[args[k]]["name"] if isinstance(args[k], str) and args[k] in pieces
+            else str(args[k])
+            for k in sorted(args))
     return kind  # "start": its commitment is on the New game page, too long here

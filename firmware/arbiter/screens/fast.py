@@ -1,0 +1,151 @@
+"""The fast path (Left/Right on the play screen): the phase's common action, set on
+the play screen as a life counter's knob is turned. Up/Down pick its piece or player,
+Left/Right its amount, A does it (the preview shown first), B goes back; the game menu
+is for the rest. Loaded only when used: the play screen's pass loads no more code."""
+
+from arbiter import ui
+from arbiter.game.expr import EMPTY
+from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
+from arbiter.screens.forms import ActionForm, action_form
+
+
+def fast_action(game):
+    """The phase's common action: its ``fast`` field ("" for none), else among the
+    actions offered in it (by name) the first with a piece, then a player, and an
+    amount; an action that names the phase before one allowed in every phase."""
+    phase = game.phase()
+    if "fast" in phase:
+        return phase["fast"] or None
+    here = phase["name"]
+    best, rank = None, 99
+    for name, spec in sorted(game.rules.get("actions", EMPTY).items()):
+        if spec.get("private") or here not in spec.get("phases", (here,)):
+            continue
+        params = spec.get("params", ())
+        if "k" in params:
+            r = 0
+        elif "p" in params:
+            r = 2
+        else:
+            continue
+        if len(params) + len(spec.get("choices", EMPTY)) < 2:
+            r += 1  # nothing to set but who: after those with an amount
+        if "phases" not in spec:
+            r += 4
+        if r < rank:
+            best, rank = name, r
+    return best
+
+
+class FastForm(ActionForm):
+    """The action's form on the play screen itself: the play screen's lines stay, the
+    action takes the message's place ("Damage: <Kraken> <3> by P1", then what it would
+    say). Up/Down change its subject (the first piece or player field), Left/Right its
+    amount (the next field). Opens at the situation's (the active player, the first
+    piece the ruleset offers: those in play first) and, for the rest, at what this
+    player chose last time (forms.py)."""
+
+    remembers = True
+
+    def __init__(self, play, name, spec, fields):
+        self.who = self.amount = -1
+        for i, field in enumerate(fields):
+            if field[0] == "k" or field[0] == "p" and self.who < 0:
+                self.who = i
+        for i in range(len(fields)):
+            if i != self.who:
+                self.amount = i
+                break
+        super().__init__(play, name, spec, fields)
+        if self.amount >= 0:
+            field = fields[self.amount]
+            if field[1] and field[1][field[2]] == "0" and "1" in field[1]:  # a knob starts at 1:
+                field[2] = field[1].index("1")  # 0 does nothing
+                self.on_change(self.amount)
+        self.cursor = self.amount if self.amount >= 0 else max(0, self.who)
+
+    def on_change(self, row):
+        if row >= 0 and row == self.who:  # another piece or player: the rest re-open at
+            was = self.values()  # what it implies (a damage's dealer) or was chosen last,
+            super().on_change(-1)  # the amount kept
+            last = getattr(self.play, "last", None)
+            last = last.get(self._memory()) if last else None
+            for i, field in enumerate(self.fields):
+                value = was[i] if i == row or i == self.amount else \
+                    last[i] if last and field[0] not in ("p", "k", "t") else None
+                if value is not None and value in field[1]:
+                    field[2] = field[1].index(value)
+        super().on_change(row)
+
+    def key(self, app, button, kind, now):
+        self.notice = ""
+        if button == UP or button == DOWN:
+            if self.who < 0:
+                return
+            self.cursor = self.who
+            button = LEFT if button == UP else RIGHT
+        elif button == LEFT or button == RIGHT:
+            if self.amount < 0:
+                return
+            self.cursor = self.amount
+        elif button == A and kind != LONG:
+            values = self.values()
+            if self.play.act(app, self.build(values), now):
+                self.remember(values)
+                app.pop()
+            else:
+                self.notice = self.play.notice
+                self.play.notice = ""
+            app.redraw()
+            return
+        elif button == B:
+            app.pop()
+            app.redraw()
+            return
+        else:
+            return
+        super().key(app, button, kind, now)
+
+    def draw(self, app, fb):
+        if self.stale == 1:  # the preview in a pass of its own (see ActionForm.draw)
+            from arbiter.game.public import preview
+
+            self.said, self.stale = preview(self.play.game, self.build(self.values())), 0
+        elif self.stale:
+            self.stale = 1
+            app.redraw()
+        game = self.play.game
+        values = self.values()
+        words = [self.title + ":"]
+        for i, field in enumerate(self.fields):
+            if not field[1]:
+                continue
+            value = self.shown(values[i])
+            if i == self.who or i == self.amount:
+                value = "<" + value + ">"  # what the arrows set
+            words.append(value if i == self.who or field[0] == "n" else
+                         field[0] + " " + value)
+        notice = self.notice or self.said
+        below = ui.wrap(" ".join(words)) + (ui.wrap(notice) if notice else [])
+        # in place of the play screen's message: what is above stays as it was (the
+        # display sends only the lines that change)
+        from arbiter.screens.view import play_lines
+
+        lines = play_lines(game, self.play.notes)[0]
+        ui.draw_lines(fb, lines[:max(1, 7 - len(below))])
+        for row, text in enumerate(below[-6:]):
+            ui.line(fb, 7 - min(6, len(below)) + row, text)
+        ui.hint(fb, "^v:who <>:set A:do" if self.who >= 0 else "<>:set A:do B:back")
+
+
+def open_fast(app, play, button, kind, now):
+    """The common action's screen, at the situation's values; the first turn of the
+    knob only opens it. Without one, the piece page."""
+    game = play.game
+    name = fast_action(game)
+    if name is None:
+        from arbiter.screens.pieces import piece_page
+
+        app.push(piece_page(game))
+        return
+    app.push(action_form(play, name, FastForm))

@@ -1,0 +1,151 @@
+"""Issue 21: "on the play screen, the arrows pick a piece or player and the phase's
+common action, with Left/Right setting the amount and A committing after the preview
+(as a life counter's knob does); the menu is for the rest", and "every game has a page
+of its pieces with the numbers the device keeps"."""
+
+import json
+
+import pytest
+from helpers.device import act, game_of, said, seal, start_game
+from helpers.game import piece, piece_state, rules
+
+from arbiter.game import ruleset
+from arbiter_referee.rulesets import bundled
+
+KAIJU_ACTION = ["next", "next", "pass P1", "pass P2", "pass P3",
+                "active P1 k1", "active P2 k1", "active P3 k1"]  # Rex, Kraken, Hive
+
+
+def kaiju_at_action(rig):
+    start_game(rig, "kaiju", "right")  # 3 players
+    for action in KAIJU_ACTION:
+        act(rig, action)
+    rig.run(100)
+    return game_of(rig)
+
+
+def test_a_phase_fast_must_name_an_action():
+    data = json.loads(bundled()["kaiju"].read_text())
+    data["phases"][4]["fast"] = "damgae"
+    with pytest.raises(ruleset.RulesetError,
+                       match=r"phases\[4\].fast: unknown action 'damgae'"):
+        ruleset.parse(json.dumps(data))
+
+
+def test_every_bundled_game_has_a_common_action_where_players_act_most():
+    from arbiter.game.engine import Game
+    from arbiter.screens.fast import fast_action
+
+    expected = {"kaiju": {"planning": "pass", "select": "active", "action": "damage"},
+                "jugger": {"activation": "attack"},
+                "impactics": {"planning": "hit", "combat": "step", "end": "deal"},
+                "juggernauts": {"resolve": "attack"},
+                "tactics": {"castles": "castle", "turn": "move"}}
+    for name, phases in expected.items():
+        game = Game(rules(name), seed=1)
+        for i, phase in enumerate(game.rules["phases"]):
+            if phase["name"] in phases:
+                game.state["phase"] = i
+                assert fast_action(game) == phases[phase["name"]], (name, phase["name"])
+
+
+# "P2's kaiju took 3 damage" took 10 presses (6 to 14); now Right, Down, Right, Right, A.
+def test_a_damage_by_the_knob_in_five_presses_previewed_before_a(rig):
+    game = kaiju_at_action(rig)
+    kraken = piece(game, "Kraken")
+    rig.keys("right")  # on the play screen: the kaiju in the city first, the amount at 1
+    assert rig.lines[:2] == ["Colossal Kaiju Combat", "T1 Action: P1"]
+    assert rig.lines[4:7] == ["Damage: <Rex> <1> by", "P2", "Rex 0/6 -> 1/6"]
+    rig.keys("down", "right", "right")
+    rig.run(100)
+    assert rig.lines[4:7] == ["Damage: <Kraken> <3>", "by P1", "Kraken 0/7 -> 3/7"]
+    assert piece_state(game, "Kraken")["damage"] == 0  # nothing done before A
+    rig.keys("a")
+    assert game.history.events[-1] == "damage by=P1 k=%s n=3" % kraken
+    assert "Kraken 0/7 -> 3/7" in said(rig)
+
+
+def test_the_knob_remembers_each_players_last_amount(rig):
+    game = kaiju_at_action(rig)
+    rig.keys("right", "down", "right", "right", "a")  # P1: 3 on Kraken
+    rig.keys("right")
+    assert "<3>" in " ".join(rig.lines)  # P1's last amount
+    rig.keys("b", "a")  # P2's turn
+    rig.keys("right")
+    assert "<1>" in " ".join(rig.lines)  # P2 chose none yet
+    rig.keys("b")
+    assert game.active_player() == "P2"
+
+
+def test_the_knob_offers_only_what_is_legal_now(rig):
+    # Tactics: only the corners no one chose, for the player whose choice it is
+    from arbiter.screens.fast import FastForm
+
+    start_game(rig, "tactics")
+    act(rig, "layout row=1")
+    act(rig, "castle P1 at=1,1")
+    rig.keys("right")
+    form = rig.app.screen
+    assert isinstance(form, FastForm) and form.fields[0][1][form.fields[0][2]] == "P2"
+    assert form.fields[1][1] == ["1,7", "7,1", "7,7"]
+    rig.keys("left", "a")  # round to 7,7
+    assert game_of(rig).state["game"]["chosen"] == ["1,1", "7,7"]
+
+
+def test_the_menu_is_for_the_rest_and_b_leaves_the_knob_without_acting(rig):
+    game = kaiju_at_action(rig)
+    events = list(game.history.events)
+    rig.keys("left", "down", "b")
+    assert rig.lines[-1].startswith("A:next B:menu") and game.history.events == events
+
+
+def test_the_piece_page_is_a_press_away_with_every_number_by_name(rig):
+    game = kaiju_at_action(rig)
+    act(rig, "damage {Kraken} 7 by=P1")  # knocked out
+    rig.keys("down")
+    page = rig.app.screen.lines
+    text = " ".join(page)
+    assert rig.lines[0] == "Pieces"
+    assert "Rex (P1): active, damage 0" in text
+    assert "Kraken (P2): damage 7, KO" in text  # out of the city
+    assert "Gorath (P1): damage 0" in text
+    rig.keys("b")
+    assert game.state["round"] == 1 and rig.lines[-1].startswith("A:next")
+
+
+def test_jugger_and_impactics_pieces_show_their_counters():
+    from arbiter.game.engine import Game
+    from arbiter.screens.pieces import row
+
+    jugger = Game(rules("jugger"), seed=1)
+    ana = piece(jugger, "Ana")
+    jugger.state["pieces"][ana].update(crouch=2, pinned=piece(jugger, "Fen"), exhausted=1)
+    assert row(jugger, ana) == ("Ana (P1): crouch 2, exhausted, focus 4, in play, "
+                                "pinned by Fen, stamina 3")
+    impactics = Game(rules("impactics"), seed=1)
+    assert row(impactics, piece(impactics, "Chad")) == "Chad (P1): hp 2"
+
+
+def test_a_correction_names_the_piece(rig):
+    game = kaiju_at_action(rig)
+    act(rig, "add {Kraken}.damage 2")
+    rig.run(100)
+    assert "Corrected: Kraken damage +2, now 2" in said(rig)
+    assert piece_state(game, "Kraken")["damage"] == 2
+
+
+def test_the_piece_grids_caption_wraps_instead_of_being_cut(rig):
+    data = json.loads(bundled()["juggernauts"].read_text())
+    data["name"] = "captiontest"
+    data["grid"]["caption"] = [{"get": "$p.commander"}, " Power ", {"get": "$p.power"},
+                               " Alerts ", {"get": "$p.alerts"}, " Hand ", {"get": "$p.hand"}]
+    (rig.flash_dir / "rulesets" / "captiontest.json").write_text(json.dumps(data))
+    rig.keys("a", "a", "a")  # Play, captiontest (first by name), start
+    seal(rig)
+    rig.keys("a", "a", "a", "a")  # each player's Commander: the first
+    rig.keys("a", "a", "a", "a")  # the reveal, then on
+    game = game_of(rig)
+    assert game.rules["name"] == "captiontest" and game.state["round"] >= 1
+    rig.keys("down")
+    shown = " ".join(rig.lines[6:8])
+    assert "Alerts 0" in shown and shown.endswith("Hand 5"), rig.lines  # whole
