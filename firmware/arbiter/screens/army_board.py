@@ -36,6 +36,11 @@ class ArmyBoard(GridPage):
         self.units = 0
         self.notice = ""
         super().__init__(game.get(spec["value"]), 7, spec.get("label", "Board"))
+        p = game.active_player()  # opens on an army of the player whose turn it is
+        for i in range(len(self.items)):
+            if self.army(i)[:2] == p:
+                self.cursor = i
+                break
 
     def show(self, items):
         super().show(items)
