@@ -35,6 +35,7 @@ class ArmyBoard(GridPage):
         self.picked = -1  # the square of the army picked up, and how many of its units
         self.units = 0
         self.notice = ""
+        self.armies = game.get(spec["armies"])
         super().__init__(game.get(spec["value"]), 7, spec.get("label", "Board"))
         p = game.active_player()  # opens on an army of the player whose turn it is
         for i in range(len(self.items)):
@@ -51,8 +52,12 @@ class ArmyBoard(GridPage):
         return self.shown is not None and i not in self.shown
 
     def army(self, i):
-        armies = self.game.get(self.spec["armies"])
+        armies = self.armies
         return armies[i] if 0 <= i < len(armies) else ""
+
+    def draw(self, app, fb):
+        self.armies = self.game.get(self.spec["armies"])  # once a frame, not a square
+        super().draw(app, fb)
 
     def cell(self, row, col):
         i = row * self.columns + col
