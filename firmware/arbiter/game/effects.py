@@ -6,6 +6,7 @@ checker (ruleset.py) and docs/rulesets.md read the same table.
 """
 
 import json
+import sys
 
 from arbiter.game import Illegal, RuleError
 from arbiter.game.expr import EMPTY, evaluate
@@ -226,13 +227,27 @@ def _cards(game, effect):
         decks.change_list(game, effect)
 
 
+NATIVE = ("tactics",)  # game modules in firmware/arbiter/game/ a ruleset may run
+
+
+def _native(game, effect):
+    """``native`` "MODULE.NAME": a game's own logic in firmware code (Tactics Joker's
+    board of armies), imported only when the game runs it."""
+    module, _, fn = effect["native"].partition(".")
+    if module not in NATIVE:
+        raise RuleError("unknown native module " + module)
+    full = "arbiter.game." + module
+    __import__(full)
+    getattr(sys.modules[full], fn)(game)
+
+
 EFFECTS = {
     "add": _add, "set": _set, "roll": _roll, "opposed": _opposed, "require": _require,
     "if": _if, "each_player": _each_player, "each_piece": _each_piece, "let": _let,
     "say": _say, "win": _win, "lose": _lose, "tie": _tie, "make_pieces": _make_pieces,
     "turn_order": _turn_order, "for_each": _for_each, "call": _call, "team": _team,
     "next": _next, "repeat": _repeat, "draw": _cards, "shuffle": _cards, "append": _cards,
-    "remove": _cards,
+    "remove": _cards, "native": _native,
 }
 
 

@@ -23,7 +23,7 @@ _SHAPES = {
     "order": " by:s die:s key:x high_first:b ",
     "trigger": " counter:!s on:s at:!x falls:b effects:f ",
     "end": " at:s win_if:x lose_if:x ", "leds": " piece:!x level:x flash:{[s ",
-    "grid": " value:s cell:x name:x caption:x shown:x columns:i label:s ",
+    "grid": " value:s armies:s cell:x name:x caption:x shown:x columns:i label:s ",
     "page": " label:!s phases:[s lines:![x ", "team": " name:!s counters:{i pieces:[@piece ",
     "action": " params:[s flags:[s phases:[s label:s choices:{x defaults:x preview:b "
               "private:b who:x limit:@limit strict:[s effects:f ",
@@ -48,7 +48,7 @@ _FIELDS = {
     "if": " then else ", "each_piece": " of where ", "let": " be ", "for_each": " as do ",
     "call": " with ", "team": " player ", "repeat": " until ",
     "draw": " count to as reason empty ", "shuffle": " to reason ", "append": " item ",
-    "remove": " item reason ",
+    "remove": " item reason ", "native": " ",
 }
 _KEY_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _SCALARS = ("must be text or a number", "must be text, a number or true/false",
