@@ -163,6 +163,8 @@ CHANGES.update({
                                            "nope"),
     "call of an unknown action": (setting(HIT + [6, "call"], "nope"), "nope"),
     "native of an unknown module": (setting(HIT + [0], {"native": "chess.move"}), "chess"),
+    "native not offered by its module": (setting(HIT + [0], {"native": "tactics.square"}),
+                                         "tactics.square"),
     "roll of an unknown die": (setting(["phases", 0, "enter", 0, "roll"], "d7"), "d7"),
     "trigger on an unknown counter": (setting(["triggers", 0, "counter"], "mp"), "mp"),
     "trigger without at": (lambda d: d["triggers"][0].pop("at"), "at"),

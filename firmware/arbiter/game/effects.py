@@ -227,15 +227,18 @@ def _cards(game, effect):
         decks.change_list(game, effect)
 
 
-NATIVE = ("tactics",)  # game modules in firmware/arbiter/game/ a ruleset may run
+# what a ruleset may run of a game's own module in firmware/arbiter/game/: these
+# names only, so a ruleset stays data that cannot reach any other code
+NATIVE = ("tactics.deal", "tactics.flip", "tactics.go", "tactics.place", "tactics.push",
+          "tactics.turn")
 
 
 def _native(game, effect):
     """``native`` "MODULE.NAME": a game's own logic in firmware code (Tactics Joker's
     board of armies), imported only when the game runs it."""
+    if effect["native"] not in NATIVE:
+        raise RuleError("unknown native " + str(effect["native"]))
     module, _, fn = effect["native"].partition(".")
-    if module not in NATIVE:
-        raise RuleError("unknown native module " + module)
     full = "arbiter.game." + module
     __import__(full)
     getattr(sys.modules[full], fn)(game)

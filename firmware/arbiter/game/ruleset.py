@@ -370,8 +370,8 @@ def _bad_effect(effect, data):
             effect["roll"] not in data.get("dice", {}):
         return ".roll", "unknown die %r" % (effect["roll"],)
     if kind == "native" and not (isinstance(effect["native"], str) and
-                                 effect["native"].partition(".")[0] in NATIVE):
-        return ".native", "unknown native %r: one of %s" % (effect["native"], NATIVE)
+                                 effect["native"] in NATIVE):
+        return ".native", "unknown native %r: one of %s" % (effect["native"], " ".join(NATIVE))
     if kind == "call" and effect["call"] not in data.get("actions", {}):
         return ".call", "unknown action %r" % (effect["call"],)
     bad = _shapes.bad_fields(effect, kind, data)
