@@ -733,7 +733,7 @@ def on_the_board(rig, g, action):
     else:
         cursor_to(squares[0])
         rig.keys("a")
-        assert rig.lines[0].startswith("%s x" % squares[0])  # picked up
+        assert rig.lines[0].startswith("%s x" % squares[0]), (rig.lines, action)  # picked up
         n = len(g.state["game"]["army"][at(squares[0])]) - 2
         rig.keys(*["a"] * (n - int(words["units"])))
         cursor_to(squares[1])

@@ -118,12 +118,14 @@ class ArmyBoard(GridPage):
         elif button == A:
             text = "go %s %d,%d %s units=%d" % (p, self.picked // 7 + 1, self.picked % 7 + 1,
                                                 at, self.units)
-            if self.items[self.cursor] == "JK":  # its card first; done, the play screen
+            if self.items[self.cursor] == "JK":  # its card first, then back on the board
                 from arbiter.screens.forms import Form
 
                 left = list(self.game.state["game"]["leftover"])
-                app.push(Form(self.play, "Joker: which card?", [["card", left, 0]],
-                              lambda values: text + " card=" + str(values[0])))
+                form = Form(self.play, "Joker: which card?", [["card", left, 0]],
+                            lambda values: text + " card=" + str(values[0]))
+                form.then = self.act
+                app.push(form)
             else:
                 self.act(app, text, now)
         elif button == B and self.picked >= 0:

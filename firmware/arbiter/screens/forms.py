@@ -29,6 +29,7 @@ class Form:
         self.name = None  # the ruleset action's (ActionForm), else
         self.tool = 0  # 1: Roll dice's form, 2: Correct's (game_menu.open_form)
         self.menu_at = None  # the game menu's cursor and top, opened from there
+        self.then = None  # a screen's own form (the board's joker): it does the action
 
     def values(self):
         return [choices[i] if choices else "" for _, choices, i in self.fields]
@@ -74,6 +75,11 @@ class Form:
             self.on_change(self.cursor)
         elif button == A and kind != LONG:
             values = self.values()
+            if self.then is not None:  # its screen, under it, does it and shows why not
+                app.pop()
+                self.then(app, self.build(values), now)
+                app.redraw()
+                return
             self.play.act_later(app, (self.build(values), self.name, self.tool, values,
                                       self.cursor, self.top, self.menu_at, self.memory()))
             return
