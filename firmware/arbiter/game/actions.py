@@ -179,8 +179,12 @@ def _reveal(game, secret, picks):
 
 
 def _declared(spec):
-    return list(spec.get("params", ())) + [f for f in spec.get("flags", ())
-                                           if f not in spec.get("params", ())]
+    """The arguments an action names (params, flags, then its forms' named ones)."""
+    names = list(spec.get("params", ()))
+    for name in list(spec.get("flags", ())) + sorted(spec.get("choices", EMPTY)):
+        if name not in names:
+            names.append(name)
+    return names
 
 
 def _takes(spec, key, effects):
