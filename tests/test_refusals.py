@@ -73,16 +73,21 @@ CASES = {
         ("misspelt", kaiju_action, ["roar P1 loud=1"], "roar has no argument loud"),
     ]),
     "tactics": ({}, [
-        ("out of turn", lambda: tactics.started(4), ["recruit P2"], "it is P1's turn, not P2's"),
-        ("twice", tactics.started, ["reinforce P1", "reinforce P1"], "once a turn"),
+        ("out of turn", tactics.started, ["go P2 7,7 6,6 units=1"], "it is P1's turn, not P2's"),
+        ("twice", tactics.started, ["go P1 1,1 1,2 units=1", "go P1 1,1 2,2 units=1",
+                                    "go P1 7,1 6,1 units=1", "go P1 1,1 1,2 units=1"],
+         "no moves left this turn"),  # "A player gets three moves a turn."
         ("wrong phase", tactics.started, ["castle P1 1,1"],
          "castle is for the castles phase, not turn"),
-        ("misspelt", tactics.started, ["move P1 unts=2"], "move has no argument unts"),
+        ("misspelt", tactics.started, ["go P1 1,1 1,2 unts=2"], "go has no argument unts"),
     ]),
     "jugger": ({"length": "short"}, [
-        ("out of turn", jugger_turn, ["score P1"], "not P1's turn"),
+        ("out of turn", jugger_turn, ["score P1.j1"], "not P1's turn"),
+        # act, then delay: "one activation per stone" (issue 23)
+        ("twice", jugger_turn, ["pickup P2.j1", "delay P2.j1"],
+         "Fen has activated; it cannot delay now"),
         ("wrong phase", jugger_turn, ["swap {Ana} {Bo}"], "swap is for the start phase"),
-        ("misspelt", jugger_turn, ["score P2 points=2"], "score has no argument points"),
+        ("misspelt", jugger_turn, ["score P2.j1 points=2"], "score has no argument points"),
     ]),
 }
 
