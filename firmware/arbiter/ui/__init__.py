@@ -18,11 +18,17 @@ _UNKNOWN = const(155)  # "?": (63 - 32) * 5
 # A string's bytes, copied in C without allocating: iterating a str makes each
 # character a str (an interned one, looked up), which cost twice the drawing.
 _CODES = bytearray(64)
+
+
+def _pack_encoded(fmt, buf, at, s):
+    pack_into(fmt, buf, at, s.encode())
+
+
+_pack = pack_into
 try:
     pack_into("1s", _CODES, 0, "")
 except Exception:  # CPython's struct (the emulator's other runtime) takes bytes only
-    def pack_into(fmt, buf, at, s, _pack=pack_into):
-        _pack(fmt, buf, at, s.encode())
+    _pack = _pack_encoded
 
 
 def text(fb, s, x, y, c=1):
@@ -34,7 +40,7 @@ def text(fb, s, x, y, c=1):
         return
     n = len(s)
     codes = _CODES
-    pack_into("64s", codes, 0, s)  # the bytes, copied in C: see _CODES
+    _pack("64s", codes, 0, s)  # the bytes, copied in C: see _CODES
     if n > 63 or codes[n]:  # too long, or not ASCII (more bytes than characters)
         for ch in s:
             text(fb, ch if ord(ch) < 127 else "?", x, y, c)
