@@ -40,7 +40,7 @@ def test_every_bundled_game_has_a_common_action_where_players_act_most():
                 "jugger": {"activation": "attack"},
                 "impactics": {"planning": "hit", "combat": "step", "end": "deal"},
                 "juggernauts": {"resolve": "attack"},
-                "tactics": {"castles": "castle", "turn": "move"}}
+                "tactics": {"castles": "castle", "turn": "go"}}
     for name, phases in expected.items():
         game = Game(rules(name), seed=1)
         for i, phase in enumerate(game.rules["phases"]):
