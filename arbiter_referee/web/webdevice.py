@@ -12,6 +12,8 @@ import os
 import vscript
 import vsession
 from arbiter.device import Device
+from arbiter.hw.flash import Flash
+from arbiter.store import checked
 from vboard import VirtualBoard, VirtualFlash
 
 # A click shorter than this is held this long: vscript's press, so a quick tap
@@ -29,7 +31,9 @@ def check(script):
 
 
 def factory_flash(root, bundled):
-    """A new device's flash: the bundled rulesets, as ``paths.factory_flash`` does."""
+    """A new device's flash: the bundled rulesets, each with the NAME.ok record of its
+    passed check, as ``paths.factory_flash`` (a deploy) leaves them: without the
+    records the first game start runs the deep check, a pass later than the emulator's."""
     folder = root + "rulesets"
     try:
         os.stat(folder)
@@ -48,6 +52,11 @@ def factory_flash(root, bundled):
             with open(bundled + "/" + name, "rb") as src, \
                     open(folder + "/" + name, "wb") as dst:
                 dst.write(src.read())
+    flash = Flash(root)
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".json"):
+            stem = name[:-5]
+            checked.remember(flash, stem, checked.record(flash, stem))
 
 
 class WebFlash(VirtualFlash):
