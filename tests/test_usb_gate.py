@@ -182,6 +182,8 @@ def test_a_pc_reads_the_journal_only_once_the_table_chooses_connect_to_pc(serial
     booted = boots(device)
     done = cat_journal(device)
     assert done.returncode != 0 and b"pick" not in done.stdout and b"seed" not in done.stdout
+    rulesets = sorted(p.name for p in (device.flash / "rulesets").iterdir())
+    assert "juggernauts.json" in rulesets
     for command in (["ls"], ["pull-log", "--unfinished"], ["push", "kaiju"],
                     ["rm", "juggernauts"], ["deploy", "--no-rulesets"]):
         started = time.monotonic()
@@ -189,7 +191,8 @@ def test_a_pc_reads_the_journal_only_once_the_table_chooses_connect_to_pc(serial
         assert refused.returncode == 1 and not refused.stdout
         assert refused.stderr.splitlines() == [f"arbiter {command[0]}: {ADVICE}"]
         assert time.monotonic() - started < 60  # given up in bounded time, not hung
-    assert sorted(p.name for p in (device.flash / "rulesets").iterdir()) == ["juggernauts.json"]
+    # nothing pushed, nothing removed (the .ok beside it: the device's own check record)
+    assert sorted(p.name for p in (device.flash / "rulesets").iterdir()) == rulesets
     # the game went on all along: fed, the watchdog never bit
     assert boots(device) == booted
     device.wait_screen("Pass to P2")
