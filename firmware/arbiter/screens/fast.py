@@ -89,14 +89,11 @@ class FastForm(ActionForm):
                 return
             self.cursor = self.amount
         elif button == A and kind != LONG:
+            # done in a pass of its own once this code is let go, as a menu form's
+            # (PlayScreen.act_later); refused, it opens again as it was, saying why
             values = self.values()
-            if self.play.act(app, self.build(values), now):
-                self.remember(values)
-                app.pop()
-            else:
-                self.notice = self.play.notice
-                self.play.notice = ""
-            app.redraw()
+            self.play.act_later(app, (self.build(values), self.name, 3, values, self.cursor,
+                                      self.top, None, self.memory()))
             return
         elif button == B:
             app.pop()
