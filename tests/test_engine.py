@@ -332,3 +332,24 @@ def test_a_turns_limit_starts_again_with_the_next_turn_and_round():
     assert game.state["round"] == 2
     assert (player(game, "P1")["coins"], player(game, "P2")["coins"]) == (2, 6)
     undoes_and_redoes_exactly(game, ["next", "shout P2", "bet P1 1"])
+
+
+# A card put into play mid-game is a piece: make_pieces numbers it on from ``from`` and
+# works its ``stats`` out, so a second ally is P1.a2 with its own FORTITUDE.
+CARDS = {
+    "format": 1, "name": "cards", "players": {"min": 2, "max": 2, "default": 2},
+    "actions": {"ally": {"params": ["p", "n"], "effects": [{"make_pieces": {
+        "count": 1, "prefix": "a", "from": {"+": [{"count_pieces": {"of": {"bound": "p"}}}, 1]},
+        "stats": {"fortitude": {"arg": "n"}}}}]}},
+}
+
+
+@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+def test_pieces_made_in_play_are_numbered_on_with_stats_worked_out(tmp_path, runtime):
+    path = tmp_path / "cards.json"
+    path.write_text(json.dumps(CARDS))
+    outcome = play(str(path), None, 1, {}, ["ally P1 3", "ally P1 5", "ally P2 4"], runtime)
+    assert outcome.refused is None
+    pieces = outcome.state["pieces"]
+    assert sorted(pieces) == ["P1.a1", "P1.a2", "P2.a1"]
+    assert [pieces[k]["stats"]["fortitude"] for k in sorted(pieces)] == [3, 5, 4]

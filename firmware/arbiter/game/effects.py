@@ -108,13 +108,17 @@ def _tie(game, effect):
 
 
 def _make_pieces(game, effect):
-    """``make_pieces`` {``of``, ``count``, ``prefix``, ``stats``}: numbered pieces, such as
-    a matrix's positions."""
+    """``make_pieces`` {``of``, ``count``, ``prefix``, ``from``, ``stats``}: numbered pieces,
+    such as a matrix's positions, or a card put into play (its stats worked out)."""
     spec = effect["make_pieces"]
     owner = game.path(spec.get("of", "$p"))
+    first = _int(evaluate(game, spec.get("from", 1)))
+    stats = spec.get("stats", EMPTY)
+    if stats:  # expressions, worked out once for the pieces made now
+        stats = {name: evaluate(game, value) for name, value in stats.items()}
     for i in range(_int(evaluate(game, spec["count"]))):
-        game.add_piece(owner, {"key": "%s%d" % (spec.get("prefix", ""), i + 1),
-                               "stats": spec.get("stats", EMPTY)})
+        game.add_piece(owner, {"key": "%s%d" % (spec.get("prefix", ""), first + i),
+                               "stats": stats})
 
 
 def _turn_order(game, effect):

@@ -30,7 +30,8 @@ _SHAPES = {
     "limit": " per:!s times:i as:s ",
     # the argument of the effects that take an object of fields
     "opposed": " a:!@side b:!@side score:s as:s ties:s reason:x ",
-    "side": " die:!x count:x player:x as:s ", "make_pieces": " of:x count:!x prefix:s stats:{n ",
+    "side": " die:!x count:x player:x as:s ",
+    "make_pieces": " of:x count:!x prefix:s from:x stats:{x ",
 }
 _SHAPES["turn_order"] = _SHAPES["order"]
 _SHAPES["top"] = _TOP = (
