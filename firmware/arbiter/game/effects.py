@@ -165,6 +165,13 @@ def _team(game, effect):
     give(game, who, find(game, evaluate(game, effect["team"])))
 
 
+def _combat(game, effect):
+    """``combat``: see combat.py (loaded only by a ruleset with combats)."""
+    from arbiter.game.combat import combat
+
+    combat(game, effect)
+
+
 def _next(game, effect):
     """``next``: move on, as the ``next`` action does."""
     deeper(game)
@@ -221,7 +228,7 @@ EFFECTS = {
     "say": _say, "win": _win, "lose": _lose, "tie": _tie, "make_pieces": _make_pieces,
     "turn_order": _turn_order, "for_each": _for_each, "call": _call, "team": _team,
     "next": _next, "repeat": _repeat, "draw": _cards, "shuffle": _cards, "append": _cards,
-    "remove": _cards,
+    "remove": _cards, "combat": _combat,
 }
 
 
