@@ -101,8 +101,8 @@ def _card(game, effect, values):
         _clash(game, values, p, card)
         return
     values["card"], values["step"] = card, "reply"
-    game.say("%s %s: %s%s; %s replies" % (p, kind, status, ", Energy %d" % energy if energy else "",
-                                          _other(values, p)))
+    paid = ", Energy %d" % energy if energy else ""
+    game.say("%s %s: %s%s; %s replies" % (p, kind, status, paid, _other(values, p)))
 
 
 def _num(game, effect, name):
