@@ -155,8 +155,8 @@ def test_each_damaging_attack_gives_the_damaged_team_one_fury():
     assert piece_state(g, "Kraken")["damage"] == 3
     for bad, why in [("damage {Kraken} 0 by=P1", "damage is 1 or more"),
                      ("damage {Kraken} 2", "missing by="),
-                     ("damage {Kraken} 2 by=P2", "a team does not damage itself"),
-                     ("damage {Kraken} 2 by=P9", "no such player or piece: P9")]:
+                     ("damage {Kraken} 2 by=P2", "by= is another player, card or location"),
+                     ("damage {Kraken} 2 by=P9", "by= is another player, card or location")]:
         refused(g, bad, why)
 
 
@@ -178,7 +178,7 @@ def test_knock_out_exactly_at_fortitude_plus_bonus_gives_the_dealer_five_glory()
     refused(g, "heal {Rex} 1", "Rex is knocked out")
 
 
-def test_roar_spend_and_the_power_cap():
+def test_roar_spend_and_the_power_cap():  # (see also the cap of each character's own POWER)
     g = new(players=2)
     to_phase(g, "select", step=passing)
     g.apply("active P1 k1")  # Rex, POWER 4
@@ -219,7 +219,8 @@ def test_one_action_a_turn_by_the_player_whose_turn_it_is():
     g.apply("roar " + first)
     refused(g, "roar " + first, first + " already took its action this turn")
     refused(g, "pass " + first, first + " already took its action this turn")
-    refused(g, "rage " + first, first + " already took its action this turn")
+    refused(g, "attack %s %s" % (first, g.piece_keys(second)[0]),
+            first + " already took its action this turn")
     g.apply("next")
     g.apply("roar " + second)  # a new turn: its player's one Action
     assert player(g, second)["energy"] == player(new(players=3), second)["energy"] + 2
@@ -236,24 +237,46 @@ def test_rage_attack_when_fury_reaches_the_team_threshold():
     apply(g, "damage {Kraken} 1 by=P3")
     assert player(g, "P2")["rage_ready"] == 1 and "P2 may Rage" in g.state["message"]
     to_phase(g, "select", step=passing)
-    to_phase(g, "action", step=passing)
-    refused(g, "rage P1 targets={Kraken}", "P1 has 0 of 10 Fury")
+    to_phase(g, "action", step=passing)  # Rex, Kraken and Hive in the city
     apply(g, "add {Rex}.damage 4")  # Rex at 4 of 6
-    while g.active_player() != "P2":  # P2 rages in its own turn
-        g.apply("next")
+    g.apply("next")
+    apply(g, "attack P2 {Rex}")  # "This may be done at the start of combat, or between attacks."
+    refused(g, "rage P1", "P1 has 0 of 10 Fury")
     energy = player(g, "P2")["energy"]
-    apply(g, "rage P2 targets={Rex},{Hive}")
+    g.apply("rage P2")
     assert player(g, "P2")["fury"] == 0 and player(g, "P2")["rage_ready"] == 0
     assert player(g, "P2")["energy"] == energy + 5
-    # the rage's final blow
-    assert piece_state(g, "Rex")["ko"] == 1 and player(g, "P2")["glory"] == 5
-    assert piece_state(g, "Hive")["damage"] == 2
-    assert (player(g, "P1")["fury"], player(g, "P3")["fury"]) == (1, 1)  # the rage gives them Fury
-    assert "draw 3 combat cards" in g.state["message"]
-    g.apply("spend P2 15")  # no POWER cap while raging
+    assert piece_state(g, "Rex")["ko"] == 1 and player(g, "P2")["glory"] == 5  # the final blow
+    assert piece_state(g, "Hive")["damage"] == 0  # not in this combat
+    assert player(g, "P1")["fury"] == 1  # the rage gives Rex's team Fury
+    assert g.state["message"] == (
+        "P2 RAGES: 2 damage to Rex, +5 Energy, no cap, draw 3 combat cards")
+
+
+def test_rage_only_on_the_opponents_in_combat_and_only_from_a_team_in_the_city():
+    # "2. Deal 2 damage to all opponents your character is in combat with."
+    g = new(players=3, actions=["add P1.fury 10", "add P3.fury 12"])
+    to_phase(g, "select", step=passing)
+    to_phase(g, "action", step=passing)  # Rex, Kraken and Hive in the city
+    refused(g, "rage P1", "P1 is in no combat")
+    apply(g, "attack P1 {Kraken}")
+    refused(g, "rage P3", "P3 is in no combat")  # Hive is in the city, not in this combat
+    g.apply("rage P1")
+    assert [piece_state(g, k)["damage"] for k in ("Kraken", "Leviath", "Hive")] == [2, 0, 0]
+    # a Rage Attack in a team fight hits every opponent there
     g.apply("undo agreed")
-    g.apply("undo agreed")
-    refused(g, "rage P2 targets={Leviath}", "a Rage Attack hits opponents")
+    apply(g, "join {Leviath}")
+    g.apply("rage P1")
+    assert [piece_state(g, k)["damage"] for k in ("Kraken", "Leviath", "Hive")] == [2, 2, 0]
+
+
+def test_rage_is_refused_to_the_player_playing_for_a_location():
+    # "only from a team with a character in the city": the player who plays a location's
+    # cards has no character in that combat.
+    g = new(players=2, actions=["next", "next", "city P1", "pass P2", "pass P1", "add P2.fury 8"])
+    to_phase(g, "action", step=passing)
+    g.apply("rampage P1 0")
+    refused(g, "rage P2", "P2 has no character in the combat")
 
 
 # "GLORY ... from defeating a location or opponent ... event cards ... face-down cards
@@ -333,8 +356,9 @@ def test_undo_of_every_action_including_a_knock_out_and_a_win():
     g = new(players=2, actions=["glory P2 15", "team P1 Storm"])
     assert g.state["order"] == ["P2", "P1"]  # Abyss 55 before Storm 50
     script = ["next", "next", "pass P2", "pass P1", "active P2 k1", "active P1 k1",  # Kraken, Volt
-              "add P2.fury 7", "damage {Kraken} 1 by=P1", "rage P2 targets={Volt}",
-              "damage {Volt} 2 by=P2", "next",  # P2's one Action was its rage: P1's turn
+              "add P2.fury 7", "damage {Kraken} 1 by=P1", "attack P2 {Volt}", "rage P2",
+              "card P2 attack 2 0 0 4 0", "card P1 defense 0 1 0 0 2",  # 2 through
+              "nocard P1", "nocard P2", "next",  # P2's one Action was its attack: P1's turn
               "roar P1", "spend P1 3", "heal {Volt} 1", "glory P1 2 source=event",
               "damage {Volt} 3 by=P2"]
     # the public state but its log, which keeps what was undone (dice never rewind)
@@ -346,13 +370,14 @@ def test_undo_of_every_action_including_a_knock_out_and_a_win():
 def test_the_same_game_in_micropython():
     storm = new(players=2, seed=5, actions=["team P2 Storm"])  # P2's kaiju: Volt and Gale
     actions = ["team P2 Storm", "next", "next", "pass P1", "pass P2", "active P1 k1",
-               "active P2 k2", named(storm, "damage {Gale} 3 by=P1"), "spend P1 2", "rage P1"]
+               "active P2 k2", named(storm, "damage {Gale} 3 by=P1"), "spend P1 2",
+               named(storm, "attack P1 {Gale}"), "rage P1"]
     cp = play("kaiju", 2, 5, {}, actions[:-1], "cpython")
     mp = play("kaiju", 2, 5, {}, actions[:-1], "micropython")
     assert canonical(cp.state) == canonical(mp.state)
     assert cp.state["pieces"][piece(storm, "Gale")]["damage"] == 3
     refusal = play("kaiju", 2, 5, {}, actions, "micropython").refused
-    assert refusal == (10, "P1 has 0 of 10 Fury")
+    assert refusal == (11, "P1 has 0 of 10 Fury")
 
 
 # "When your team has accumulated 10 Fury (or whatever is specified on your Team Card) -
@@ -425,12 +450,10 @@ def test_a_team_knocked_out_in_its_own_turn_passes_the_turn_and_skips_nobody():
     for p in ("P1", "P2", "P3"):
         g.apply("active %s k1" % p)
     assert (g.phase()["name"], g.active_player()) == ("action", "P1")
-    g.apply("spend P2 2")  # P2 spent Energy before its turn: its turn starts afresh
     for k in g.piece_keys("P1"):  # P1's combat goes wrong: P2 knocks out P1's whole team
         g.apply("damage %s 9 by=P2" % k)
     assert g.state["lost"] == ["P1"]
     assert g.active_player() == "P2" and "T1 Action: P2" in screen_lines(g)
-    assert player(g, "P2")["spent"] == 0  # P2's turn began with its turn's effects
     g.apply("next")
     assert g.active_player() == "P3"  # P3 still has its turn
     g.apply("next")
