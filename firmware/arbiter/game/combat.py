@@ -19,7 +19,8 @@ _START = {"combat": 0, "ap": "", "dp": "", "init": "", "step": "lead", "cpass": 
 
 def combat(game, effect):
     """``combat``: ``begin`` (fields ``a``: the attacker's character, ``d``: a list,
-    ``dp``: the defending player; ``$p`` attacks and has the initiative), ``card``
+    ``dp``: the defending player, ``foe``: what is fought, as said; ``$p`` attacks
+    and has the initiative), ``card``
     (fields ``kind``, ``cost`` {name: amount}, ``damage``, ``toughness``, ``combo``,
     ``knockdown``: the card ``$p`` reveals), ``pass`` (``$p`` plays no card), ``end``."""
     step, values = effect["combat"], game.state["game"]
@@ -52,6 +53,10 @@ def _begin(game, effect, values):
     values.update(_START)
     values.update({"combat": 1, "ap": p, "dp": evaluate(game, effect["dp"]), "init": p,
                    "a": [evaluate(game, effect["a"])], "d": list(evaluate(game, effect["d"]))})
+    foe = evaluate(game, effect["foe"]) if "foe" in effect else values["dp"]
+    game.say("%s fights %s: %s has the initiative%s" % (
+        game.state["pieces"][values["a"][0]]["name"], foe, p,
+        "" if values["d"] else ", %s plays for it" % values["dp"]))
     for player in (p, values["dp"]):  # what each side has used of this combat
         record = game.state["players"][player]
         for name in spec.get("costs", EMPTY):

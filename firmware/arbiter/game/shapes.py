@@ -50,7 +50,7 @@ _FIELDS = {
     "if": " then else ", "each_piece": " of where ", "let": " be ", "for_each": " as do ",
     "call": " with ", "team": " player ", "repeat": " until ",
     "draw": " count to as reason empty ", "shuffle": " to reason ", "append": " item ",
-    "remove": " item reason ", "combat": " a d dp kind cost damage toughness combo knockdown ",
+    "remove": " item reason ", "combat": " a d dp foe kind cost damage toughness combo knockdown ",
 }
 _KEY_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _SCALARS = ("must be text or a number", "must be text, a number or true/false",
