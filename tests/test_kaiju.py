@@ -334,7 +334,8 @@ def test_a_combat_card_by_card():
     assert (player(g, "P1")["energy"], player(g, "P1")["spent"]) == (11, 4)
     g.apply("nocard P2")  # "they simply suffer the full effects of the attack"
     assert piece_state(g, "Kraken")["damage"] == 5
-    assert g.state["message"] == "P1 paid 2, P2 none 0, P2 discards at random. P2 has the initiative"
+    assert g.state["message"] == (
+        "P1 paid 2, P2 none 0, P2 discards at random. P2 has the initiative")
     # "If the player with initiative cannot or chooses not to play a card, the initiative
     # passes to the other player."
     g.apply("card P2 attack 2 0 0 4 0")
