@@ -762,7 +762,8 @@ def device_do(rig, action):
         spec = DATA["actions"][name]
         open_menu_item(rig, spec.get("label", name))
         flags = spec.get("flags", [])
-        given = dict(zip(spec["params"], [w for w in words if "=" not in w and w not in flags]))
+        plain = [w for w in words if "=" not in w and w not in flags]
+        given = dict(zip(spec["params"][:len(plain)], plain, strict=True))
         given.update(w.split("=", 1) for w in words if "=" in w)
         given.update((w, "1") for w in words if w in flags)
         extra = sorted(k for k in spec.get("choices", {}) if k not in spec["params"])
@@ -875,9 +876,10 @@ def test_a_complete_five_player_game_on_the_device(rig):
     assert 20 <= len(state["log"]) < len(headless["log"])
     unseeded = [[e for e in log if e["event"] != "seed"] for log in (state["log"],
                                                                       headless["log"])]
-    for e in unseeded[0]:  # the form gives a card's flags as 0 or 1, typed they are left out
+    for e in unseeded[0]:  # the form gives a card's flags as 0 or 1; typed, they are left out
         if e["event"] == "card":
-            e["args"] = {k: v for k, v in e["args"].items() if v or k not in ("combo", "knockdown")}
+            e["args"] = {k: v for k, v in e["args"].items()
+                         if v or k not in ("combo", "knockdown")}
     assert unseeded[0] == unseeded[1][-len(unseeded[0]):]  # the device drew its own seed
     check_full_game(dict(state, log=headless["log"], screen=rig.lines))
     assert "BLUFF" in " ".join(previews)  # the form says a card cannot be paid before A
