@@ -67,7 +67,8 @@ def _begin(game, effect, values):
 
 
 def _end(game, values):
-    game.say("Combat over: %s and %s draw back to 5" % (values["ap"], values["dp"]))
+    game.say("Combat over: %s and %s%s" % (values["ap"], values["dp"],
+                                           game.rules["combat"].get("over", "")))
     values.update(_START)
     values["a"], values["d"] = [], []
     values.pop("card", None)
@@ -106,7 +107,7 @@ def _card(game, effect, values):
         _clash(game, values, p, card)
         return
     values["card"], values["step"] = card, "reply"
-    paid = ", Energy %d" % energy if energy else ""
+    paid = ", %s %d" % (spec["pool"], energy) if energy else ""
     game.say("%s %s: %s%s; %s replies" % (p, kind, status, paid, _other(values, p)))
 
 

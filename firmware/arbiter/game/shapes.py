@@ -28,7 +28,7 @@ _SHAPES = {
     "action": " params:[s flags:[s phases:[s label:s choices:{x defaults:x preview:b "
               "private:b who:x limit:@limit effects:f ",
     "limit": " per:!s times:i as:s ",
-    "combat": " lead:![s reply:![s costs:{s pool:!s spent:!s cap:!s free:s hit:!s out:s ",
+    "combat": " lead:![s reply:![s costs:{s pool:!s spent:!s cap:!s free:s hit:!s out:s over:s ",
     # the argument of the effects that take an object of fields
     "opposed": " a:!@side b:!@side score:s as:s ties:s reason:x ",
     "side": " die:!x count:x player:x as:s ",
