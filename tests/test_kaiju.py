@@ -632,37 +632,52 @@ def test_a_team_knocked_out_in_its_own_turn_passes_the_turn_and_skips_nobody():
 # A whole game, 5 players, to P1's 20th Glory: the city, an ally, combats card by card
 # (a Combo, a BLUFF, a knock-out), a challenge declined and one accepted, a rampage, a
 # Rage Attack in a team fight, allies that do not heal, Glory from a location and events.
-FIVE_TEAMS = new(players=5, seed=7)  # P1 P2 P3 P5 P4: Titans, Abyss, then the 50s at random
-FULL_GAME = [named(FIVE_TEAMS, action) for action in [
-    # turn 1: Titans (60), Abyss (55), Swarm, Storm, Default (50, the tie broken at random)
-    "next", "next", "city P1", "ally P2 2 2 2 3", "city P3 card=opponent",
-    "pass P5", "pass P4", "pass P1", "pass P2", "pass P3",
-    "active P1 k1", "active P2 a1", "active P3 k2", "active P5 k1", "active P4 k1",
-    "attack P1 {Stinger}", "card P1 attack 3 0 0 4 0 combo", "card P3 defense 0 2 0 0 1",
-    "card P1 attack 2 0 0 3 0", "nocard P3", "next",  # Stinger knocked out
-    "challenge P2 {Gorath}", "decline P1", "next",  # P3 has no active kaiju: skips
-    "rampage P5 1 for=P4", "card P5 attack 2 0 0 4 0", "card P4 defense 0 0 0 0 2",
-    "nocard P4", "nocard P5", "raze P5 3", "next",
-    "roar P4", "next", "next", "next",
-    # turn 2
-    "next", "next", "pass P1", "pass P2", "pass P3", "pass P5", "pass P4",
-    "active P1 k2", "active P2 k1", "active P3 k1", "active P5 k2", "active P4 k2",
-    "attack P1 {Kraken}", "join {Leviath}", "card P1 attack 3 0 0 5 0",
-    "card P2 defense 0 1 0 0 2", "add P2.fury 7", "join {Lumina}", "rage P2",
-    "card P2 attack 9 0 2 6 0", "card P1 defense 0 4 0 0 3",
-    "card P1 attack 5 0 2 6 0", "card P2 defense 0 2 0 0 2",  # P1's BLUFF
-    "nocard P2", "nocard P1", "next",
-    "pass P2", "challenge P3 P2.a1", "card P3 attack 2 0 0 3 0", "nocard P2",
-    "nocard P2", "nocard P3", "next",
-    "challenge P5 {Kaiju1}", "accept P4", "card P5 attack 2 0 0 3 0 combo",
-    "card P4 counter 0 1 0 2 1", "nocard P5", "nocard P4", "next",
-    "roar P4", "next", "next", "next",
-    # turn 3
-    "next", "next", "pass P1", "pass P2", "pass P3", "pass P5", "pass P4",
-    "active P1 k1", "active P2 k1", "active P3 k1", "active P5 k1", "active P4 k1",
-    "glory P1 10 source=event", "attack P1 {Kraken}", "card P1 attack 4 0 0 6 0",
-    "card P2 defense 0 0 0 0 2",  # Kraken knocked out: P1's 20th Glory
-]]
+FIVE_TEAMS = new(players=5, seed=7)  # Titans, Abyss, then the 50s in an order drawn at random
+
+
+def full_game(order):
+    """The game's actions for the turn order ``order`` (the tie of the three teams at 50
+    is broken at random: each player's part is the same, its place in the turn follows)."""
+    def turn(planning, select, actions, last):
+        steps = planning + [select[p] for p in order]
+        for p in order:
+            steps += actions.get(p, [])
+        return steps + last
+
+    passes = ["pass " + p for p in order]
+    third = order[2]
+    game = ["next", "next", "city P1", "ally P2 2 2 2 3", "city %s card=opponent" % third]
+    game += turn(passes[3:] + passes[:3], {
+        "P1": "active P1 k1", "P2": "active P2 a1", "P3": "active P3 k2", "P4": "active P4 k1",
+        "P5": "active P5 k1"}, {
+        "P1": ["attack P1 {Stinger}", "card P1 attack 3 0 0 4 0 combo",
+               "card P3 defense 0 2 0 0 1", "card P1 attack 2 0 0 3 0", "nocard P3",
+               "next"],  # Stinger knocked out: P3 has no active kaiju and skips
+        "P2": ["challenge P2 {Gorath}", "decline P1", "next"],
+        "P5": ["rampage P5 1 for=P4", "card P5 attack 2 0 0 4 0", "card P4 defense 0 0 0 0 2",
+               "nocard P4", "nocard P5", "raze P5 3", "next"],
+        "P4": ["roar P4", "next"]}, ["next", "next"])
+    game += ["next", "next"] + turn(passes, {
+        "P1": "active P1 k2", "P2": "active P2 k1", "P3": "active P3 k1", "P4": "active P4 k2",
+        "P5": "active P5 k2"}, {
+        "P1": ["attack P1 {Kraken}", "join {Leviath}", "card P1 attack 3 0 0 5 0",
+               "card P2 defense 0 1 0 0 2", "add P2.fury 7", "join {Lumina}", "rage P2",
+               "card P2 attack 9 0 2 6 0", "card P1 defense 0 4 0 0 3",
+               "card P1 attack 5 0 2 6 0", "card P2 defense 0 2 0 0 2",  # P1's BLUFF
+               "nocard P2", "nocard P1", "next"],
+        "P2": ["pass P2"],
+        "P3": ["challenge P3 P2.a1", "card P3 attack 2 0 0 3 0", "nocard P2", "nocard P2",
+               "nocard P3", "next"],
+        "P5": ["challenge P5 {Kaiju1}", "accept P4", "card P5 attack 2 0 0 3 0 combo",
+               "card P4 counter 0 1 0 2 1", "nocard P5", "nocard P4", "next"],
+        "P4": ["roar P4", "next"]}, ["next", "next"])
+    game += ["next", "next"] + passes + ["active %s k1" % p for p in order] + [
+        "glory P1 10 source=event", "attack P1 {Kraken}", "card P1 attack 4 0 0 6 0",
+        "card P2 defense 0 0 0 0 2"]  # Kraken knocked out: P1's 20th Glory
+    return [named(FIVE_TEAMS, action) for action in game]
+
+
+FULL_GAME = full_game(FIVE_TEAMS.state["order"])
 
 
 def check_full_game(state):
@@ -863,12 +878,15 @@ def test_a_complete_five_player_game_on_the_device(rig):
     from arbiter.game.public import public_state as shown_state
 
     game = on_device(rig, 5)
+    actions = full_game(game.state["order"])  # the device drew its own tie-break
     previews = []
-    for action in FULL_GAME:
+    for action in actions:
         lines = device_do(rig, action)
         if action.startswith("card"):
             previews.append(" ".join(lines[1:7]))
-    headless = play("kaiju", 5, 7, {}, FULL_GAME).state
+    outcome = play("kaiju", 5, game.seed, {}, actions, mix=game.mix)
+    assert outcome.refused is None, outcome.refused
+    headless = outcome.state
     state = shown_state(game)
     for key in ("players", "pieces", "lost", "result", "winner", "round", "phase"):
         assert state[key] == headless[key], key
@@ -883,7 +901,7 @@ def test_a_complete_five_player_game_on_the_device(rig):
     assert unseeded[0] == unseeded[1][-len(unseeded[0]):]  # the device drew its own seed
     check_full_game(dict(state, log=headless["log"], screen=rig.lines))
     assert "BLUFF" in " ".join(previews)  # the form says a card cannot be paid before A
-    assert game.count() == state["events"] == len(FULL_GAME)
+    assert game.count() == state["events"] == len(actions)
 
 
 # The forms, their choices and the preview run on real MicroPython in a Pico's heap,
