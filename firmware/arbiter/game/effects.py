@@ -123,13 +123,17 @@ def _tie(game, effect):
 
 
 def _make_pieces(game, effect):
-    """``make_pieces`` {``of``, ``count``, ``prefix``, ``stats``}: numbered pieces, such as
-    a matrix's positions."""
+    """``make_pieces`` {``of``, ``count``, ``prefix``, ``from``, ``stats``}: numbered pieces,
+    such as a matrix's positions, or a card put into play (its stats worked out)."""
     spec = effect["make_pieces"]
     owner = game.path(spec.get("of", "$p"))
+    first = _int(evaluate(game, spec.get("from", 1)))
+    stats = spec.get("stats", EMPTY)
+    if stats:  # expressions, worked out once for the pieces made now
+        stats = {name: evaluate(game, value) for name, value in stats.items()}
     for i in range(_int(evaluate(game, spec["count"]))):
-        game.add_piece(owner, {"key": "%s%d" % (spec.get("prefix", ""), i + 1),
-                               "stats": spec.get("stats", EMPTY)})
+        game.add_piece(owner, {"key": "%s%d" % (spec.get("prefix", ""), first + i),
+                               "stats": stats})
 
 
 def _turn_order(game, effect):
@@ -174,6 +178,13 @@ def _team(game, effect):
 
     who = evaluate(game, effect["player"]) if "player" in effect else game.bound("p")
     give(game, who, find(game, evaluate(game, effect["team"])))
+
+
+def _combat(game, effect):
+    """``combat``: see combat.py (loaded only by a ruleset with combats)."""
+    from arbiter.game.combat import combat
+
+    combat(game, effect)
 
 
 def _next(game, effect):
@@ -232,7 +243,7 @@ EFFECTS = {
     "say": _say, "win": _win, "lose": _lose, "tie": _tie, "make_pieces": _make_pieces,
     "turn_order": _turn_order, "for_each": _for_each, "call": _call, "team": _team,
     "next": _next, "repeat": _repeat, "draw": _cards, "shuffle": _cards, "append": _cards,
-    "remove": _cards,
+    "remove": _cards, "combat": _combat,
 }
 
 

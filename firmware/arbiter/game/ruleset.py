@@ -20,7 +20,7 @@ MAX_FACES = 100  # entries of a die's face list
 
 # forms whose argument is an object of named fields, not an expression
 _PARAMS = ("count_pieces", "max_pieces", "sum_pieces", "make_pieces", "opposed",
-           "turn_order", "with", "list_pieces")
+           "turn_order", "with", "list_pieces", "stats", "cost")
 
 
 # the fields of an effect that hold effects
