@@ -26,9 +26,9 @@ def impactics(rig):
 
 
 def tactics(rig):
-    from test_tactics import test_a_whole_game_on_the_device_with_the_castle_screen
+    from test_tactics import test_a_whole_game_on_the_device_moved_on_the_board
 
-    test_a_whole_game_on_the_device_with_the_castle_screen(rig)
+    test_a_whole_game_on_the_device_moved_on_the_board(rig)
 
 
 def from_menu(rig, label, values):

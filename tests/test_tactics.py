@@ -1,22 +1,21 @@
 """Tactics Joker refereed as its rules say (../shared/seeds/003_4780b538f5e1a65c.txt,
 digest: ../shared/docs/referee-spec.md section 4)."""
 
-import json
 from collections import Counter
 
 import pytest
-from helpers.device import do, fill_form, game_of, open_menu_item, start_game
+from helpers.device import act, fill_form, game_of, lit, open_menu_item, play_screen, start_game
 from helpers.game import canonical, new_game, refused, rolled, rules, undoes_and_redoes_exactly
 
-from arbiter.game import Illegal, ruleset
+from arbiter.game import Illegal
 from arbiter.game.engine import Game
 from arbiter_referee.cli import main as arbiter
 from arbiter_referee.headless import play
-from arbiter_referee.rulesets import bundled
 
 RULES = rules("tactics")
 DECK = [r + s for s in "SHDC" for r in ["A"] + [str(n) for n in range(2, 11)] + ["J", "Q", "K"]]
-CASTLES = ["castle P1 1,1", "castle P2 7,7", "castle P2 1,7", "castle P1 7,1", "next"]
+CASTLES = ["castle P1 1,1", "castle P2 7,7", "castle P2 1,7", "castle P1 7,1",
+           "place P1 1,1 6", "place P1 7,1 3", "place P2 7,7 5", "place P2 1,7 4", "next"]
 # Seeds that deal or roll what a test needs, found once (the dice are never mocked);
 # each test checks its seed still does:
 SEED_TWO_JOKERS = 0  # the battlefield holds both jokers (fog of war or not)
@@ -79,6 +78,26 @@ def test_arbiter_layout_prints_the_devices_layout_and_a_png(tmp_path, capsys):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_arbiter_layout_draws_the_armies_of_a_devices_journal(rig, tmp_path, capsys):
+    g = deal_on_the_device(rig)
+    for action in CASTLES[:-1] + ["next", "go P1 1,1 1,2 units=2" + (
+            " card=" + g.state["game"]["leftover"][0] if g.state["game"]["board"][1] == "JK"
+            else "")]:
+        act(rig, action)
+    png = tmp_path / "armies.png"
+    capsys.readouterr()  # the device's serial lines
+    assert arbiter(["layout", "--journal", str(tmp_path / "game.jnl"), "--png", str(png)]) == 0
+    rows = capsys.readouterr().out.splitlines()[:7]
+    army = g.state["game"]["army"]
+    assert [r.split()[:7] for r in rows] == [g.state["game"]["board"][i * 7:i * 7 + 7]
+                                             for i in range(7)]
+    assert rows[0].split()[7] == "P1x%d" % (len(army[0]) - 2)
+    assert rows[6].split()[-1] == "P2x%d" % (len(army[48]) - 2)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert arbiter(["layout", "--journal", str(tmp_path / "none.jnl")]) == 1
+    assert "cannot read" in capsys.readouterr().err
+
+
 def test_the_corner_kings_are_in_uniform_order_chi_square_at_1_percent():
     # an unbiased shuffle: all 24 orders of the four kings equally likely
     # (4800 seeded games, 200 expected each; df 23, 1% critical value 41.638)
@@ -92,53 +111,38 @@ def square_of(i):
     return "%d,%d" % (i // 7 + 1, i % 7 + 1)
 
 
-def jokers(g):
-    from arbiter.game.expr import evaluate
+def arrange(g, cards=(), armies=()):
+    """The board as a test needs it: ``cards`` {square: card}, ``armies`` {square:
+    "P1 3"} (3 fresh units), kept as the game's state from now on (a snapshot, so a
+    refusal rolls back to it)."""
+    from arbiter.game.state import clone
 
-    return evaluate(g, {"val": "jokers"})
-
-
-def test_a_joker_is_replaced_by_the_players_choice_of_leftover_card():
-    # 4 Movement: "choose a card from the leftover stack of cards, and replace the joker"
-    g = new(SEED_TWO_JOKERS)
-    board = g.state["game"]["board"]
-    squares = [square_of(i) for i, c in enumerate(board) if c == "JK"]
-    assert len(squares) == 2 and jokers(g) == squares  # what the device's form offers
-    left = list(g.state["game"]["leftover"])
-    assert len(left) == 5 and "JK" not in left
-    for action, reason in [("joker 1,1 %s" % left[0], "no joker at 1,1"),
-                           ("joker %s JK" % squares[0], "JK is not in the leftover"),
-                           ("joker %s %s" % (squares[0], board[0]), "not in the leftover")]:
-        refused(g, action, reason)
-    for square, card in zip(squares, left[3:], strict=True):  # the players choose
-        g.apply("joker %s %s" % (square, card))
-        i = (int(square[0]) - 1) * 7 + int(square[2]) - 1
-        assert g.state["game"]["board"][i] == card and g.state["message"] == \
-            "%s is now %s" % (square, card)
-    assert "JK" not in g.state["game"]["board"] and jokers(g) == []
-    assert g.state["game"]["leftover"] == left[:3]  # each card used once
-    refused(g, "joker %s %s" % (squares[0], left[0]), "no joker at")
+    state = g.state["game"]
+    board, army = list(state["board"]), list(state["army"])
+    for sq, card in dict(cards).items():
+        board[at(sq)] = card
+    for sq, text in dict(armies).items():
+        owner, _, n = text.partition(" ")
+        army[at(sq)] = owner + "0" * int(n) if owner else ""
+    state["board"], state["army"] = board, army
+    g.history.snaps.append((g.history.count(), clone(g.state), g.logged()))
+    return g
 
 
-def test_a_deal_without_jokers_leaves_no_joker_to_replace():
-    g = new(SEED_NO_JOKER)
-    assert jokers(g) == [] and len(g.state["game"]["leftover"]) == 3
-    assert jokers(Game(RULES, seed=1)) == []  # nothing dealt yet
-    g = new(SEED_ONE_JOKER)
-    assert g.state["game"]["board"].count("JK") == 1
-    assert jokers(g) == [square_of(g.state["game"]["board"].index("JK"))]
+def at(sq):
+    return (int(sq[0]) - 1) * 7 + int(sq[2]) - 1
 
 
-def test_the_joker_squares_offered_are_right_for_every_joker_place():
-    # the ruleset finds them from the board's text: two jokers side by side, apart, at
-    # the first and last squares a joker can have
-    g = new(1)
-    for places in ([1], [47], [1, 2], [1, 47], [20, 21], [5, 7]):
-        board = ["2H"] * 49
-        for i in places:
-            board[i] = "JK"
-        g.state["game"]["board"] = board
-        assert jokers(g) == [square_of(i) for i in places]
+def army(g, sq):
+    """(owner, units) at a square."""
+    text = g.state["game"]["army"][at(sq)]
+    return (text[:2], len(text) - 2) if text else ("", 0)
+
+
+def plains(seed=1, **races):
+    """A started game whose middle is plain 2H cards (castles stay kings)."""
+    g = started(seed, **races)
+    return arrange(g, {square_of(i): "2H" for i in range(49) if i not in (0, 6, 42, 48)})
 
 
 # -- castles and turns -----------------------------------------------------------------------
@@ -150,282 +154,364 @@ def test_castle_choice_order_p1_p2_p2_p1_and_p1_first():
     g = new()
     refused(g, "castle P2 1,1", "it is P1's turn to choose")
     g.apply("castle P1 1,1")
+    assert g.state["message"] == "P1 castle 1,1; P2 picks next"  # said on the play screen
     refused(g, "castle P2 1,1", "1,1 is taken")
     refused(g, "castle P2 4,4", "a castle is a corner")
     g.apply("castle P2 7,7")
     g.apply("castle P2 1,7")
     refused(g, "next", "choose all 4 castles first")
     g.apply("castle P1 7,1")
+    assert g.state["message"] == "P1 castle 7,1; place the armies"
+    refused(g, "place P1 7,7 3", "P1 starts on its own castles, not 7,7")
+    for action in CASTLES[4:-1]:
+        g.apply(action)
     g.apply("next")
     assert g.active_player() == "P1" and g.phase()["name"] == "turn"
     assert g.state["players"]["P1"]["castles"] == 2 and g.state["players"]["P2"]["castles"] == 2
+    assert g.state["game"]["holders"] == ["P1", "P2", "P1", "P2"]  # 1,1 1,7 7,1 7,7
 
 
-def test_win_only_at_the_start_of_ones_own_turn():
-    # 2 Winning: "won when a player begins his turn controlling 3 of the 4 castles"
-    g = started()
-    g.apply("hold P2 1")
-    g.apply("hold P1 3")
+def test_every_castle_starts_held_and_an_army_is_at_most_6():
+    # 2: "Control is defined by occupying that castle with at least one unit"; 1: "An
+    # army can never be bigger than 6 units"
+    g = new()
+    for action in CASTLES[:4] + ["place P1 1,1 4", "place P1 7,1 2", "place P2 7,7 5"]:
+        g.apply(action)
+    refused(g, "place P1 1,1 3", "an army is 1 to 6 units; 1,1 holds 4")
+    refused(g, "next", "place an army on every castle first")
+    g.apply("place P2 1,7 6")
+    assert g.state["players"]["P2"]["reserve"] == 4
+    g.apply("set P1.reserve 1")
+    refused(g, "place P1 7,1 2", "P1's reserve holds 1")
+
+
+def test_castle_control_follows_the_armies_and_the_win_at_the_start_of_ones_turn():
+    # 2 Winning: "The game is won when a player begins his turn controlling 3 of the 4
+    # castles. Control is defined by occupying that castle with at least one unit."
+    g = arrange(plains(), armies={"2,6": "P1 3"})
+    g.apply("go P1 2,6 1,7 units=3")  # 1,7 held by P2's 4: P1 attacks; whoever wins holds it
+    holder = army(g, "1,7")[0]
+    assert g.state["game"]["holders"][1] == holder
+    assert g.state["players"]["P1"]["castles"] == (3 if holder == "P1" else 2)
+    g = arrange(plains(), armies={"1,7": "", "2,6": "P1 1"})  # 1,7 left empty
+    g.apply("go P1 2,6 1,7")
+    assert g.state["game"]["holders"] == ["P1", "P1", "P1", "P2"]
     assert g.state["result"] is None  # not mid-turn
+    g.apply("go P1 7,1 6,1")  # 7,1 left empty: nobody's
+    assert g.state["game"]["holders"] == ["P1", "P1", "-", "P2"]
+    g.apply("go P1 6,1 7,1 units=1")
     g.apply("next")  # P2's turn begins: P1 is not checked
     assert g.state["result"] is None
     g.apply("next")  # P1 begins a turn holding 3
     assert g.state["winner"] == "P1"
 
 
-def test_hold_cannot_exceed_four_castles():
-    g = started()
-    refused(g, "hold P1 3", "only 4 castles")
+# -- moving ------------------------------------------------------------------------------
 
 
-def test_castle_choice_records_who_holds_each_corner():
-    g = started()
-    assert g.state["game"]["holders"] == ["P1", "P2", "P1", "P2"]  # 1,1 1,7 7,1 7,7
+def test_a_move_is_to_an_adjacent_card_diagonals_too_and_by_the_players_turn():
+    # 4: "You can move an army, or a portion of an army to an adjacent card. Diagonal
+    # movement is okay." 1: "Each turn a player picks and moves several of his armies."
+    g = plains()
+    refused(g, "go P1 1,1 3,3", "3,3 is not next to 1,1")
+    refused(g, "go P1 2,2 3,3", "P1 has no army at 2,2")
+    refused(g, "go P2 7,7 6,6", "it is P1's turn, not P2's")
+    refused(g, "go P1 1,1 2,2 units=7", "the army at 1,1 has 6 units")
+    g.apply("go P1 1,1 2,2 units=2")  # a portion, diagonally
+    assert army(g, "1,1") == ("P1", 4) and army(g, "2,2") == ("P1", 2)
+    assert g.state["message"] == "P1 1,1 to 2,2, 2 move(s) left"
 
 
-def test_castle_control_sets_every_holder_and_each_players_count():
-    # 2: "Control is defined by occupying that castle with at least one unit"
-    g = started()
-    g.apply("control P1 P1 - P2")
-    assert g.state["game"]["holders"] == ["P1", "P1", "-", "P2"]
-    assert [g.state["players"][p]["castles"] for p in ("P1", "P2")] == [2, 1]
-    assert g.state["message"] == "held: P1 P1 - P2"
-    for action, reason in [("control P1 P3 - P2", "held by P1, P2, -, not P3"),
-                           ("control P1 P1 P2", "missing 7,7=")]:
-        refused(g, action, reason)
-
-
-def test_the_win_check_uses_the_castles_confirmed_as_the_turn_passes():
-    # P1 takes a third castle in its turn: no win then, nor at P2's turn start; P1
-    # wins when its own next turn begins still holding 3 (rule 2)
-    g = started()
-    g.apply("control P1 P1 P2 P1")
-    g.apply("next")
-    assert g.state["result"] is None and g.active_player() == "P2"
-    g.apply("control P1 P1 P2 P1")  # confirmed as P2's turn ends: P1 still holds 3
-    g.apply("next")
-    assert g.state["winner"] == "P1"
-
-
-def test_a_castle_retaken_before_the_turn_starts_is_no_win():
-    g = started()
-    g.apply("control P1 P1 P2 P1")
-    g.apply("next")
-    g.apply("control P1 P2 P2 P1")  # P2 retook 1,7 in its turn
-    g.apply("next")
-    assert g.state["result"] is None and g.state["players"]["P1"]["castles"] == 2
-
-
-def test_three_moves_then_a_fourth_is_refused():
-    # 4 Movement: "A player gets three moves a turn"
-    g = started()
-    for left in (2, 1, 0):
-        g.apply("move P1")
+def test_three_moves_a_turn_then_a_fourth_is_refused():
+    # 4: "A player gets three moves a turn."
+    g = plains()
+    for src, dst, left in [("1,1", "1,2", 2), ("7,1", "6,1", 1), ("1,2", "1,3", 0)]:
+        g.apply("go P1 %s %s units=1" % (src, dst))
         assert g.state["players"]["P1"]["moves_left"] == left
-    refused(g, "move P1", "no moves left")
-    refused(g, "move P2", "it is P1's turn")
-    # 1: "An army can never be bigger than 6 units"
-    refused(g, "move P1 units=7", "an army is at most 6 units")
+    refused(g, "go P1 1,1 2,1", "no moves left")
     g.apply("next")
     assert g.state["players"]["P2"]["moves_left"] == 3
 
 
+def test_no_unit_moves_more_than_two_spaces_a_turn():
+    # 4: "No one unit may move more than two spaces in a single turn."
+    g = plains()
+    g.apply("go P1 1,1 2,2 units=3")
+    g.apply("go P1 2,2 3,3 units=3")
+    refused(g, "go P1 3,3 4,4", "no unit moves more than 2 spaces a turn: 0 of 3 can move")
+    g.apply("next")
+    g.apply("next")  # a new turn: every unit fresh
+    g.apply("go P1 3,3 4,4")
+    assert army(g, "4,4") == ("P1", 3)
+
+
+def test_a_fresh_unit_joining_moved_ones_still_has_its_moves():
+    g = plains()
+    g.apply("go P1 1,1 2,2 units=2")
+    g.apply("go P1 2,2 2,3 units=2")
+    g.apply("go P1 1,1 1,2 units=1")  # the army at 1,1's fresh units move, not the spent
+    assert army(g, "1,1") == ("P1", 3) and army(g, "2,3") == ("P1", 2)
+
+
+def test_an_army_never_grows_past_6():
+    # 1: "An army can never be bigger than 6 units, so spread out."
+    g = arrange(plains(), armies={"2,2": "P1 4"})
+    refused(g, "go P1 1,1 2,2 units=3", "an army is at most 6 units: 2,2 holds 4")
+    g.apply("go P1 1,1 2,2 units=2")
+    assert army(g, "2,2") == ("P1", 6)
+
+
 def test_humans_extra_move_only_for_a_one_unit_army():
     # 7.1.4: "an extra point of movement which can only be used to move a one unit army"
-    g = started(P1="humans")
-    for _ in range(3):
-        g.apply("move P1 units=3")
-    refused(g, "move P1 units=2", "extra move is for a one-unit army")
-    g.apply("move P1 units=1")
-    refused(g, "move P1 units=1", "no moves left")
+    g = plains(P1="humans")
+    for dst in ("2,1", "2,2", "1,2"):
+        g.apply("go P1 1,1 %s units=2" % dst)
+    refused(g, "go P1 7,1 6,1 units=2", "extra move is for a one-unit army")
+    g.apply("go P1 7,1 6,1 units=1")
+    refused(g, "go P1 7,1 6,1 units=1", "no moves left")
 
 
 def test_undead_have_two_moves():
     # 7.1.5: "One less point of movement per turn"
-    g = started(P1="undead")
-    g.apply("move P1")
-    g.apply("move P1")
-    refused(g, "move P1", "no moves left")
+    g = plains(P1="undead")
+    g.apply("go P1 1,1 1,2 units=1")
+    g.apply("go P1 1,1 1,2 units=1")
+    refused(g, "go P1 1,1 1,2 units=1", "no moves left")
 
 
-# -- reinforcements --------------------------------------------------------------------------
+# -- rough terrain, recruits and jokers ------------------------------------------------------
 
 
-def _reinforce(seed, race="none", castles=2, reserve=None):
-    g = started(seed, P1=race)
-    g.apply("hold P2 0")
-    g.apply("hold P1 %d" % castles)
-    if reserve is not None:
-        g.apply("set P1.reserve %d" % reserve)
-    before = g.state["players"]["P1"]["reserve"]
-    g.apply("reinforce P1")
-    return rolled(g, "reinforcements")[-1], before - g.state["players"]["P1"]["reserve"]
-
-
-def test_reinforcement_a_d6_per_castle_and_6_adds_a_unit():
-    # 5 Recruitment: "roll a die for each castle you control. On a 6, add a unit"
-    for seed in range(40):
-        faces, added = _reinforce(seed, castles=2)
-        assert len(faces) == 2 and added == faces.count(6)
-
-
-def test_kobolds_reinforce_on_4_to_6_and_have_18_in_reserve():
-    # 7.1.3: "kobolds are added on 4-6 instead of just 6 ... an extra three tokens"
-    assert started(P1="kobolds").state["players"]["P1"]["reserve"] == 18
-    assert started().state["players"]["P1"]["reserve"] == 15
-    for seed in range(40):
-        faces, added = _reinforce(seed, "kobolds", castles=4)
-        assert added == sum(1 for f in faces if f >= 4)
-
-
-def test_reinforcement_is_limited_by_the_reserve():
-    # 5: "if you have enough units left in your reinforcements"
-    faces, added = _reinforce(SEED_KOBOLDS_ROLL_TWO, "kobolds", castles=4, reserve=1)
-    assert sum(f >= 4 for f in faces) >= 2 and added == 1
-    g = started()
-    g.apply("set P1.reserve 0")
-    refused(g, "reinforce P1", "reserve is empty")
-
-
-def test_reinforcement_once_and_before_moving():
-    g = started()
-    g.apply("reinforce P1")
-    refused(g, "reinforce P1", "once a turn")
-    g = started()
-    g.apply("move P1")
-    refused(g, "reinforce P1", "before moving")
-
-
-# -- rough terrain ----------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("race, terrain, need", [
-    ("none", "forest", 4), ("none", "mountain", 4),   # 4: "roll high (4-6)"
-    ("elves", "forest", 2), ("elves", "mountain", 4),  # 7.1.1
-    ("dwarves", "mountain", 2), ("dwarves", "forest", 4)])  # 7.1.2
-def test_rough_terrain_entry_rolls(race, terrain, need):
-    for seed in range(25):
-        g = started(seed, P1=race)
-        g.apply("enter P1 units=5 terrain=%s" % terrain)
+@pytest.mark.parametrize("race, card, terrain, need", [
+    ("none", "5C", "forest", 4), ("none", "5S", "mountain", 4),   # 4: "roll high (4-6)"
+    ("elves", "5C", "forest", 2), ("elves", "5S", "mountain", 4),  # 7.1.1
+    ("dwarves", "5S", "mountain", 2), ("dwarves", "5C", "forest", 4)])  # 7.1.2
+def test_rough_terrain_entry_rolls_per_unit_and_the_others_stay(race, card, terrain, need):
+    # 4: "Entering a forest from a non-forest space requires each unit entering the space
+    # to roll high (4-6) on a die roll. Each unit that rolls 4-6 moves into the terrain.
+    # The others are left behind." "failing to move through difficult terrain still
+    # counts as a move action and works against the unit's 2 moves per turn limit"
+    for seed in range(12):
+        g = arrange(plains(seed, P1=race), {"2,2": card})
+        g.apply("go P1 1,1 2,2 units=5")
         faces = rolled(g, "entering " + terrain)[-1]
-        assert len(faces) == 5
         entered = sum(1 for f in faces if f >= need)
-        assert g.state["message"] == "%d of 5 enter %s" % (entered, terrain)
-        assert g.state["players"]["P1"]["moves_left"] == 2  # a failed entry still spends it
+        assert len(faces) == 5 and g.state["message"] == "%d of 5 enter %s" % (entered, terrain)
+        assert army(g, "2,2")[1] == entered and army(g, "1,1") == ("P1", 6 - entered)
+        assert g.state["players"]["P1"]["moves_left"] == 2
+    g = arrange(plains(), {"2,2": "5C", "2,3": "6C"}, {"2,2": "P1 2"})
+    g.apply("go P1 2,2 2,3")  # forest to forest: no roll
+    assert army(g, "2,3") == ("P1", 2) and rolled(g, "entering") == []
 
 
-# -- combat --------------------------------------------------------------------------------
+def test_a_recruit_is_collected_once_and_counts_as_a_move():
+    # 4: "When you land on a queen or jack card, add a unit to that army. Then flip the
+    # face card over. Recruits can only be collected once before they are depleted."
+    g = arrange(plains(), {"2,2": "QH"}, {"2,1": "P1 1"})
+    g.apply("go P1 1,1 2,2 units=2")
+    assert army(g, "2,2") == ("P1", 3) and g.state["players"]["P1"]["reserve"] == 15 - 9 - 1
+    g.apply("go P1 2,1 2,2")  # landed on again: used up
+    assert army(g, "2,2") == ("P1", 4) and g.state["game"]["flipped"] == ["2,2"]
+    g.apply("go P1 2,2 3,3 units=4")  # the recruit has moved once: 2 spaces in all
+    refused(g, "go P1 3,3 4,4 units=1", "0 of 4 can move")
 
 
-def combat(g, **kw):
-    args = dict(att="P1", def_="P2", att_units=3, def_units=6, att_value=0, def_value=0,
-                att_from="plain", def_on="plain", att_support=0, def_support=0)
-    args.update(kw)
-    text = "combat " + " ".join("%s=%s" % (k.rstrip("_"), v) for k, v in args.items())
-    g.apply(text)
+def test_a_joker_landed_on_becomes_the_movers_choice_of_leftover_card():
+    # 4: "When you land on a joker, choose a card from the leftover stack of cards, and
+    # replace the joker with that."
+    g = arrange(plains(SEED_TWO_JOKERS), {"2,2": "JK"})
+    left = list(g.state["game"]["leftover"])
+    assert len(left) == 5 and "JK" not in left
+    refused(g, "go P1 1,1 2,2", "2,2 is a joker: card= one of " + " ".join(left))
+    refused(g, "go P1 1,1 2,2 card=JK", "is a joker")
+    card = next(c for c in left if c[-1] in "HD")
+    g.apply("go P1 1,1 2,2 units=1 card=%s" % card)
+    assert g.state["game"]["board"][8] == card and army(g, "2,2") == ("P1", 1)
+    assert g.state["game"]["leftover"] == [c for c in left if c != card]  # used once
+
+
+# -- combat from the board --------------------------------------------------------------------
+
+
+def fight(seed, cards=(), armies=(), race=None, move="go P1 3,3 4,4", **races):
+    g = arrange(plains(seed, **races), dict({"3,3": "5H", "4,4": "7H"}, **dict(cards)),
+                dict({"3,3": "P1 3", "4,4": "P2 3"}, **dict(armies)))
+    g.apply(move)
     return g
 
 
-def test_loss_formula_at_every_difference_0_to_20():
-    # 3 Combat: "One of the loser's units dies, plus one more for every 5 points difference"
-    seed = 5
-    raw = combat(started(seed), def_support=40)
-    a = sum(rolled(raw, "attack")[0])
-    d = sum(rolled(raw, "defence")[0])
-    for diff in range(1, 21):
-        g = combat(started(seed), att_support=diff + d + 40 - a, def_support=40)
-        assert g.state["game"]["att_total"] - g.state["game"]["def_total"] == diff
-        assert g.state["players"]["P2"]["units_lost"] == 1 + diff // 5
-        assert g.state["players"]["P1"]["units_lost"] == 0
-        assert g.state["game"]["def_left"] == 6 - (1 + diff // 5)
-    g = combat(started(seed), att_support=d + 40 - a, def_support=40)  # difference 0
-    assert len(rolled(g, "attack")) >= 2  # a tie is re-rolled
-    assert g.state["game"]["att_total"] != g.state["game"]["def_total"]
+def totals(g):
+    return g.state["game"]["att_total"], g.state["game"]["def_total"]
+
+
+@pytest.mark.parametrize("att_card, def_card, att_bonus, def_bonus", [
+    ("7H", "9D", 7, 9),
+    ("7H", "9C", 0, 9),     # forest: "the attacker gains no terrain bonus"
+    ("7C", "9C", 7, 9),     # "unless he is attacking from another forest space"
+    ("7S", "9D", 7, 0),     # mountain: "the defender gets no terrain bonus"
+    ("7S", "9S", 7, 9),     # "unless he is defending a mountain"
+    ("7S", "9C", 0, 0),
+    ("KH", "QD", 13, 10)])  # "Aces have a value of 1. Jacks and queens ... 10, kings 13"
+def test_terrain_bonus_is_the_cards_value_with_the_forest_and_mountain_rules(
+        att_card, def_card, att_bonus, def_bonus):
+    # 3: "Add the value on the card as a terrain bonus. The defender uses the card the
+    # battle is taking place on. The attacker uses the terrain he used to launch his
+    # attack." 4: "you must roll to enter rough terrain even when attacking"
+    checked = 0
+    for seed in range(8):
+        g = fight(seed, {"3,3": att_card, "4,4": def_card})
+        if len(rolled(g, "attack")) != 1:
+            continue  # all stayed out, or a tie
+        a, d = rolled(g, "attack")[0], rolled(g, "defence")[0]
+        behind = 3 - len(a)  # units that failed to enter stay at 3,3: next to the battle
+        assert totals(g) == (sum(a) + att_bonus + behind, sum(d) + def_bonus)
+        checked += 1
+    assert checked
+
+
+def test_support_is_one_per_unit_in_adjacent_armies_and_only_next_to_the_battle():
+    # 3: "Add 1 for each supporting unit. A unit provides support if it's in an army in a
+    # space adjacent to the battle." "being adjacent to the terrain an attacker left
+    # without being adjacent to the actual battle provides no support"
+    for seed in range(10):
+        g = fight(seed, armies={"3,3": "P1 5", "3,4": "P1 2", "2,2": "P1 4", "5,5": "P2 1",
+                                "4,5": "P2 2"}, move="go P1 3,3 4,4 units=3")
+        if len(rolled(g, "attack")) == 1:
+            break
+    a, d = rolled(g, "attack")[0], rolled(g, "defence")[0]
+    # P1: 2 left at 3,3 + 2 at 3,4 (2,2 is next to 3,3 only); P2: 1 + 2
+    assert totals(g) == (sum(a) + 5 + 4, sum(d) + 7 + 3)
+
+
+def test_losses_one_plus_one_per_5_points_and_the_defender_pushed_back():
+    # 3: "Whomever scores higher wins. One of the loser's units dies, plus one more for
+    # every 5 points difference between the combat scores. If the defender lost, his
+    # remaining army is pushed backward ... If the attacker lost, his units return to
+    # the space they were in before the attack."
+    seen = set()
+    for seed in range(40):
+        g = fight(seed, armies={"3,3": "P1 6", "4,4": "P2 6"})
+        a_t, d_t = totals(g)
+        if len(rolled(g, "attack")) > 1:
+            continue  # a tie first
+        loss = min(6, 1 + abs(a_t - d_t) // 5)
+        if a_t > d_t:
+            seen.add("att")
+            assert army(g, "4,4") == ("P1", 6) and army(g, "3,3") == ("", 0)
+            assert army(g, "5,5") == (("P2", 6 - loss) if loss < 6 else ("", 0))
+            assert "P1 wins 4,4" in g.state["message"]
+            if loss < 6:
+                assert "P2 pushed to 5,5" in g.state["message"]
+        else:
+            seen.add("def")
+            assert army(g, "4,4") == ("P2", 6) and army(g, "3,3") == ("P1", 6 - loss)
+            assert "P2 holds, P1 back to 3,3" in g.state["message"]
+        assert g.state["players"]["P2" if a_t > d_t else "P1"]["units_lost"] == loss
+    assert seen == {"att", "def"}
+
+
+def test_the_attacker_chooses_where_the_defender_goes_when_the_way_back_is_blocked():
+    # 3: "his remaining army is pushed backward (if this isn't an option, the attacker
+    # chooses where the defender is pushed)"
+    for seed in range(40):
+        g = fight(seed, {"3,3": "KH", "4,4": "10H"}, {"3,3": "P1 6", "4,4": "P2 6",
+                                                     "5,5": "P1 1"})
+        if g.state["game"]["push"]:
+            break
+    n = 6 - g.state["players"]["P2"]["units_lost"]
+    assert army(g, "4,4")[0] == "P1" and "P1 chooses where P2 goes: push" in g.state["message"]
+    refused(g, "go P1 5,5 5,6", "first push the defeated army back")
+    refused(g, "next", "first push the defeated army back")
+    refused(g, "push P1 5,5", "P2 cannot go to 5,5")  # P1's
+    refused(g, "push P1 2,2", "P2 cannot go to 2,2")  # not next to the battle
+    g.apply("push P1 4,3")
+    assert army(g, "4,3") == ("P2", n) and g.state["game"]["push"] == ""
+    assert g.state["message"] == "P2 pushed to 4,3"
 
 
 def test_a_tie_costs_each_side_a_unit_and_rerolls():
-    # 3: "In the event of a tie ... Both sides lose a unit and reroll"
-    g = combat(started(SEED_TWO_ON_TWO_TIE), att_units=2, def_units=2)
+    # 3: "In the event of a tie, losses are heavy. Both sides lose a unit and reroll."
+    for seed in range(80):
+        g = fight(seed, {"3,3": "2H", "4,4": "2H"}, {"3,3": "P1 2", "4,4": "P2 2"})
+        if len(rolled(g, "attack")) > 1:
+            break
     first_a, first_d = rolled(g, "attack")[0], rolled(g, "defence")[0]
     assert sum(first_a) == sum(first_d)
     assert [len(r) for r in rolled(g, "attack")][:2] == [2, 1]  # one unit fewer
     lost = g.state["players"]["P1"]["units_lost"] + g.state["players"]["P2"]["units_lost"]
-    assert lost >= 3  # 1 each in the tie, then the loser's loss
-
-
-@pytest.mark.parametrize("att_from, def_on, att_bonus, def_bonus", [
-    ("plain", "plain", 7, 9),
-    ("plain", "forest", 0, 9),     # forest: "the attacker gains no terrain bonus"
-    ("forest", "forest", 7, 9),    # "unless he is attacking from another forest space"
-    ("mountain", "plain", 7, 0),   # mountain: "the defender gets no terrain bonus"
-    ("mountain", "mountain", 7, 9),  # "unless he is defending a mountain"
-    ("mountain", "forest", 0, 0)])
-def test_forest_and_mountain_bonus_rules(att_from, def_on, att_bonus, def_bonus):
-    g = combat(started(2), att_value=7, def_value=9, att_from=att_from, def_on=def_on,
-               att_support=2, def_support=1)
-    a, d = rolled(g, "attack")[-1], rolled(g, "defence")[-1]
-    assert g.state["game"]["att_total"] == sum(a) + att_bonus + 2
-    assert g.state["game"]["def_total"] == sum(d) + def_bonus + 1
+    assert lost >= 3 or "both armies die" in g.state["message"]
 
 
 def test_kobolds_count_sixes_as_zero_in_combat():
-    # 7.1.3: "During combat checks, disregard 6s"
-    g = combat(started(3, P1="kobolds"), att_units=6)
-    entry = [e for e in g.log if e["event"] == "roll" and e["reason"] == "attack"][0]
-    assert entry["die"] == "kobold_d6"
+    # 7.1.3: "Kobolds are weaker fighters than the other races. During combat checks,
+    # disregard 6s."
     seen = set()
-    for seed in range(30):
-        g = combat(started(seed, P1="kobolds"), att_units=6)
+    for seed in range(20):
+        g = fight(seed, armies={"3,3": "P1 6"}, P1="kobolds")
+        assert {e["die"] for e in g.log if e["event"] == "roll" and e["reason"] == "attack"} \
+            == {"kobold_d6"}
         seen.update(f for r in rolled(g, "attack") for f in r)
     assert 6 not in seen and 0 in seen
 
 
-def test_undead_roll_for_each_kill_and_raise_on_4_to_6():
-    # 7.1.5: "When you kill a unit, roll a die. On a high roll, add that unit to your army"
-    for seed in range(15):
-        g = combat(started(seed, P1="undead"), att_units=6, def_units=3, att_support=10)
+def test_undead_raise_the_slain_on_4_to_6_but_an_army_stays_at_most_6():
+    # 7.1.5: "When you kill a unit, roll a die. On a high roll, add that unit to your
+    # army." 1: "An army can never be bigger than 6 units"
+    grew = False
+    for seed in range(30):
+        g = fight(seed, {"3,3": "KH", "4,4": "AH"}, {"3,3": "P1 6", "4,4": "P2 6"},
+                  P1="undead")
         killed = g.state["players"]["P2"]["units_lost"]
         raised = rolled(g, "undead raise the slain")
-        assert len(raised) == 1 and len(raised[0]) == killed
-        survivors = 6 - g.state["players"]["P1"]["units_lost"]
-        assert g.state["game"]["att_left"] == survivors + sum(f >= 4 for f in raised[0])
+        assert len(raised) == (1 if killed else 0)
+        owner, n = army(g, "4,4")
+        if owner == "P1":
+            survivors = 6 - g.state["players"]["P1"]["units_lost"]
+            assert n == min(6, survivors + sum(f >= 4 for f in raised[0]))
+            grew = grew or survivors + sum(f >= 4 for f in raised[0]) > 6  # kept to 6
+        assert all(len(a) - 2 <= 6 for a in g.state["game"]["army"] if a)
+    assert grew
 
 
-def test_combat_refuses_bad_armies():
-    g = started()
-    for kw, reason in [(dict(att_units=7), "1 to 6 units"), (dict(def_="P1"), "two players"),
-                       (dict(def_on="swamp"), "plain, forest or mountain")]:
-        with pytest.raises(Illegal, match=reason):
-            combat(g, **kw)
+# -- reinforcements ---------------------------------------------------------------------------
 
 
-def test_recruit_adds_a_unit_once_per_face_card():
-    # 4: "When you land on a queen or jack card, add a unit ... collected once"
-    g = started(4)
-    board = g.state["game"]["board"]
-    i = next(i for i, c in enumerate(board) if c[:-1] in ("J", "Q") and c != "JK")
-    square = "%d,%d" % (i // 7 + 1, i % 7 + 1)
-    g.apply("recruit P1 at=%s" % square)
-    assert g.state["players"]["P1"]["reserve"] == 14
-    refused(g, "recruit P1 at=%s" % square, "is used")
-    refused(g, "recruit P1 at=1,1", "no jack or queen")
+def test_reinforcement_rolled_at_the_turn_start_per_castle_named():
+    # 5: "At the beginning of each turn, if you have enough units left in your
+    # reinforcements, roll a die for each castle you control. On a 6, add an additional
+    # unit to that castle."
+    for seed in range(30):
+        g = plains(seed)  # P1 holds 1,1 (6 units) and 7,1 (3)
+        faces = rolled(g, "reinforcements")[-1]
+        assert len(faces) == 2
+        got = [sq for sq, f in zip(("1,1", "7,1"), faces, strict=True) if f == 6]
+        assert army(g, "7,1")[1] == 3 + ("7,1" in got)  # 1,1 is full at 6
+        if "7,1" in got:
+            assert "P1 reinforces 7,1" in [e["text"] for e in g.log if e["event"] == "note"]
 
 
-def test_only_the_player_whose_turn_it_is_recruits():
-    # "Each turn a player picks and moves several of his armies." A recruit is part of
-    # a move (4: "When you land on a queen or jack card, add a unit to that army"): P2
-    # does not recruit in P1's turn.
-    g = started(4)
-    assert g.active_player() == "P1"
-    refused(g, "recruit P2", "it is P1's turn, not P2's")
+def test_kobolds_reinforce_on_4_to_6_and_have_18_in_reserve():
+    # 7.1.3: "kobolds are added on 4-6 instead of just 6. Kobolds have an extra three
+    # tokens to recruit."
+    assert new(P1="kobolds").state["players"]["P1"]["reserve"] == 18
+    assert new().state["players"]["P1"]["reserve"] == 15
+    for seed in range(20):
+        g = plains(seed, P1="kobolds")
+        faces = rolled(g, "reinforcements")[-1]
+        assert army(g, "7,1")[1] == 3 + (faces[1] >= 4)
 
 
-def test_a_phase_confirm_must_name_an_action():
-    data = json.loads(bundled()["tactics"].read_text())
-    data["phases"][1]["confirm"] = "contrl"
-    with pytest.raises(ruleset.RulesetError,
-                       match=r"phases\[1\].confirm: unknown action 'contrl'"):
-        ruleset.parse(json.dumps(data))
+def test_races_can_be_assigned_at_random():
+    # 7.1: "Players can randomly choose one of the following races."
+    got = set()
+    for seed in range(30):
+        g = new(seed, P1="random", P2="random")
+        races = [g.state["players"][p]["race"] for p in ("P1", "P2")]
+        assert set(races) <= {"humans", "elves", "dwarves", "kobolds", "undead"}
+        got.update(races)
+        if "kobolds" in races:
+            assert g.state["players"]["P%d" % (races.index("kobolds") + 1)]["reserve"] == 18
+    assert len(got) == 5
 
 
 # -- fog of war (7.2) -------------------------------------------------------------------
@@ -451,57 +537,102 @@ def test_a_card_turned_up_says_what_it_is_and_stays_up():
     refused(started(), "flip 4,4", "fog of war is off")
 
 
-def test_under_fog_a_recruit_or_joker_landed_on_is_turned_up_and_rows_are_not_shown():
+def test_under_fog_a_card_an_army_enters_is_turned_up_and_rows_are_not_shown():
+    # 7.2: "All cards are face down. When a card becomes occupied, flip it over."
     g = fogged(SEED_TWO_JOKERS)
     board = g.state["game"]["board"]
-    assert "JK" in board
-    for action, reason in [("layout row=3", "fog of war")]:
-        refused(g, action, reason)
+    refused(g, "layout row=3", "fog of war")
     for action in CASTLES:
         g.apply(action)
-    joker = board.index("JK")
-    g.apply("joker %s %s" % (square_of(joker), g.state["game"]["leftover"][0]))
-    recruit = next(i for i, c in enumerate(board) if c[0] in "JQ" and c != "JK")
-    g.apply("recruit P1 at=%s" % square_of(recruit))
-    assert g.state["game"]["face_up"] == [0, 6, 42, 48, joker, recruit]
+    assert g.state["game"]["face_up"] == [0, 6, 42, 48]
+    g.apply("go P1 1,1 1,2 units=1" + (" card=" + g.state["game"]["leftover"][0]
+                                        if board[1] == "JK" else ""))
+    entered = g.state["game"]["army"][1] != ""
+    assert g.state["game"]["face_up"] == [0, 6, 42, 48] + ([1] if entered else [])
 
 
 # -- undo and a whole game --------------------------------------------------------------
 
-# a game to its end: seed 21 deals jokers at 2,2 and 7,6 and leaves 8C 2H 7D 7S 3C;
-# P1 is Undead (2 moves), P2 Kobolds
+# Whole games to a castle win, a turn a line ("; " between actions), found once by a
+# simple player that walks its armies to the castles: 2 players, seed 10, P1 Undead (2
+# moves) and P2 Kobolds; 3 players, seed 4, P3 Elves.
 OPTIONS = {"race.P1": "undead", "race.P2": "kobolds"}
-ACTIONS = ["layout"] + CASTLES + [
-    "reinforce P1", "move P1", "enter P1 units=3 terrain=forest", "joker 2,2 7D",
-    "layout row=2", "next",
-    "control P1 P2 P1 P2", "next",  # round 2: P1's turn
-    "reinforce P1", "combat att=P1 def=P2 att_units=3 def_units=2 att_value=5 def_value=4",
-    "recruit P1", "control P1 P1 P1 P2", "next",  # P1 took 1,7: P2's turn, no win for P1
-    "reinforce P2", "move P2 units=2", "spend P2",
-    "combat att=P2 def=P1 att_units=4 def_units=2 att_value=7 def_value=13 "
-    "att_from=mountain def_on=plain att_support=1", "hold P2 1", "hold P1 3",
-    "control P1 P1 P1 P2", "next"]  # P1 begins its turn holding 3 castles and wins
+THREE = {"race.P3": "elves"}
+
+
+def actions(setup, turns):
+    return setup + [a for turn in turns for a in turn.split("; ")]
+
+
+TURNS = [
+    "go P1 1,1 1,2 units=5; go P1 1,1 1,2 units=5; next",
+    "go P2 7,7 6,6 units=5; go P2 6,6 5,5 units=5; next",
+    "go P1 1,2 1,3 units=2; go P1 1,3 1,4 units=2; next",
+    "go P2 5,5 4,4 units=6 card=QC; go P2 4,4 3,3 units=6; next",
+    "go P1 1,4 1,5 units=3; go P1 1,5 1,6 units=4; next",
+    "go P2 3,3 2,2 units=6; go P2 2,2 1,1 units=6; next",
+    "go P1 1,6 1,7 units=2; go P1 1,6 1,7 units=1; next",
+    "go P2 2,2 1,1 units=4; go P2 1,7 1,6 units=5; go P2 1,6 1,5 units=3; next",
+    "go P1 1,4 1,5 units=1; go P1 1,1 1,2 units=4; next",
+    "go P2 1,5 1,4 units=3; go P2 1,4 1,3 units=3; next",
+    "go P1 1,2 1,3 units=3; next",
+    "go P2 1,4 1,3 units=1; go P2 1,7 1,6 units=3; go P2 1,6 1,5 units=1; next",
+    "go P1 1,3 1,4 units=5; go P1 1,4 1,5 units=5; next",
+    "go P2 1,7 1,6 units=3; go P2 1,6 1,5 units=2; go P2 7,7 6,6 units=3; next",
+    "go P1 1,5 1,6 units=5; go P1 1,6 1,7 units=3; next",
+    "go P2 6,6 5,5 units=3; go P2 5,5 4,4 units=3; next",
+]
+TURNS3 = [
+    "go P1 1,1 1,2 units=3 card=JD; go P1 1,2 1,3 units=4; next",
+    "go P2 7,7 6,6 units=4; go P2 6,6 5,5 units=2; next",
+    "go P3 1,7 1,6 units=4; go P3 1,6 1,5 units=4; next",
+    "go P1 1,3 1,4 units=4; go P1 1,4 1,5 units=4; go P1 7,1 6,2 units=2; next",
+    "go P2 5,5 4,4 units=1; go P2 4,4 3,3 units=1; next",
+    "go P3 1,5 1,4 units=5; go P3 1,4 1,3 units=5; next",
+    "go P1 7,1 6,2 units=3; go P1 6,2 5,3 units=2; next",
+    "go P2 3,3 2,2 units=1; go P2 2,2 1,1 units=1; go P2 6,6 5,5 units=1; next",
+    "go P3 1,3 1,2 units=5; go P3 1,2 1,1 units=5; next",
+    "go P1 5,3 4,2 units=2; go P1 4,2 3,1 units=2; next",
+    "go P2 5,5 4,4 units=1; go P2 4,4 3,3 units=1; next",
+    "go P3 1,1 2,1 units=4; go P3 2,1 3,1 units=5; next",
+    "go P1 7,1 6,1 units=2; go P1 6,1 5,1 units=1 card=4S; next",
+    "go P2 3,3 2,2 units=1; go P2 2,2 1,1 units=1; go P2 7,7 6,6 units=4; next",
+    "go P3 3,1 4,1 units=5; go P3 4,1 5,1 units=6; next",
+    "go P1 7,1 6,1 units=1; go P1 6,1 5,1 units=1; next",
+    "go P2 7,7 6,6 units=4; go P2 6,6 5,5 units=1; next",
+    "go P3 5,1 6,1 units=3; go P3 6,1 7,1 units=3; go P3 1,1 2,2 units=2; next",
+    "next",
+    "go P2 5,5 4,4 units=1; go P2 4,4 3,3 units=1; next",
+]
+ACTIONS = actions(["layout"] + CASTLES, TURNS)
+CASTLES3 = ["castle P1 1,1", "castle P2 7,7", "castle P3 1,7", "castle P1 7,1", "place P1 1,1 4",
+            "place P1 7,1 3", "place P2 7,7 5", "place P3 1,7 5", "next"]
+ACTIONS3 = actions(["layout"] + CASTLES3, TURNS3)
 
 
 def test_every_action_undoes_exactly_and_redoes_the_same():
-    g = Game(RULES, seed=21, options=OPTIONS)
-    undoes_and_redoes_exactly(g, ACTIONS)
-    assert g.state["winner"] == "P1" and g.state["round"] == 3
+    g = Game(RULES, seed=10, options=OPTIONS)
+    undoes_and_redoes_exactly(g, ACTIONS[:40])
 
 
 def test_the_fog_of_war_actions_undo_exactly():
     g = Game(RULES, seed=21, options={"fog": "on"})
-    recruit = "recruit P1 at=%s" % square_of(next(
-        i for i, c in enumerate(new(21).state["game"]["board"]) if c[0] in "JQ" and c != "JK"))
-    undoes_and_redoes_exactly(g, ["layout"] + CASTLES + ["flip 4,4", "joker 7,6 3C", recruit])
+    undoes_and_redoes_exactly(g, ["layout"] + CASTLES + [
+        "flip 4,4", "go P1 1,1 2,2 units=2 card=8C", "go P1 7,1 6,2 units=1"])
 
 
-def test_a_whole_game_on_arbiter_run_in_both_runtimes():
-    outs = [play("tactics", None, 21, OPTIONS, ACTIONS, runtime=r)
+@pytest.mark.parametrize("players, seed, options, acts, winner", [
+    (2, 10, OPTIONS, ACTIONS, "P1"), (3, 4, THREE, ACTIONS3, "P3")])
+def test_a_whole_game_on_arbiter_run_in_both_runtimes(players, seed, options, acts, winner):
+    # 2: "The game is won when a player begins his turn controlling 3 of the 4 castles."
+    outs = [play("tactics", players, seed, options, acts, runtime=r)
             for r in ("cpython", "micropython")]
-    assert outs[0].refused is None and outs[0].state["winner"] == "P1"
-    assert outs[0].state["screen"][6] == "P1 wins!"
+    assert outs[0].refused is None and outs[0].state["winner"] == winner
+    assert outs[0].state["screen"][6] == winner + " wins!"
     assert canonical(outs[0].state) == canonical(outs[1].state)
+    held = outs[0].state["game"]["holders"]
+    assert held.count(winner) >= 3 and all(a == "" or len(a) <= 8
+                                           for a in outs[0].state["game"]["army"])
 
 
 # -- on the device (the emulated Pico that `arbiter sim` runs) ------------------------------
@@ -535,49 +666,178 @@ def test_the_board_on_the_oled_shows_suit_and_rank_per_square_and_zooms(rig):
     terrain = {"S": "mountain", "C": "forest", "H": "plain", "D": "plain"}[board[8][-1]]
     terrain = "recruit" if board[8][0] in "JQ" and board[8] != "JK" else terrain
     assert rig.lines[0] == "2,2 %s %s" % (board[8], "joker" if board[8] == "JK" else terrain)
-    rig.keys("a")  # zoom in: whole names, 4 squares a row (the cursor's square inverted)
+    rig.keys("a:long")  # zoom in: whole names, 4 squares a row (the cursor's square inverted)
     assert rig.lines[2].split() == [board[7], board[9], board[10]]
     assert rig.lines[7].split() == board[42:46]
-    rig.keys("a")  # and out again
+    rig.keys("a:long")  # and out again (A picks an army up: board_page below)
     assert rig.lines[7] == " ".join(short(c) for c in board[42:49])
 
 
-def test_a_whole_game_on_the_device_with_the_castle_screen(rig):
+def simple_move(g):
+    """A simple player's next move for the player whose turn it is (the whole games'):
+    the biggest army that gets nearer a castle it does not hold steps there, one unit
+    left on its own castles; ``push`` a beaten army to the first square it may take;
+    None: the turn is over."""
+    state, p = g.state["game"], g.active_player()
+    if state["push"]:
+        b = at(state["push"][:3])
+        for i in range(49):
+            if max(abs(i // 7 - b // 7), abs(i % 7 - b % 7)) == 1 and not state["army"][i]:
+                return "push %s %s" % (p, square_of(i))
+    army, corners = state["army"], (0, 6, 42, 48)
+    if g.state["players"][p]["moves_left"] == 0:
+        return None
+    targets = [c for c in corners if army[c][:2] != p]
+
+    def dist(a, b):
+        return max(abs(a // 7 - b // 7), abs(a % 7 - b % 7))
+
+    best = None
+    for i in range(49):
+        units = sorted(army[i][2:]) if army[i][:2] == p else ""
+        n = sum(1 for u in units if u < "2") - (1 if i in corners else 0)
+        for j in range(49) if n > 0 and targets else ():
+            d = min(dist(j, t) for t in targets)
+            if dist(i, j) == 1 and d < min(dist(i, t) for t in targets) and \
+                    (best is None or (d, -n) < best[0]) and \
+                    not (army[j][:2] == p and len(army[j]) - 2 + n > 6):
+                best = ((d, -n), i, j, n)
+    if best is None:
+        return None
+    _, i, j, n = best
+    card = " card=" + state["leftover"][0] if state["board"][j] == "JK" else ""
+    return "go %s %s %s units=%d%s" % (p, square_of(i), square_of(j), n, card)
+
+
+def on_the_board(rig, g, action):
+    """``go``/``push`` entered on the board page (Down from the play screen): the cursor
+    to the army, A to pick it up, A again per unit left behind, the cursor to where it
+    goes, A (a joker's card chosen in its form)."""
+    from arbiter.screens.army_board import ArmyBoard
+
+    if not isinstance(rig.app.screen, ArmyBoard):
+        rig.keys("down")
+    board = rig.app.screen
+    words = dict(w.split("=") for w in action.split() if "=" in w)
+    squares = [w for w in action.split()[2:] if "=" not in w]
+
+    def cursor_to(sq):
+        row, col = divmod(board.cursor, 7)
+        dr, dc = int(sq[0]) - 1 - row, int(sq[2]) - 1 - col
+        rig.keys(*(["down"] * dr + ["up"] * -dr + ["right"] * dc + ["left"] * -dc))
+
+    before = g.history.count()
+    if action.startswith("push"):
+        cursor_to(squares[0])
+        rig.keys("a")
+    else:
+        cursor_to(squares[0])
+        rig.keys("a")
+        assert rig.lines[0].startswith("%s x" % squares[0])  # picked up
+        n = len(g.state["game"]["army"][at(squares[0])]) - 2
+        rig.keys(*["a"] * (n - int(words["units"])))
+        cursor_to(squares[1])
+        rig.keys("a")
+        if "card" in words:
+            fill_form(rig, [words["card"]])
+    assert g.history.count() == before + 1, rig.lines[0]
+    event = g.history.events[-1].split("|")[0].split()
+    assert event[0] == action.split()[0] and set(event[1:]) >= {"p=" + g.active_player()} | {
+        "%s=%s" % kv for kv in words.items()}
+
+
+def to_a_win_on_the_board(rig, g):
+    """Turns played by simple_move on the board page, A on the play screen between."""
+    turns = 0
+    while g.state["result"] is None and turns < 90:
+        action = simple_move(g)
+        if action is None:
+            if not isinstance(rig.app.screen, type(play_screen(rig))):
+                rig.keys("b")
+            rig.keys("a")  # the next turn
+            turns += 1
+            continue
+        on_the_board(rig, g, action)
+    assert g.state["result"] == "win"
+    assert "%s wins!" % g.state["winner"] in rig.lines
+    typed = [e for e in g.history.events
+             if e.split("|")[0].split()[0] not in ("go", "push", "next")]
+    assert typed == []  # no terrain value, army size or support anywhere
+
+
+def test_a_whole_game_on_the_device_moved_on_the_board(rig):
+    # 6: "Each player gets three movement actions ... If you enter the same space as an
+    # opposing army, fight." "When a player begins the turn with units on three
+    # castles, that player wins." Every move on the board page, nothing typed.
     g = deal_on_the_device(rig)
+    assert rig.lines[2] == "P1 Cst0 Res15 Mv3"  # the moves left whole (was "... Mv")
     for player, square in [("P1", "1,1"), ("P2", "7,7"), ("P2", "1,7"), ("P1", "7,1")]:
-        do(rig, "Choose a castle", [player, square])
-    assert g.state["game"]["chosen"] == ["1,1", "7,7", "1,7", "7,1"]
+        open_menu_item(rig, "Choose a castle")
+        fill_form(rig, [player, square])
+    for player, square, units in [("P1", "1,1", 6), ("P1", "7,1", 3), ("P2", "7,7", 5),
+                                  ("P2", "1,7", 4)]:
+        open_menu_item(rig, "Place an army")
+        fill_form(rig, [player, square, units])
     rig.keys("a")
-    assert rig.lines[1] == "Turn: P1"
-    assert "JK" in g.state["game"]["board"]  # seed 1 deals two
-    # a joker landed on: the player picks its card from the leftover stack
-    open_menu_item(rig, "Replace a joker")
-    form = rig.app.screen
-    assert form.fields[0][1] == jokers(g) and form.fields[1][1] == g.state["game"][
-        "leftover"]
-    card = g.state["game"]["leftover"][1]
-    fill_form(rig, [jokers(g)[0], card])
-    assert card in g.state["game"]["board"]
-    open_menu_item(rig, "Reinforcements")
+    assert rig.lines[1] == "Turn: P1" and g.state["game"]["holders"] == ["P1", "P2", "P1", "P2"]
+    rig.keys("down")  # the board, its armies on it
+    assert rig.lines[0] == "1,1 %s castle P1x6" % g.state["game"]["board"][0]
+    assert rig.lines[1].endswith(" C24")  # a castle (C), P2's 4 units (1,1: the cursor's)
+    assert rig.lines[7].startswith("C1%d" % army(g, "7,1")[1])  # 3, or 4 if reinforced
+    assert rig.lines[7].endswith("C25")
+    rig.keys("a", "a", "right")  # 1,1's army picked up, 5 of its 6 units
+    assert rig.lines[0] == "1,1 x5 to 1,2"
+    rig.keys("b", "b")  # dropped; back to the play screen
+    to_a_win_on_the_board(rig, g)
+
+
+def test_a_3_player_game_on_the_device_to_a_castle_win(rig):
+    # 1: "2 players. More may be possible"; 6: "Player one picks one of the castles.
+    # Then player two picks his two castles." With 3, P1, P2, P3, then P1.
+    g = deal_on_the_device(rig, "right")  # Players <3>
+    assert len(g.state["players"]) == 3
+    for player, square in [("P1", "1,1"), ("P2", "7,7"), ("P3", "1,7"), ("P1", "7,1")]:
+        open_menu_item(rig, "Choose a castle")
+        fill_form(rig, [player, square])
+    for player, square, units in [("P1", "1,1", 4), ("P1", "7,1", 3), ("P2", "7,7", 5),
+                                  ("P3", "1,7", 5)]:
+        open_menu_item(rig, "Place an army")
+        fill_form(rig, [player, square, units])
     rig.keys("a")
-    do(rig, "Move an army", ["P1", 2])
+    assert g.state["game"]["holders"] == ["P1", "P3", "P1", "P2"]
+    to_a_win_on_the_board(rig, g)
+    assert {e.split()[1] for e in g.history.events if e.startswith("go")} <= {
+        "from=%s" % sq for sq in (square_of(i) for i in range(49))}
+
+
+def test_the_ring_shows_whose_turn_and_flashes_a_combats_winner(rig):
+    # the device's LEDs "say whose turn it is and light a combat's result" (issue 25)
+    from arbiter.screens.colours import player_colour
+
+    g = deal_on_the_device(rig)
+    for action in CASTLES[:-1] + ["next"]:
+        act(rig, action)
+    colour = {p: lit(rig, player_colour(g.rules, p)) for p in ("P1", "P2")}
+    assert rig.led_colours()[0] == {colour["P1"]}  # P1's turn: P1's colour
+    arrange(g, {"6,6": "AH"}, {"6,6": "P1 1", "7,7": "P2 6"})
+    act(rig, "go P1 6,6 7,7")  # 1 unit against 6 on a castle: P2 wins
+    assert g.state["game"]["att_total"] < g.state["game"]["def_total"]
+    frames = []
+    for _ in range(40):
+        rig.run(20)
+        frames.append(set(rig.frame.leds))
+    assert {colour["P2"]} in frames  # the whole ring in the winner's colour, in P1's turn
+
+
+def test_a_move_by_the_game_menus_form_too(rig):
+    g = deal_on_the_device(rig)
+    for action in CASTLES[:-1] + ["next"]:
+        act(rig, action)
+    rig.keys("b", "b")  # the play screen
+    open_menu_item(rig, "Move an army")  # the card is used only on a joker
+    fill_form(rig, ["P1", "7,1", "6,1", g.state["game"]["leftover"][0], 1])
+    assert g.history.events[-1].split("|")[0].startswith("go ")
     assert g.state["players"]["P1"]["moves_left"] == 2
-    rig.keys("a")  # the turn passes: first the castle screen, as the device last knew it
-    assert rig.lines[0] == "Castle control"
-    assert rig.lines[1:5] == ["1,1 <P1>", "1,7 <P2>", "7,1 <P1>", "7,7 <P2>"]
-    assert rig.lines[6] == "then P2's turn"
-    rig.keys("down", "left")  # P1 took 1,7 in its turn
-    assert rig.lines[2] == "1,7 <P1>"
-    rig.keys("a")
-    assert rig.lines[1] == "Turn: P2" and g.state["result"] is None  # P2 is checked, not P1
-    assert g.state["players"]["P1"]["castles"] == 3
-    rig.keys("a", "b")  # the castle screen; B: back, the turn does not pass
-    assert rig.lines[1] == "Turn: P2"
-    rig.keys("a")
-    assert rig.lines[1:5] == ["1,1 <P1>", "1,7 <P1>", "7,1 <P1>", "7,7 <P2>"]
-    rig.keys("a")  # P1 begins its turn holding 3 of the 4 castles
-    assert g.state["winner"] == "P1" and "P1 wins!" in rig.lines
-    assert g.history.events[-2:] == ["control 1,1=P1 1,7=P1 7,1=P1 7,7=P2", "next"]
 
 
 def test_fog_of_war_on_the_device_hides_the_cards_until_turned_up_and_peeks(rig):
@@ -617,18 +877,18 @@ def short_of(card):
 # -- fair play (issue 19): the exploits, replayed, now fail ---------------------------------
 
 
-def test_a_lost_combat_undone_and_entered_again_with_more_support_rolls_fresh_dice():
+def test_a_lost_combat_undone_and_entered_again_rolls_fresh_dice():
     # rule: "Every roll takes the next numbers of the game's generator, whatever was
     # undone. An undone action's rolls stay in the journal and in the log, marked undone."
-    g = combat(started(5), def_support=40)
+    g = fight(5)
     lost = g.history.events[-1]
     with pytest.raises(Illegal, match="undo needs everyone's agreement"):
         g.apply("undo")
     g.apply("undo agreed")
-    again = combat(g, att_support=40, def_support=40).history.events[-1]
+    g.apply("go P1 3,3 4,4")
+    again = g.history.events[-1]
+    assert again.split("|")[0] == lost.split("|")[0]
     assert again.split("|")[1] != lost.split("|")[1]  # not the same dice, now known
-    straight = combat(combat(started(5), def_support=40), att_support=40, def_support=40)
-    assert again == straight.history.events[-1]  # the dice that came next
     undone = [e["rolls"] for e in g.log if e["event"] == "roll" and e.get("undone")]
     groups = lost.split("|")[1].split(";")
     assert undone == [[int(d) for d in group.split(",")] for group in groups]
@@ -639,13 +899,11 @@ def test_a_refused_action_shows_and_uses_none_of_the_dice_it_rolled():
     # consumes and shows no dice."
     from arbiter.game.public import preview
 
-    g = started(5)
-    action = ("combat att=P1 def=P4 att_units=3 def_units=6 att_value=0 def_value=0 "
-              "att_from=plain def_on=plain att_support=0 def_support=0")  # refused once rolled
-    assert preview(g, action) == ""  # it would roll: the preview stops before
+    g = arrange(plains(5), {"2,2": "5C"})
+    assert preview(g, "go P1 1,1 2,2") == ""  # it would roll: the preview stops before
     logged = list(g.log)
-    with pytest.raises(Illegal, match="no such player or piece: P4"):  # no dice in it
-        g.apply(action)
-    assert g.log == logged  # its rolls are not logged
-    straight = started(5)
+    with pytest.raises(Illegal, match="3,3 is not next to 1,1"):
+        g.apply("go P1 1,1 3,3")
+    assert g.log == logged  # nothing rolled is logged
+    straight = arrange(plains(5), {"2,2": "5C"})
     assert g.apply("roll d6 5") == straight.apply("roll d6 5")  # the same next dice

@@ -6,6 +6,7 @@ checker (ruleset.py) and docs/rulesets.md read the same table.
 """
 
 import json
+import sys
 
 from arbiter.game import Illegal, RuleError
 from arbiter.game.expr import EMPTY, evaluate
@@ -237,13 +238,30 @@ def _cards(game, effect):
         decks.change_list(game, effect)
 
 
+# what a ruleset may run of a game's own module in firmware/arbiter/game/: these
+# names only, so a ruleset stays data that cannot reach any other code
+NATIVE = ("tactics.deal", "tactics.flip", "tactics.go", "tactics.place", "tactics.push",
+          "tactics.turn")
+
+
+def _native(game, effect):
+    """``native`` "MODULE.NAME": a game's own logic in firmware code (Tactics Joker's
+    board of armies), imported only when the game runs it."""
+    if effect["native"] not in NATIVE:
+        raise RuleError("unknown native " + str(effect["native"]))
+    module, _, fn = effect["native"].partition(".")
+    full = "arbiter.game." + module
+    __import__(full)
+    getattr(sys.modules[full], fn)(game)
+
+
 EFFECTS = {
     "add": _add, "set": _set, "roll": _roll, "opposed": _opposed, "require": _require,
     "if": _if, "each_player": _each_player, "each_piece": _each_piece, "let": _let,
     "say": _say, "win": _win, "lose": _lose, "tie": _tie, "make_pieces": _make_pieces,
     "turn_order": _turn_order, "for_each": _for_each, "call": _call, "team": _team,
     "next": _next, "repeat": _repeat, "draw": _cards, "shuffle": _cards, "append": _cards,
-    "remove": _cards, "combat": _combat,
+    "remove": _cards, "combat": _combat, "native": _native,
 }
 
 

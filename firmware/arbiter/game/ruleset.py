@@ -8,7 +8,7 @@ import json
 
 from arbiter import unload
 from arbiter.game import FORMAT  # noqa: F401  (re-exported for the host's validate)
-from arbiter.game.effects import EFFECTS
+from arbiter.game.effects import EFFECTS, NATIVE
 from arbiter.game.expr import EMPTY, OPERATORS
 
 MAX_BYTES = 32768  # a ruleset must parse comfortably in a Pico's heap
@@ -369,6 +369,9 @@ def _bad_effect(effect, data):
     if kind == "roll" and isinstance(effect["roll"], str) and \
             effect["roll"] not in data.get("dice", {}):
         return ".roll", "unknown die %r" % (effect["roll"],)
+    if kind == "native" and not (isinstance(effect["native"], str) and
+                                 effect["native"] in NATIVE):
+        return ".native", "unknown native %r: one of %s" % (effect["native"], " ".join(NATIVE))
     if kind == "call" and effect["call"] not in data.get("actions", {}):
         return ".call", "unknown action %r" % (effect["call"],)
     bad = _shapes.bad_fields(effect, kind, data)

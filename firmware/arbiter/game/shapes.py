@@ -14,7 +14,7 @@ _SHAPES = {
     "players": " min:i max:i default:i names:[s colours:[s warn:@warn pulse:@pulse ",
     "warn": " counter:!s amber:i red:i ", "pulse": " counter:!s at:i ",
     "option": " choices:![c default:c label:s ", "die": " faces:!a label:s ",
-    "counter": " start:x min:x max:x choices:[s label:s ",
+    "counter": " start:x min:x max:x choices:[s label:s hidden:b ",
     "pieces": " counters:{@counter stats:{n each:[@piece by_player:{[@piece ",
     "piece": " key:!s name:s stats:{n ",
     "secret": " name:!s prompt:s field:s action:s choices:![a on_reveal:f ",
@@ -23,7 +23,7 @@ _SHAPES = {
     "order": " by:s die:s key:x high_first:b ",
     "trigger": " counter:!s on:s at:!x falls:b effects:f ",
     "end": " at:s win_if:x lose_if:x ", "leds": " piece:!x level:x flash:{[s ",
-    "grid": " value:s cell:x name:x caption:x shown:x columns:i label:s ",
+    "grid": " value:s armies:s cell:x name:x caption:x shown:x columns:i label:s ",
     "page": " label:!s phases:[s lines:![x ", "team": " name:!s counters:{i pieces:[@piece ",
     "action": " params:[s flags:[s phases:[s label:s choices:{x defaults:x preview:b "
               "private:b who:x limit:@limit strict:[s effects:f ",
@@ -50,7 +50,8 @@ _FIELDS = {
     "if": " then else ", "each_piece": " of where ", "let": " be ", "for_each": " as do ",
     "call": " with ", "team": " player ", "repeat": " until ",
     "draw": " count to as reason empty ", "shuffle": " to reason ", "append": " item ",
-    "remove": " item reason ", "combat": " a d dp foe kind cost damage toughness combo knockdown ",
+    "remove": " item reason ", "native": " ",
+    "combat": " a d dp foe kind cost damage toughness combo knockdown ",
 }
 _KEY_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _SCALARS = ("must be text or a number", "must be text, a number or true/false",

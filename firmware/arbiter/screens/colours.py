@@ -90,3 +90,6 @@ def show_outcome(leds, game, new_entries, now, rolled, revealed):
         leds.flash(colour, now, 2)
     if revealed:
         leds.flash_each(colours, now)
+    for e in new_entries:  # a note naming a winner (a Tactics Joker combat): its colour
+        if "flash" in e:
+            leds.flash(player_colour(rules, e["flash"]), now, 2)

@@ -12,6 +12,14 @@ def open_grid(app, game):
 
         app.push(PieceGrid(game, grid))
         return
+    if "armies" in grid:  # armies on the board, moved from it (Tactics Joker)
+        from arbiter.screens.army_board import ArmyBoard
+
+        play = next((s for s in app.stack if getattr(s, "game", None) is game and
+                     hasattr(s, "act")), None)
+        if play is not None:
+            app.push(ArmyBoard(game, grid, play))
+            return
     if "shown" in grid or "name" in grid:  # face-down squares, a name per square
         from arbiter.screens.board_page import BoardPage
 

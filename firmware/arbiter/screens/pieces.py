@@ -7,10 +7,13 @@ from arbiter.ui.menu import TextPage
 
 def _numbers(specs, record, out):
     """``record``'s counters as words: "damage 3", a set flag (max 1) by its name
-    alone, text when not empty; a counter's ``label`` names it, else its name."""
+    alone, text when not empty; a counter's ``label`` names it, else its name; a
+    ``hidden`` one not at all."""
     for name in sorted(specs):
         value = record.get(name)
         spec = specs[name]
+        if spec.get("hidden"):  # a rule's bookkeeping, not a number players keep
+            continue
         label = spec.get("label") or name.replace("_", " ")
         if isinstance(value, bool) or value is None or value == "":
             continue

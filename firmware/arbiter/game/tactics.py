@@ -1,0 +1,338 @@
+"""Tactics Joker's board of armies, run by rulesets/tactics.json as
+``{"native": "tactics.NAME"}`` and loaded only when that game is played.
+
+``game.army`` holds the 49 squares row by row: "" or an army, its owner and a
+digit per unit, the spaces that unit moved this turn ("P1012": P1, 3 units).
+Text, not lists: nothing shared with an undo's snapshot, little heap.
+"""
+
+from arbiter.game import Illegal
+
+CORNERS = (0, 6, 42, 48)
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")
+
+
+def square(text):
+    """``ROW,COL`` as 0..48."""
+    text = str(text)
+    if len(text) != 3 or text[1] != "," or text[0] not in "1234567" or \
+            text[2] not in "1234567":
+        raise Illegal("a square is ROW,COL from 1,1 to 7,7, not " + text)
+    return (int(text[0]) - 1) * 7 + int(text[2]) - 1
+
+
+def name(i):
+    return "%d,%d" % (i // 7 + 1, i % 7 + 1)
+
+
+def near(a, b):
+    return a != b and abs(a // 7 - b // 7) <= 1 and abs(a % 7 - b % 7) <= 1
+
+
+def terrain(card):
+    """plain, forest, mountain (kings and face cards count as plains), or joker."""
+    if card == "JK":
+        return "joker"
+    if card[0] in "JQK":
+        return "plain"
+    return "mountain" if card[-1] == "S" else "forest" if card[-1] == "C" else "plain"
+
+
+def value(card):
+    r = card[:-1]
+    return 1 if r == "A" else 13 if r == "K" else 10 if r in ("J", "Q") else \
+        0 if card == "JK" else int(r)
+
+
+def _race(game, p):
+    return game.state["players"][p].get("race", "none")
+
+
+def _add(game, path, n):
+    game.change(path, game.get(path) + n)
+
+
+def _face_up(game, i):
+    g = game.state["game"]
+    if game.option("fog") == "on" and i not in g["face_up"]:
+        game.change("game.face_up", g["face_up"] + [i])
+
+
+def deal(game):
+    """The battlefield from the shuffled 54 cards, a king at each corner; the 5 not
+    dealt are the leftover stack, but for a joker."""
+    from arbiter.game import decks
+
+    g = game.state["game"]
+    decks.shuffle(game, {"shuffle": ["KS", "KH", "KD", "KC"], "to": "game.board",
+                         "reason": "castles"})
+    kings = g["board"]
+    decks.shuffle(game, {"shuffle": [r + s for s in "SHDC" for r in RANKS] + ["JK", "JK"],
+                         "to": "game.leftover", "reason": "battlefield"})
+    deck = g["leftover"]
+    game.change("game.board", kings[:1] + deck[:5] + kings[1:2] + deck[5:40] + kings[2:3] +
+                deck[40:45] + kings[3:])
+    game.change("game.leftover", [c for c in deck[45:] if c != "JK"])
+    game.change("game.army", [""] * 49)
+    if game.option("fog") == "on":
+        game.change("game.face_up", list(CORNERS))
+    game.say("battlefield dealt")
+
+
+def flip(game):
+    """Fog of war: a card turned up for all."""
+    i = square(game.arg("at"))
+    if game.option("fog") != "on":
+        raise Illegal("fog of war is off: every card is face up")
+    if i in game.state["game"]["face_up"]:
+        raise Illegal(name(i) + " is face up")
+    _face_up(game, i)
+    game.say("%s is %s" % (name(i), game.state["game"]["board"][i]))
+
+
+def castles(game):
+    """Castle control follows occupancy: who holds each corner, and each one's count."""
+    army = game.state["game"]["army"]
+    holders = [army[i][:2] or "-" for i in CORNERS]
+    game.change("game.holders", holders)
+    for p in game.state["players"]:
+        game.change(p + ".castles", holders.count(p))
+
+
+def place(game):
+    """Starting units, from the reserve, on one of the player's own castles."""
+    p = game.bound("p")
+    i, n = square(game.arg("at")), game.arg("units")
+    g = game.state["game"]
+    at = name(i)
+    if at not in g["chosen"] or g["chooser"][g["chosen"].index(at)] != p:
+        raise Illegal("%s starts on its own castles, not %s" % (p, name(i)))
+    here = g["army"][i]
+    if not (isinstance(n, int) and 1 <= n and len(here) - 2 + n <= 6):
+        raise Illegal("an army is 1 to 6 units; %s holds %d" % (name(i), max(0, len(here) - 2)))
+    if n > game.get(p + ".reserve"):
+        raise Illegal("%s's reserve holds %d" % (p, game.get(p + ".reserve")))
+    _add(game, p + ".reserve", -n)
+    army = list(g["army"])
+    army[i] = (here or p) + "0" * n
+    game.change("game.army", army)
+    _face_up(game, i)
+    castles(game)
+    game.say("%s %d at %s" % (p, len(army[i]) - 2, at))
+
+
+def turn(game):
+    """The start of a turn: every unit fresh; a d6 per held castle, a 6 (Kobolds 4-6)
+    adds a unit from the reserve to that castle."""
+    p = game.bound("p")
+    army = [a[:2] + "0" * (len(a) - 2) for a in game.state["game"]["army"]]
+    held = [i for i in CORNERS if army[i][:2] == p]
+    got = []
+    if held and game.get(p + ".reserve") > 0:
+        rolls = game.roll("d6", len(held), p, "reinforcements", "r")
+        need = 4 if _race(game, p) == "kobolds" else 6
+        for i, face in zip(held, rolls):
+            if face >= need and game.get(p + ".reserve") > 0 and len(army[i]) < 8:
+                army[i] += "0"
+                _add(game, p + ".reserve", -1)
+                got.append(name(i))
+        game.say("%s reinforces %s" % (p, " ".join(got)) if got else
+             "%s: no reinforcements" % p)
+    game.change("game.army", army)
+
+
+def _spend(game, p, n):
+    """A move action: 3 a turn (Undead 2), Humans' extra one for a one-unit army."""
+    if n == 1 and game.get(p + ".bonus_move") == 1:
+        game.change(p + ".bonus_move", 0)
+        return
+    if game.get(p + ".moves_left") <= 0:
+        raise Illegal("the extra move is for a one-unit army"
+                      if game.get(p + ".bonus_move") else "no moves left this turn")
+    _add(game, p + ".moves_left", -1)
+
+
+def go(game):
+    """``go P FROM TO [units=N] [card=C]``: N units (default all) of P's army move to
+    a neighbouring square, rough terrain rolled per unit; a recruit, a joker or a
+    combat follows from what is there."""
+    p = game.bound("p")
+    g = game.state["game"]
+    if g["push"]:
+        raise Illegal("first push the defeated army back: push")
+    a, b = square(game.arg("from")), square(game.arg("to"))
+    army, board = list(g["army"]), g["board"]
+    src = army[a]
+    if src[:2] != p:
+        raise Illegal("%s has no army at %s" % (p, name(a)))
+    if not near(a, b):
+        raise Illegal("%s is not next to %s" % (name(b), name(a)))
+    units = sorted(src[2:])  # the freshest units go first
+    n = game.arg(["units", len(units)])
+    if not (isinstance(n, int) and 1 <= n <= len(units)):
+        raise Illegal("the army at %s has %d units" % (name(a), len(units)))
+    if units[n - 1] >= "2":
+        raise Illegal("no unit moves more than 2 spaces a turn: %d of %d can move" % (
+            sum(1 for u in units if u < "2"), len(units)))
+    dest = army[b]
+    if dest[:2] == p and len(dest) - 2 + n > 6:
+        raise Illegal("an army is at most 6 units: %s holds %d" % (name(b), len(dest) - 2))
+    _spend(game, p, n)
+    card = board[b]
+    if card == "JK":
+        pick = game.arg(["card", ""])
+        if pick not in g["leftover"]:
+            raise Illegal("%s is a joker: card= one of %s" % (name(b), " ".join(g["leftover"])))
+        left = list(g["leftover"])
+        left.remove(pick)
+        game.change("game.leftover", left)
+        board = board[:b] + [pick] + board[b + 1:]
+        game.change("game.board", board)
+        card = pick
+    moving, stay = [chr(ord(u) + 1) for u in units[:n]], units[n:]
+    into, out = terrain(card), terrain(board[a])
+    if into in ("forest", "mountain") and out != into:
+        race = _race(game, p)
+        need = 2 if (race, into) in (("elves", "forest"), ("dwarves", "mountain")) else 4
+        rolls = game.roll("d6", n, p, "entering " + into, "e")
+        went = [u for u, face in zip(moving, rolls) if face >= need]
+        stay = stay + [u for u, face in zip(moving, rolls) if face < need]
+        moving = went
+        game.say("%d of %d enter %s" % (len(moving), n, into))
+    army[a] = p + "".join(sorted(stay)) if stay else ""
+    if moving:
+        _face_up(game, b)
+        if dest and dest[:2] != p:
+            _combat(game, army, a, b, moving)
+        else:
+            army[b] = (dest or p) + "".join(moving)
+            _recruit(game, army, b)
+            if into not in ("forest", "mountain") or out == into:
+                game.say("%s %s to %s, %d move(s) left" % (
+                    p, name(a), name(b), game.get(p + ".moves_left")))
+    game.change("game.army", army)
+    castles(game)
+
+
+def _recruit(game, army, b):
+    """A jack or queen landed on adds a unit to the army, once; the recruit has used a
+    move ("being recruited also counts against that limit")."""
+    g, here = game.state["game"], army[b]
+    p, at = here[:2], name(b)
+    if g["board"][b][0] not in "JQ" or g["board"][b] == "JK" or at in g["flipped"]:
+        return
+    game.change("game.flipped", g["flipped"] + [at])
+    if len(here) < 8 and game.get(p + ".reserve") > 0:
+        army[b] = here + "1"
+        _add(game, p + ".reserve", -1)
+
+
+def _support(army, b, p):
+    return sum(len(army[i]) - 2 for i in range(49) if army[i][:2] == p and near(i, b))
+
+
+def _dice(game, p, n, reason):
+    return sum(game.roll("kobold_d6" if _race(game, p) == "kobolds" else "d6", n, p, reason))
+
+
+def _raise(game, p, killed, left):
+    """Undead: a d6 per unit killed, 4-6 joins the army, never past 6."""
+    if _race(game, p) != "undead" or not killed:
+        return 0
+    rolls = game.roll("d6", killed, p, "undead raise the slain", "u")
+    return min(sum(1 for f in rolls if f >= 4), 6 - left)
+
+
+def _combat(game, army, a, b, att):
+    """The attackers ``att`` (digits) from ``a`` meet the army at ``b``."""
+    board = game.state["game"]["board"]
+    p, d = game.bound("p"), army[b][:2]
+    de = army[b][2:]
+    t_att, t_def = terrain(board[a]), terrain(board[b])
+    a_bonus = 0 if t_def == "forest" and t_att != "forest" else value(board[a])
+    d_bonus = 0 if t_att == "mountain" and t_def != "mountain" else value(board[b])
+    a_sup, d_sup = _support(army, b, p), _support(army, b, d)
+    a_n, d_n, a_lost, d_lost = len(att), len(de), 0, 0
+    for _ in range(100):
+        a_t = _dice(game, p, a_n, "attack") + a_bonus + a_sup
+        d_t = _dice(game, d, d_n, "defence") + d_bonus + d_sup
+        if a_t != d_t:
+            break
+        a_n, d_n, a_lost, d_lost = a_n - 1, d_n - 1, a_lost + 1, d_lost + 1
+        if not (a_n and d_n):
+            break
+    loss = 1 + abs(a_t - d_t) // 5
+    if a_t > d_t:
+        k = min(loss, d_n)
+        d_n, d_lost = d_n - k, d_lost + k
+    elif a_t < d_t:
+        k = min(loss, a_n)
+        a_n, a_lost = a_n - k, a_lost + k
+    a_up = _raise(game, p, d_lost, a_n)
+    d_up = _raise(game, d, a_lost, d_n)
+    _add(game, p + ".units_lost", a_lost)
+    _add(game, d + ".units_lost", d_lost)
+    # the most-moved units die first; the raised have no move left this turn
+    att = "".join(sorted(att)[:a_n]) + "2" * a_up
+    de = "".join(sorted(de)[:d_n]) + "2" * d_up
+    a_n, d_n = a_n + a_up, d_n + d_up
+    game.change("game.att_total", a_t)
+    game.change("game.def_total", d_t)
+    text = "%s %d:%d %s" % (p, a_t, d_t, d)
+    if a_t > d_t or d_n == 0 and a_n:
+        army[b] = p + att
+        text += ", %s wins %s" % (p, name(b))
+        _recruit(game, army, b)
+        if d_n:
+            text += _push(game, army, a, b, d + de)
+    elif a_n:  # the attacker lost (or both are left after a tie): back to where it was
+        army[a] = p + "".join(sorted(army[a][2:] + att))
+        text += ", %s holds, %s back to %s" % (d, p, name(a))
+    elif d_n:
+        text += ", %s holds" % d
+    else:
+        army[b] = ""
+        text += ", both armies die"
+    game.say(text + " (-%d -%d)" % (a_lost, d_lost))
+    if a_t != d_t:  # the ring flashes the winner's colour (screens/colours.py)
+        game.log[-1]["flash"] = p if a_t > d_t else d
+
+
+def _room(army, i, owner, n):
+    return army[i] == "" or army[i][:2] == owner and len(army[i]) - 2 + n <= 6
+
+
+def _push(game, army, a, b, loser):
+    """The defeated army moves straight back; if it cannot, the attacker chooses where
+    (``push``); with nowhere to go it is lost."""
+    owner, n = loser[:2], len(loser) - 2
+    r, c = 2 * (b // 7) - a // 7, 2 * (b % 7) - a % 7
+    back = r * 7 + c if 0 <= r < 7 and 0 <= c < 7 else -1
+    if back >= 0 and _room(army, back, owner, n):
+        army[back] = (army[back] or owner) + loser[2:]
+        return ", %s pushed to %s" % (owner, name(back))
+    ways = [i for i in range(49) if near(i, b) and _room(army, i, owner, n)]
+    if not ways:
+        _add(game, owner + ".units_lost", n)
+        return ", %s has nowhere to go: lost" % owner
+    game.change("game.push", name(b) + loser)
+    return ", %s chooses where %s goes: push" % (game.bound("p"), owner)
+
+
+def push(game):
+    """``push P TO``: the attacker sends the defeated army to a free square next to
+    the battle."""
+    g = game.state["game"]
+    if not g["push"]:
+        raise Illegal("no army to push back")
+    b, loser = square(g["push"][:3]), g["push"][3:]
+    i = square(game.arg("to"))
+    army = list(g["army"])
+    if not (near(i, b) and _room(army, i, loser[:2], len(loser) - 2)):
+        raise Illegal("%s cannot go to %s" % (loser[:2], name(i)))
+    army[i] = (army[i] or loser[:2]) + loser[2:]
+    game.change("game.push", "")
+    game.change("game.army", army)
+    _face_up(game, i)
+    castles(game)
+    game.say("%s pushed to %s" % (loser[:2], name(i)))
