@@ -14,7 +14,7 @@ reveal, and undoing an action that rolled needs the table's agreement.
 """
 
 from arbiter.game import Illegal
-from arbiter.game.state import clone
+from arbiter.game.state import clone, clone_like
 
 SNAP_EVERY = 16  # events between in-memory snapshots
 SNAP_KEEP = 4  # snapshots kept: undo further back replays from the start
@@ -56,7 +56,8 @@ class History:
         count = self.count()
         if count % self.every == 0:
             game = self.game
-            self.snaps.append((count, clone(game.state), game.logged()))
+            like = self.snaps[-1][1] if self.snaps else None  # its equal parts shared
+            self.snaps.append((count, clone_like(game.state, like), game.logged()))
             del self.snaps[:-self.kept]
             # With every snapshot kept, no undo goes past the oldest (undo_reach() or
             # more): the events before it go (a game resumed from a checkpoint has none
