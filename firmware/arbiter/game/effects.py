@@ -175,10 +175,14 @@ def _call(game, effect):
 
 def _team(game, effect):
     """``team`` NAME or NUMBER, ``player``: that player takes the team (see teams.py)."""
+    from arbiter import unload
     from arbiter.game.teams import find, give
 
     who = evaluate(game, effect["player"]) if "player" in effect else game.bound("p")
-    give(game, who, find(game, evaluate(game, effect["team"])))
+    try:
+        give(game, who, find(game, evaluate(game, effect["team"])))
+    finally:
+        unload("arbiter.game.teams")  # a setup's code: not held through the game
 
 
 def _combat(game, effect):
