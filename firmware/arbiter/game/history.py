@@ -14,7 +14,7 @@ reveal, and undoing an action that rolled needs the table's agreement.
 """
 
 from arbiter.game import Illegal
-from arbiter.game.state import clone, clone_like
+from arbiter.game.state import clone
 
 SNAP_EVERY = 16  # events between in-memory snapshots
 SNAP_KEEP = 4  # snapshots kept: undo further back replays from the start
@@ -56,6 +56,8 @@ class History:
         count = self.count()
         if count % self.every == 0:
             game = self.game
+            # by name: after a ruleset's load, even under the emulator's preload
+            clone_like = __import__("arbiter.game.snaps", None, None, ("clone_like",)).clone_like
             like = self.snaps[-1][1] if self.snaps else None  # its equal parts shared
             self.snaps.append((count, clone_like(game.state, like), game.logged()))
             del self.snaps[:-self.kept]

@@ -91,9 +91,6 @@ def pack(data):
     for spec in data.get("actions", EMPTY).values():
         if isinstance(spec, dict) and isinstance(spec.get("effects"), list):
             spec["effects"] = json.dumps(spec["effects"], separators=(",", ":"))
-    # the teams are read when dealt or chosen (teams.py), their text a third of their parse
-    if isinstance(data.get("teams"), list) and data["teams"]:
-        data["teams"] = json.dumps(data["teams"], separators=(",", ":"))
 
 
 # The walks below recurse once per JSON value. MicroPython keeps a call's frame
@@ -103,21 +100,20 @@ def pack(data):
 # So they take one argument, keep their state in globals and loop over lists by
 # index.
 _room = 0  # levels left to too_deep
-_strings = _forms = _flat = None  # shared's tables while it runs
+_strings = _forms = None  # shared's tables while it runs
 
 
 def shared(value):
-    """``value`` with equal strings, equal one-key forms such as
-    ``{"get": "$k.name"}``, and equal lists and objects of plain values (Kaiju's
-    ``"phases": ["action"]``, its limits) made one object: a ruleset repeats them
-    dozens of times and a Pico's heap is small. The engine never changes a
-    ruleset, so sharing is safe."""
-    global _strings, _forms, _flat
-    _strings, _forms, _flat = {}, {}, {}
+    """``value`` with equal strings, and equal one-key forms such as
+    ``{"get": "$k.name"}``, made one object: a ruleset repeats them dozens of
+    times and a Pico's heap is small. The engine never changes a ruleset, so
+    sharing is safe."""
+    global _strings, _forms
+    _strings, _forms = {}, {}
     try:
         return _share(value)
     finally:
-        _strings = _forms = _flat = None
+        _strings = _forms = None
 
 
 def _share(value):
@@ -128,7 +124,6 @@ def _share(value):
         while i < len(value):
             value[i] = _share(value[i])
             i += 1
-        return _share_flat(value)
     elif isinstance(value, dict):
         return _share_dict(value)
     return value
@@ -142,18 +137,7 @@ def _share_dict(value):
         if same is None:
             same = _forms[key] = {}
         return same.setdefault(value[key], value)
-    return _share_flat(value)
-
-
-def _share_flat(value):
-    """The first of its equals for a list or object of plain values (its repr the
-    key: True and 1 differ there), else ``value``. Empty ones stay apart."""
-    if not value:
-        return value
-    for item in value.values() if isinstance(value, dict) else value:
-        if isinstance(item, dict) or isinstance(item, list):
-            return value
-    return _flat.setdefault(repr(value), value)
+    return value
 
 
 def too_deep(value, room):

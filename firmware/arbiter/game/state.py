@@ -6,8 +6,6 @@ Paths name a value: ``P1.power`` (a player's counter or field), ``P1.k1.damage``
 
 from arbiter.game import RuleError
 
-_NONE = {}  # clone_like's ``like`` when it has no such part: never written
-
 
 def clone(value):
     """Deep copy of dicts, lists and scalars (no copy module on every port).
@@ -31,31 +29,6 @@ def clone(value):
             v = out[i]
             if isinstance(v, dict) or isinstance(v, list):
                 out[i] = clone(v)
-        return out
-    return value
-
-
-def clone_like(value, like):
-    """``clone``, but the parts equal to those of ``like`` (an earlier copy, never
-    changed: a snapshot) are ``like``'s, not copies: snapshots a few actions apart
-    share most of the state (a Pico's heap held six whole ones)."""
-    if value == like:
-        return like
-    if isinstance(value, dict):
-        out = value.copy()
-        had = like if isinstance(like, dict) else _NONE
-        for k in value:
-            v = value[k]
-            if k != "stats" and (isinstance(v, dict) or isinstance(v, list)):
-                out[k] = clone_like(v, had.get(k))
-        return out
-    if isinstance(value, list):
-        out = value[:]
-        had = like if isinstance(like, list) else ()
-        for i in range(len(out)):
-            v = out[i]
-            if isinstance(v, dict) or isinstance(v, list):
-                out[i] = clone_like(v, had[i] if i < len(had) else None)
         return out
     return value
 

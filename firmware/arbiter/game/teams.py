@@ -4,20 +4,12 @@ Without a choice, player N gets the Nth team (wrapping round); the ``team``
 effect gives a player another team, by name or by number (1 is the first).
 """
 
-import json
-
 from arbiter.game import Illegal
 from arbiter.game.expr import EMPTY
 
 
-def _teams(game):
-    """The ruleset's teams: a loaded ruleset keeps them as JSON text (ruleset.pack)."""
-    teams = game.rules.get("teams", ())
-    return json.loads(teams) if isinstance(teams, str) else teams
-
-
 def find(game, which):
-    teams = _teams(game)
+    teams = game.rules.get("teams", ())
     if isinstance(which, int) and not isinstance(which, bool):
         if 1 <= which <= len(teams):
             return teams[which - 1]
@@ -48,6 +40,6 @@ def give(game, player, team):
 
 def deal(game):
     """Every player gets the team in their place, in order."""
-    teams = _teams(game)
+    teams = game.rules["teams"]
     for i, player in enumerate(game.state["order"]):
         give(game, player, teams[i % len(teams)])
