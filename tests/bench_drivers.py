@@ -14,9 +14,9 @@ from helpers.game import piece
 
 
 def kaiju(rig):
-    from test_kaiju import test_a_complete_three_player_game_on_the_device
+    from test_kaiju import test_a_complete_five_player_game_on_the_device
 
-    test_a_complete_three_player_game_on_the_device(rig)
+    test_a_complete_five_player_game_on_the_device(rig)
 
 
 def impactics(rig):

@@ -355,6 +355,53 @@ STATS = {
             {"add": "P1.score", "n": {"+": [{"stat": "power"}, {"stat": "reach"}]}}]},
         "mount": {"params": ["k"], "effects": [{"set": "$k.kind", "to": "horse"},
                                                {"set": "$k.reach", "to": 3}]},
+# A card put into play mid-game is a piece: make_pieces numbers it on from ``from`` and
+# works its ``stats`` out, so a second ally is P1.a2 with its own FORTITUDE.
+CARDS = {
+    "format": 1, "name": "cards", "players": {"min": 2, "max": 2, "default": 2},
+    "actions": {"ally": {"params": ["p", "n"], "effects": [{"make_pieces": {
+        "count": 1, "prefix": "a", "from": {"+": [{"count_pieces": {"of": {"bound": "p"}}}, 1]},
+        "stats": {"fortitude": {"arg": "n"}}}}]}},
+}
+
+
+@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+def test_pieces_made_in_play_are_numbered_on_with_stats_worked_out(tmp_path, runtime):
+    path = tmp_path / "cards.json"
+    path.write_text(json.dumps(CARDS))
+    outcome = play(str(path), None, 1, {}, ["ally P1 3", "ally P1 5", "ally P2 4"], runtime)
+    assert outcome.refused is None
+    pieces = outcome.state["pieces"]
+    assert sorted(pieces) == ["P1.a1", "P1.a2", "P2.a1"]
+    assert [pieces[k]["stats"]["fortitude"] for k in sorted(pieces)] == [3, 5, 4]
+
+
+def said_last(state):
+    return [e["text"] for e in state["log"] if e["event"] == "note"][-1]
+
+
+# A combat card by card: the engine pays each card from the stat left in this combat,
+# then the pool up to the cap; an unpaid card is a BLUFF; damage less toughness; a
+# combo keeps the initiative; two passes in succession end it.
+DUEL = {
+    "format": 1, "name": "duel", "players": {"min": 2, "max": 2, "default": 2},
+    "counters": {"gold": {"start": 3}, "used": {"start": 0}, "paid": {"start": 0},
+                 "free": {"start": 0}},
+    "pieces": {"counters": {"wounds": {"start": 0}},
+               "each": [{"key": "h", "stats": {"might": 2, "cap": 2}}]},
+    "combat": {"lead": ["strike"], "reply": ["block"], "costs": {"used": "might"},
+               "pool": "gold", "spent": "paid", "cap": "cap", "free": "free", "hit": "hurt"},
+    "actions": {
+        "fight": {"params": ["p"], "effects": [
+            {"combat": "begin", "a": "P1.h", "d": ["P2.h"], "dp": "P2", "foe": "P2's hero"}]},
+        "card": {"params": ["p", "kind", "might", "gold", "dmg", "tough"], "flags": ["combo"],
+                 "effects": [{"combat": "card", "kind": {"arg": "kind"},
+                              "cost": {"used": {"arg": "might"}, "x": {"arg": "gold"}},
+                              "damage": {"arg": "dmg"}, "toughness": {"arg": "tough"},
+                              "combo": {"arg": ["combo", 0]}}]},
+        "none": {"params": ["p"], "effects": [{"combat": "pass"}]},
+        "hurt": {"params": ["k", "n"], "private": True,
+                 "effects": [{"add": "$k.wounds", "n": {"arg": "n"}}]},
     },
 }
 
@@ -375,3 +422,25 @@ def test_a_changed_stat_is_the_pieces_own_and_takes_effect(tmp_path, runtime):
     game = new_game(json.loads(json.dumps(STATS)), actions=actions[:1])
     assert game.rules["pieces"]["each"][0]["stats"]["power"] == 2  # the ruleset stays
     undoes_and_redoes_exactly(game, ["mount P1.b", "set P2.a.power 4"])
+def test_a_combat_card_by_card_pays_bluffs_and_deals_damage(tmp_path, runtime):
+    path = tmp_path / "duel.json"
+    path.write_text(json.dumps(DUEL))
+    actions = ["fight P1", "card P1 strike 2 1 4 0 combo",  # might 2 of 2, 1 gold
+               "card P2 block 0 0 0 1",  # 4 - 1
+               "card P1 strike 1 1 5 0",  # might spent: 2 gold, over the cap 2: a BLUFF
+               "card P2 block 1 0 0 2",  # paid: the bluff does nothing
+               "none P2", "none P1"]  # P2 had the initiative: both pass, it ends
+    outcome = play(str(path), None, 1, {}, actions, runtime)
+    assert outcome.refused is None
+    state = outcome.state
+    assert (state["pieces"]["P2.h"]["wounds"], state["pieces"]["P1.h"]["wounds"]) == (3, 0)
+    assert (state["players"]["P1"]["gold"], state["players"]["P1"]["paid"]) == (2, 1)
+    assert state["game"]["combat"] == 0 and said_last(state) == "Combat over: P1 and P2"
+    said = [e["text"] for e in state["log"] if e["event"] == "note"]
+    assert said[:3] == ["h fights P2's hero: P1 has the initiative",
+                        "P1 strike: paid, gold 1; P2 replies",
+                        "P1 paid 3, P2 paid 0. Combo: P1 has the initiative"]
+    assert "P1 BLUFF 0, P2 paid 0. P2 has the initiative" in said
+    refusal = play(str(path), None, 1, {}, actions[:2] + ["card P1 strike 0 0 1 0"],
+                   runtime).refused
+    assert refusal == (3, "it is P2's card now")

@@ -153,8 +153,8 @@ def test_each_damaging_attack_gives_the_damaged_team_one_fury():
     assert piece_state(g, "Kraken")["damage"] == 3
     for bad, why in [("damage {Kraken} 0 by=P1", "damage is 1 or more"),
                      ("damage {Kraken} 2", "missing by="),
-                     ("damage {Kraken} 2 by=P2", "a team does not damage itself"),
-                     ("damage {Kraken} 2 by=P9", "no such player or piece: P9")]:
+                     ("damage {Kraken} 2 by=P2", "by= is another player, card or location"),
+                     ("damage {Kraken} 2 by=P9", "by= is another player, card or location")]:
         refused(g, bad, why)
 
 
@@ -176,7 +176,7 @@ def test_knock_out_exactly_at_fortitude_plus_bonus_gives_the_dealer_five_glory()
     refused(g, "heal {Rex} 1", "Rex is knocked out")
 
 
-def test_roar_spend_and_the_power_cap():
+def test_roar_spend_and_the_power_cap():  # (see also the cap of each character's own POWER)
     g = new(players=2)
     to_phase(g, "select", step=passing)
     g.apply("active P1 k1")  # Rex, POWER 4
@@ -217,7 +217,8 @@ def test_one_action_a_turn_by_the_player_whose_turn_it_is():
     g.apply("roar " + first)
     refused(g, "roar " + first, first + " already took its action this turn")
     refused(g, "pass " + first, first + " already took its action this turn")
-    refused(g, "rage " + first, first + " already took its action this turn")
+    refused(g, "attack %s %s" % (first, g.piece_keys(second)[0]),
+            first + " already took its action this turn")
     g.apply("next")
     g.apply("roar " + second)  # a new turn: its player's one Action
     assert player(g, second)["energy"] == player(new(players=3), second)["energy"] + 2
@@ -234,24 +235,212 @@ def test_rage_attack_when_fury_reaches_the_team_threshold():
     apply(g, "damage {Kraken} 1 by=P3")
     assert player(g, "P2")["rage_ready"] == 1 and "P2 may Rage" in g.state["message"]
     to_phase(g, "select", step=passing)
-    to_phase(g, "action", step=passing)
-    refused(g, "rage P1 targets={Kraken}", "P1 has 0 of 10 Fury")
+    to_phase(g, "action", step=passing)  # Rex, Kraken and Hive in the city
     apply(g, "add {Rex}.damage 4")  # Rex at 4 of 6
-    while g.active_player() != "P2":  # P2 rages in its own turn
-        g.apply("next")
+    g.apply("next")
+    apply(g, "attack P2 {Rex}")  # "This may be done at the start of combat, or between attacks."
+    refused(g, "rage P1", "P1 has 0 of 10 Fury")
     energy = player(g, "P2")["energy"]
-    apply(g, "rage P2 targets={Rex},{Hive}")
+    g.apply("rage P2")
     assert player(g, "P2")["fury"] == 0 and player(g, "P2")["rage_ready"] == 0
     assert player(g, "P2")["energy"] == energy + 5
-    # the rage's final blow
-    assert piece_state(g, "Rex")["ko"] == 1 and player(g, "P2")["glory"] == 5
-    assert piece_state(g, "Hive")["damage"] == 2
-    assert (player(g, "P1")["fury"], player(g, "P3")["fury"]) == (1, 1)  # the rage gives them Fury
-    assert "draw 3 combat cards" in g.state["message"]
-    g.apply("spend P2 15")  # no POWER cap while raging
+    assert piece_state(g, "Rex")["ko"] == 1 and player(g, "P2")["glory"] == 5  # the final blow
+    assert piece_state(g, "Hive")["damage"] == 0  # not in this combat
+    assert player(g, "P1")["fury"] == 1  # the rage gives Rex's team Fury
+    assert g.state["message"] == (
+        "P2 RAGES: 2 damage to Rex, +5 Energy, no cap, draw 3 combat cards")
+
+
+def test_rage_only_on_the_opponents_in_combat_and_only_from_a_team_in_the_city():
+    # "2. Deal 2 damage to all opponents your character is in combat with."
+    g = new(players=3, actions=["add P1.fury 10", "add P3.fury 12"])
+    to_phase(g, "select", step=passing)
+    to_phase(g, "action", step=passing)  # Rex, Kraken and Hive in the city
+    refused(g, "rage P1", "P1 is in no combat")
+    apply(g, "attack P1 {Kraken}")
+    refused(g, "rage P3", "P3 is in no combat")  # Hive is in the city, not in this combat
+    g.apply("rage P1")
+    assert [piece_state(g, k)["damage"] for k in ("Kraken", "Leviath", "Hive")] == [2, 0, 0]
+    # a Rage Attack in a team fight hits every opponent there
     g.apply("undo agreed")
-    g.apply("undo agreed")
-    refused(g, "rage P2 targets={Leviath}", "a Rage Attack hits opponents")
+    apply(g, "join {Leviath}")
+    g.apply("rage P1")
+    assert [piece_state(g, k)["damage"] for k in ("Kraken", "Leviath", "Hive")] == [2, 2, 0]
+
+
+def test_rage_is_refused_to_the_player_playing_for_a_location():
+    # "only from a team with a character in the city": the player who plays a location's
+    # cards has no character in that combat.
+    g = new(players=2, actions=["next", "next", "city P1", "pass P2", "pass P1", "add P2.fury 8"])
+    to_phase(g, "action", step=passing)
+    g.apply("rampage P1 0")
+    refused(g, "rage P2", "P2 has no character in the combat")
+
+
+def in_action(players=3, seed=1, actions=()):
+    """Turn 1's Action phase, each player's first kaiju in the city (P1 Rex, P2 Kraken,
+    P3 Hive), after ``actions`` in Start."""
+    g = new(players=players, seed=seed, actions=actions)
+    to_phase(g, "select", step=passing)
+    to_phase(g, "action", step=passing)
+    return g
+
+
+def test_energy_is_capped_by_the_power_of_the_players_own_character():
+    # "Each character's POWER stat indicates the maximum number of energy tokens they may
+    # spend in a single combat."
+    g = new(players=2)
+    refused(g, "spend P2 14", "P2 has no character in the city")  # no kaiju in the city
+    g = in_action(players=2)
+    apply(g, "challenge P1 {Leviath}", "accept P2")  # Leviath (POWER 4), not Kraken (3)
+    refused(g, "spend P2 5", "P2 may spend 4 Energy this combat")
+    g.apply("spend P2 4")
+    assert player(g, "P2")["energy"] == 14 - 4
+
+
+def test_active_selection_only_in_select_one_character_each():
+    # "4. Active character selection phase (initiative order) - Each player, in initiative
+    # order, selects one character from their team and moves it into the city."
+    g = new(players=2)
+    to_phase(g, "select", step=passing)
+    refused(g, "next", "P1 must send a kaiju into the city first")
+    refused(g, "active P2 k1", "it is P1's turn, not P2's")
+    g.apply("active P1 k1")
+    g.apply("active P2 k1")
+    refused(g, "active P1 k2", "active is for the select phase, not action")
+
+
+def test_a_combat_card_by_card():
+    # "The player with initiative must select an "Attack" or "Technique" card - then player
+    # without initiative must select a "Defense" "Technique" or "Counter Attack" card."
+    # "Energy Tokens may be used to pay for part of all of a combat card's cost. (Yellow
+    # boxes MUST be paid for with Energy Tokens.)" "Deal damage to the defender equal to
+    # the total damage - toughness." "Combo - After playing this card, you keep the
+    # initiative!"
+    g = in_action(players=2)  # Rex (FEROCITY 4, AGILITY 2, POWER 4) against Kraken
+    apply(g, "attack P1 {Kraken}")
+    assert (g.state["game"]["init"], g.state["message"]) == (
+        "P1", "Rex fights Kraken: P1 has the initiative")
+    refused(g, "card P2 attack 1 0 0 3 0", "it is P1's card now")
+    g.apply("card P1 attack 3 0 1 5 0 fx=combo")  # 3 FEROCITY of 4, the yellow box: 1 Energy
+    assert (player(g, "P1")["energy"], player(g, "P1")["fer"]) == (14, 3)
+    g.apply("card P2 defense 0 1 0 0 2")
+    assert piece_state(g, "Kraken")["damage"] == 3 and player(g, "P2")["fury"] == 1
+    assert g.state["message"] == "P1 paid 3, P2 paid 0. Combo: P1 has the initiative"
+    # FEROCITY left: 1 of 4; 2 more and a yellow box from Energy, up to POWER 4
+    g.apply("card P1 attack 3 0 1 2 0 fx=knockdown")
+    assert (player(g, "P1")["energy"], player(g, "P1")["spent"]) == (11, 4)
+    g.apply("nocard P2")  # "they simply suffer the full effects of the attack"
+    assert piece_state(g, "Kraken")["damage"] == 5
+    assert g.state["message"] == (
+        "P1 paid 2, P2 none 0, P2 discards at random. P2 has the initiative")
+    # "If the player with initiative cannot or chooses not to play a card, the initiative
+    # passes to the other player."
+    g.apply("card P2 attack 2 0 0 4 0")
+    # "If a player cannot afford to pay for their legal combat card, it becomes a BLUFF."
+    g.apply("card P1 defense 2 0 0 0 3")  # FEROCITY 1 left, POWER 4 already spent
+    assert piece_state(g, "Rex")["damage"] == 4 and player(g, "P1")["energy"] == 11
+    # "If either player has selected an illegal card type ... discard it without effect."
+    g.apply("card P1 defense 0 0 0 0 9")  # P1 has the initiative again: an attack, not this
+    g.apply("card P2 counter 0 9 0 1 0")  # AGILITY 3 and POWER 3: a BLUFF, against no card
+    assert g.state["message"] == "P1 illegal 0, P2 BLUFF 1. P2 has the initiative"
+    assert piece_state(g, "Rex")["damage"] == 5
+    # "combat continues until both players pass in succession"
+    g.apply("nocard P2")
+    g.apply("nocard P1")
+    assert g.state["game"]["combat"] == 0
+    assert g.state["message"] == "Combat over: P1 and P2 draw back to 5"
+    g.apply("next")
+
+
+@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+def test_a_bluff_works_only_against_a_bluff_or_no_card(runtime):
+    # "Bluffed combat cards have no effect... unless your opponent's card is ALSO a bluff
+    # (or if they played no card at all... don't do that!)"
+    actions = ["next", "next", "pass P1", "pass P2", "active P1 k1", "active P2 k1",
+               "attack P1 P2.k1", "card P1 attack 9 0 0 4 0", "card P2 defense 0 1 0 0 1",
+               "card P2 attack 9 0 0 3 0", "nocard P1",  # P2's bluff against no card
+               "card P1 technique 0 0 20 5 0", "card P2 counter 0 9 0 2 1"]  # both bluff
+    outcome = play("kaiju", 2, 1, {}, actions, runtime)
+    assert outcome.refused is None
+    pieces = outcome.state["pieces"]
+    assert (pieces["P1.k1"]["damage"], pieces["P2.k1"]["damage"]) == (3 + 2, 5 - 1)
+
+
+def test_a_challenge_is_accepted_or_declined_an_ally_must_accept():
+    # "Challenge an inactive character. - Non-kaiju characters (allies, etc) must accept
+    # the challenge. ... If the challenged character is a kaiju, the player who owns the
+    # kaiju may accept or decline. If declined, nothing happens."
+    g = new(players=3, actions=["next", "next", "pass P1", "ally P2 2 2 2 4"])
+    to_phase(g, "select", step=passing)
+    apply(g, "active P1 k1", "active P2 k1", "active P3 k1")  # Rex, Kraken, Hive
+    refused(g, "challenge P1 {Kraken}", "Kraken is not an inactive opponent")
+    apply(g, "challenge P1 {Leviath}")
+    refused(g, "next", "P2 accepts or declines first")
+    refused(g, "decline P3", "only P2 may decline now")
+    g.apply("decline P2")
+    assert g.state["message"] == "Leviath declines: nothing happens"
+    refused(g, "attack P1 P3.k1", "P1 already took its action this turn")
+    g.apply("next")
+    refused(g, "decline P1", "only nobody may decline now")
+    apply(g, "challenge P2 {Gorath}", "accept P1")
+    assert piece_state(g, "Gorath")["active"] == 1 and g.state["game"]["d"] == ["P1.k2"]
+    g.apply("nocard P2")
+    g.apply("nocard P1")
+    g.apply("next")
+    g.apply("challenge P3 P2.a1")  # the ally accepts at once
+    assert g.state["game"]["combat"] == 1 and g.state["game"]["d"] == ["P2.a1"]
+
+
+def test_allies_do_not_heal():
+    # "Allies are not (usually) kaiju, and so they do not heal"
+    g = new(players=2, actions=["next", "next", "ally P1 1 1 1 5", "pass P2", "pass P1"])
+    apply(g, "damage P1.a1 2 by=P2", "damage {Gorath} 2 by=P2")
+    to_phase(g, "healing", step=passing)
+    assert (piece_state(g, "P1.a1")["damage"], piece_state(g, "Gorath")["damage"]) == (2, 1)
+
+
+def test_damage_from_a_card_or_a_location_gives_fury_and_no_glory():
+    # "Whenever a character is damaged by an attack, that character's team gains 1 Fury
+    # Token." "give 5 GLORY to the player who dealt the final blow"
+    g = new(players=2)
+    apply(g, "damage {Kraken} 3 by=location", "damage {Kraken} 4 by=card")
+    assert piece_state(g, "Kraken")["ko"] == 1 and player(g, "P2")["fury"] == 2
+    assert player(g, "P1")["glory"] == 0 and g.state["message"] == "Kraken 3/7 -> 7/7 KO"
+
+
+def test_several_reach_twenty_glory_at_the_same_moment():
+    # "If multiple players reach 20+ GLORY at the same moment, the highest total wins. If
+    # there is a tie - the player with the most characters still conscious wins."
+    g = new(players=3, actions=["glory P2 2"])
+    g.apply("glory P1 18 also=P2,P3 source=event")
+    assert (g.state["result"], g.state["winner"]) == ("win", "P2")
+    g = new(players=3)
+    g.apply("glory P1 20 also=P2 source=event")  # Titans have 3 kaiju, Abyss 2
+    assert (g.state["result"], g.state["winner"]) == ("win", "P1")
+    refused(new(players=3), "glory P1 2 also=P7", "also= names players")
+
+
+def test_the_city_moves_and_a_rampage_reaches_up_to_three_spaces():
+    # "each time you move 1 space, simply take the currently adjacent city card, and put
+    # it at the end of the row" "Rampage - You enter combat with a location or opponent
+    # up to 3 spaces away. ... the player to your left must do it."
+    g = new(players=3, actions=["next", "next"])
+    for p in ("P1", "P2", "P3", "P1"):
+        g.apply("city %s" % p if p != "P2" else "city P2 card=opponent")
+    assert g.state["game"]["city"] == ["L1", "O2", "L3", "L4"]
+    to_phase(g, "select", step=passing)
+    to_phase(g, "action", step=passing)
+    refused(g, "rampage P1 4", "a target up to 3 spaces away")
+    g.apply("rampage P1 2")  # L1, then O2, to the end of the row
+    assert g.state["game"]["city"] == ["L3", "L4", "L1", "O2"]
+    assert (g.state["game"]["ap"], g.state["game"]["dp"]) == ("P1", "P2")
+    g.apply("card P1 attack 2 0 0 4 0")
+    g.apply("card P2 defense 0 0 0 0 1")  # P2 plays the location's card: no cost
+    g.apply("raze P1 3")
+    assert g.state["game"]["city"] == ["L3", "L4", "L1"] and player(g, "P1")["glory"] == 3
+    g.apply("move 1")
+    assert g.state["message"] == "At L3: city L4 L1 L3"
 
 
 # "GLORY ... from defeating a location or opponent ... event cards ... face-down cards
@@ -331,8 +520,9 @@ def test_undo_of_every_action_including_a_knock_out_and_a_win():
     g = new(players=2, actions=["glory P2 15", "team P1 Storm"])
     assert g.state["order"] == ["P2", "P1"]  # Abyss 55 before Storm 50
     script = ["next", "next", "pass P2", "pass P1", "active P2 k1", "active P1 k1",  # Kraken, Volt
-              "add P2.fury 7", "damage {Kraken} 1 by=P1", "rage P2 targets={Volt}",
-              "damage {Volt} 2 by=P2", "next",  # P2's one Action was its rage: P1's turn
+              "add P2.fury 7", "damage {Kraken} 1 by=P1", "attack P2 {Volt}", "rage P2",
+              "card P2 attack 2 0 0 4 0", "card P1 defense 0 1 0 0 2",  # 2 through
+              "nocard P1", "nocard P2", "next",  # P2's one Action was its attack: P1's turn
               "roar P1", "spend P1 3", "heal {Volt} 1", "glory P1 2 source=event",
               "damage {Volt} 3 by=P2"]
     # the public state but its log, which keeps what was undone (dice never rewind)
@@ -344,13 +534,14 @@ def test_undo_of_every_action_including_a_knock_out_and_a_win():
 def test_the_same_game_in_micropython():
     storm = new(players=2, seed=5, actions=["team P2 Storm"])  # P2's kaiju: Volt and Gale
     actions = ["team P2 Storm", "next", "next", "pass P1", "pass P2", "active P1 k1",
-               "active P2 k2", named(storm, "damage {Gale} 3 by=P1"), "spend P1 2", "rage P1"]
+               "active P2 k2", named(storm, "damage {Gale} 3 by=P1"), "spend P1 2",
+               named(storm, "attack P1 {Gale}"), "rage P1"]
     cp = play("kaiju", 2, 5, {}, actions[:-1], "cpython")
     mp = play("kaiju", 2, 5, {}, actions[:-1], "micropython")
     assert canonical(cp.state) == canonical(mp.state)
     assert cp.state["pieces"][piece(storm, "Gale")]["damage"] == 3
     refusal = play("kaiju", 2, 5, {}, actions, "micropython").refused
-    assert refusal == (10, "P1 has 0 of 10 Fury")
+    assert refusal == (11, "P1 has 0 of 10 Fury")
 
 
 # "When your team has accumulated 10 Fury (or whatever is specified on your Team Card) -
@@ -423,12 +614,10 @@ def test_a_team_knocked_out_in_its_own_turn_passes_the_turn_and_skips_nobody():
     for p in ("P1", "P2", "P3"):
         g.apply("active %s k1" % p)
     assert (g.phase()["name"], g.active_player()) == ("action", "P1")
-    g.apply("spend P2 2")  # P2 spent Energy before its turn: its turn starts afresh
     for k in g.piece_keys("P1"):  # P1's combat goes wrong: P2 knocks out P1's whole team
         g.apply("damage %s 9 by=P2" % k)
     assert g.state["lost"] == ["P1"]
     assert g.active_player() == "P2" and "T1 Action: P2" in screen_lines(g)
-    assert player(g, "P2")["spent"] == 0  # P2's turn began with its turn's effects
     g.apply("next")
     assert g.active_player() == "P3"  # P3 still has its turn
     g.apply("next")
@@ -438,61 +627,85 @@ def test_a_team_knocked_out_in_its_own_turn_passes_the_turn_and_skips_nobody():
     assert g.active_player() == "P2" and g.state["lost"] == ["P1"]
 
 
-# A whole game, 3 players, to P1's 20th Glory: planning passes, selection, combats
-# with damage, Fury, knock-outs, a correction, a Rage Attack, automatic healing, a team
-# knocked out, players with no active kaiju skipped, Glory from locations and events.
-THREE_TEAMS = new(players=3)  # Titans, Abyss, Swarm: the kaiju the whole game names
-FULL_GAME = [named(THREE_TEAMS, action) for action in [
-    # turn 1: Titans (60), Abyss (55), Swarm (50)
-    "next", "next", "next", "pass P2", "pass P3", "pass P1",
-    "active P1 k2", "active P2 k1", "active P3 k2",  # Gorath, Kraken, Stinger
-    "damage {Kraken} 3 by=P1", "damage {Gorath} 1 by=P2", "spend P1 3", "next",
-    "damage {Stinger} 4 by=P2", "damage {Kraken} 2 by=P3", "next",
-    "roar P3", "next", "next", "next",
-    # turn 2
-    "next", "next", "pass P1", "pass P2", "pass P3",
-    "active P1 k1", "active P2 k1", "active P3 k2",  # Rex, Kraken, Stinger
-    "damage {Kraken} 2 by=P1", "next",  # knocked out: P2 skips the action phase
-    "damage {Rex} 3 by=P3", "next", "next", "next",
-    # turn 3
-    "next", "next", "next", "pass P2", "pass P3", "pass P1",
-    "active P1 k2", "active P2 k2", "active P3 k1",  # Gorath, Leviath, Hive
-    "damage {Leviath} 3 by=P1", "damage {Gorath} 2 by=P2", "damage {Leviath} 2 by=P1", "next",
-    "damage {Hive} 2 by=P2", "damage {Leviath} 1 by=P3", "add P2.fury 2",
-    "rage P2 targets={Hive}", "spend P2 9", "next",
-    "damage {Leviath} 1 by=P3", "next", "next", "next",  # Abyss knocked out: P2 is out
-    # turn 4
-    "next", "next", "pass P1", "pass P3",
-    "active P1 k1", "active P3 k2",  # Rex, Stinger
-    "damage {Stinger} 3 by=P1", "glory P1 3 source=location", "next", "next", "next",
-    # turn 5
-    "next", "next", "pass P1", "pass P3",
-    "active P1 k2", "active P3 k1", "heal {Gorath} 1",  # Gorath, Hive
-    "damage {Hive} 3 by=P1", "glory P1 2 source=event",
-]]
+# A whole game, 5 players, to P1's 20th Glory: the city, an ally, combats card by card
+# (a Combo, a BLUFF, a knock-out), a challenge declined and one accepted, a rampage, a
+# Rage Attack in a team fight, allies that do not heal, Glory from a location and events.
+FIVE_TEAMS = new(players=5, seed=7)  # Titans, Abyss, then the 50s in an order drawn at random
+
+
+def full_game(order):
+    """The game's actions for the turn order ``order`` (the tie of the three teams at 50
+    is broken at random: each player's part is the same, its place in the turn follows)."""
+    def turn(planning, select, actions, last):
+        steps = planning + [select[p] for p in order]
+        for p in order:
+            steps += actions.get(p, [])
+        return steps + last
+
+    passes = ["pass " + p for p in order]
+    third = order[2]
+    game = ["next", "next", "city P1", "ally P2 2 2 2 3", "city %s card=opponent" % third]
+    game += turn(passes[3:] + passes[:3], {
+        "P1": "active P1 k1", "P2": "active P2 a1", "P3": "active P3 k2", "P4": "active P4 k1",
+        "P5": "active P5 k1"}, {
+        "P1": ["attack P1 {Stinger}", "card P1 attack 3 0 0 4 0 fx=combo",
+               "card P3 defense 0 2 0 0 1", "card P1 attack 2 0 0 3 0", "nocard P3",
+               "next"],  # Stinger knocked out: P3 has no active kaiju and skips
+        "P2": ["challenge P2 {Gorath}", "decline P1", "next"],
+        "P5": ["rampage P5 1 for=P4", "card P5 attack 2 0 0 4 0", "card P4 defense 0 0 0 0 2",
+               "nocard P4", "nocard P5", "raze P5 3", "next"],
+        "P4": ["roar P4", "next"]}, ["next", "next"])
+    game += ["next", "next"] + turn(passes, {
+        "P1": "active P1 k2", "P2": "active P2 k1", "P3": "active P3 k1", "P4": "active P4 k2",
+        "P5": "active P5 k2"}, {
+        "P1": ["attack P1 {Kraken}", "join {Leviath}", "card P1 attack 3 0 0 5 0",
+               "card P2 defense 0 1 0 0 2", "add P2.fury 7", "join {Lumina}", "rage P2",
+               "card P2 attack 9 0 2 6 0", "card P1 defense 0 4 0 0 3",
+               "card P1 attack 5 0 2 6 0", "card P2 defense 0 2 0 0 2",  # P1's BLUFF
+               "nocard P2", "nocard P1", "next"],
+        "P2": ["pass P2"],
+        "P3": ["challenge P3 P2.a1", "card P3 attack 2 0 0 3 0", "nocard P2", "nocard P2",
+               "nocard P3", "next"],
+        "P5": ["challenge P5 {Kaiju1}", "accept P4", "card P5 attack 2 0 0 3 0 fx=combo",
+               "card P4 counter 0 1 0 2 1", "nocard P5", "nocard P4", "next"],
+        "P4": ["roar P4", "next"]}, ["next", "next"])
+    game += ["next", "next"] + passes + ["active %s k1" % p for p in order] + [
+        "glory P1 10 source=event", "attack P1 {Kraken}", "card P1 attack 4 0 0 6 0",
+        "card P2 defense 0 0 0 0 2"]  # Kraken knocked out: P1's 20th Glory
+    return [named(FIVE_TEAMS, action) for action in game]
+
+
+FULL_GAME = full_game(FIVE_TEAMS.state["order"])
 
 
 def check_full_game(state):
     players, pieces = state["players"], state["pieces"]
-    assert (state["result"], state["winner"], state["lost"]) == ("win", "P1", ["P2"])
-    assert (players["P1"]["glory"], players["P3"]["glory"]) == (20, 5)  # 3 KOs + 3 + 2
-    ko = {record["name"]: record["ko"] for record in pieces.values()}
-    assert sorted(name for name in ko if ko[name]) == ["Hive", "Kraken", "Leviath", "Stinger"]
-    assert ko["Drone"] == 0 and players["P2"]["fury"] == 1  # reset by the rage
-    assert players["P2"]["energy"] == 14 + 5 - 9  # the rage's +5, spent beyond POWER 4
+    assert (state["result"], state["winner"], state["lost"]) == ("win", "P1", [])
+    assert [players[p]["glory"] for p in ("P1", "P2", "P3", "P4", "P5")] == [20, 0, 0, 0, 3]
+    damage = {record["name"]: record["damage"] for record in pieces.values()}
+    assert (damage["Stinger"], damage["Kraken"], damage["Gorath"], damage["a1"]) == (6, 7, 5, 3)
+    assert players["P2"]["fury"] == 2 and players["P1"]["fury"] == 3
     said = [e["text"] for e in state["log"] if e["event"] == "note"]
-    assert "P2 has no active kaiju: skips" in said
-    assert "P2 RAGES: Hive 4/6. +5 Energy, no cap, draw 3 combat cards" in said
+    assert "P3 has no active kaiju: skips" in said
+    assert "Gorath declines: nothing happens" in said
+    assert "P2 RAGES: 2 damage to Gorath, Lumina, +5 Energy, no cap, draw 3 combat cards" in said
+    assert "P1 paid 3, P3 paid 0. Combo: P1 has the initiative" in said
+    assert "P1 BLUFF 0, P2 paid 0. P2 has the initiative" in said
+    assert "Volt fights L1: P5 has the initiative, P4 plays for it" in said
     sources = [e["args"].get("source") for e in state["log"] if e["event"] == "glory"]
-    assert sources == ["location", "event"]
+    assert sources == ["event"]
     assert state["screen"][6] == "P1 wins!"
 
 
-def test_a_complete_three_player_game_the_same_in_both_runtimes():
-    cp = play("kaiju", 3, 7, {}, FULL_GAME, "cpython")
+def test_a_complete_five_player_game_the_same_in_both_runtimes():
+    cp = play("kaiju", 5, 7, {}, FULL_GAME, "cpython")
     assert cp.refused is None
     check_full_game(cp.state)
-    mp = play("kaiju", 3, 7, {}, FULL_GAME, "micropython")
+    # MicroPython plays it to the Rage Attack in the team fight: the headless driver keeps
+    # the whole log in the Pico's heap (the device keeps its end only)
+    half = FULL_GAME.index("rage P2") + 1
+    cp = play("kaiju", 5, 7, {}, FULL_GAME[:half], "cpython")
+    mp = play("kaiju", 5, 7, {}, FULL_GAME[:half], "micropython")
     assert canonical(cp.state) == canonical(mp.state)
 
 
@@ -563,19 +776,23 @@ def device_do(rig, action):
         fields = [("who", holder), ("what", counter), ("by", amount)]
     else:
         spec = DATA["actions"][name]
-        given = dict(zip(spec["params"], [w for w in words if "=" not in w], strict=True))
+        flags = spec.get("flags", [])
+        plain = [w for w in words if "=" not in w and w not in flags]
+        given = dict(zip(spec["params"][:len(plain)], plain, strict=True))
         given.update(w.split("=", 1) for w in words if "=" in w)
+        given.update((w, "1") for w in words if w in flags)
         shown = by_fast_path(rig, spec.get("label", name), given)  # as players would
         if shown:
             assert rig.lines[-1].split(" ^")[0] in ("A:next B:menu", "B:menu"), rig.lines
             return shown
         open_menu_item(rig, spec.get("label", name))
         extra = sorted(k for k in spec.get("choices", {}) if k not in spec["params"])
-        fields = [(f, given[f]) for f in spec["params"] + extra]
+        fields = [(f, given.get(f)) for f in spec["params"] + extra]
     for row, (label, value) in enumerate(fields):
         if row:
             rig.keys("down")
-        set_field(rig, label, value)
+        if value is not None:  # a field not given stays as the form starts it
+            set_field(rig, label, value)
     shown = rig.lines
     rig.keys("a")
     assert rig.lines[-1].split(" ^")[0] in ("A:next B:menu", "B:menu"), (action, rig.lines)
@@ -617,18 +834,17 @@ def test_on_the_device_forms_offer_the_kaiju_and_players_that_make_sense(rig):
     open_menu_item(rig, "Damage")  # Rex, Leviath, Hive; Lumina, Kraken, Stinger, Drone
     assert offered(rig, 1) == ["P1.k1", "P2.k2", "P3.k1", "P1.k3", "P2.k1", "P3.k2",
                                "P3.k3"]
-    assert rig.lines[1] == "k <Rex>" and offered(rig, 3) == ["P2", "P3"]
+    # (or a combat card, or a location: "damage from a card or a location")
+    assert rig.lines[1] == "k <Rex>" and offered(rig, 3) == ["P2", "P3", "card", "location"]
     rig.keys("up", "up", "right")  # Leviath (P2's): P1 first, then P3
-    assert rig.lines[1] == "k <Leviath>" and offered(rig, 3) == ["P1", "P3"]
+    assert rig.lines[1] == "k <Leviath>" and offered(rig, 3) == ["P1", "P3", "card", "location"]
     rig.keys("b", "b")
-    # a Rage Attack hits opponents: those in the city first; none (a location) last
-    open_menu_item(rig, "Rage Attack")
-    assert offered(rig, 2) == ["P2.k2", "P3.k1", "P2.k1", "P3.k2", "P3.k3", "none"]
-    rig.keys("up", "right")  # P2 rages
-    assert rig.lines[1] == "p <P2>"
-    assert offered(rig, 2) == ["P1.k1", "P3.k1", "P1.k3", "P3.k2", "P3.k3", "none"]
-    # the preview says why not: one Action a turn, by the player whose turn it is
-    assert "it is P1's turn, not P2's" in " ".join(rig.lines[3:7])
+    # an attack on an opponent in the city; a challenge to an inactive one
+    open_menu_item(rig, "Attack")
+    assert offered(rig, 2) == ["P2.k2", "P3.k1"]
+    rig.keys("b", "b")
+    open_menu_item(rig, "Challenge")
+    assert offered(rig, 2) == ["P2.k1", "P3.k2", "P3.k3"]
     rig.keys("b", "b")
     open_menu_item(rig, "Glory")
     assert offered(rig, 3) == ["location", "opponent", "event", "face-down", "other"]
@@ -649,10 +865,11 @@ def test_on_the_device_a_team_that_may_rage_pulses_until_its_rage_attack(rig):
     assert "P2 may launch a Rage Attack" in said(rig) and player(game, "P2")["rage_ready"] == 1
     seen = rig.led_colours()
     assert seen[:6] == [{p1}] * 6 and seen[6:] == [{p2, dark}] * 6  # P2's arc pulses
-    device_do(rig, "next")  # P2's turn: its one Action may be the Rage Attack
+    device_do(rig, "next")  # P2's turn: a combat, and the Rage Attack at its start
     assert rig.led_colours() == [{p2, dark}] * 12
-    shown = device_do(rig, "rage P2 targets={Rex}")
-    assert "P2 RAGES: Rex 2/6" in " ".join(shown[3:7])  # previewed before A
+    device_do(rig, "attack P2 {Rex}")
+    shown = device_do(rig, "rage P2")
+    assert "P2 RAGES: 2 damage to Rex" in " ".join(shown[2:7])  # previewed before A
     assert rig.led_colours() == [{p2}] * 12  # raged: no more pulse
     rig.keys("b:long")  # undo the rage: P2 may rage again
     assert rig.led_colours() == [{p2, dark}] * 12
@@ -662,16 +879,19 @@ def test_on_the_device_a_team_that_may_rage_pulses_until_its_rage_attack(rig):
 
 # "A full three-player game runs to its end on `arbiter sim`": the whole game above,
 # entered with the device's keys, ends as it does headless.
-def test_a_complete_three_player_game_on_the_device(rig):
+def test_a_complete_five_player_game_on_the_device(rig):
     from arbiter.game.public import public_state as shown_state
 
-    game = on_device(rig, 3)
+    game = on_device(rig, 5)
+    actions = full_game(game.state["order"])  # the device drew its own tie-break
     previews = []
-    for action in FULL_GAME:
+    for action in actions:
         lines = device_do(rig, action)
-        if action.startswith("damage"):  # the screen before A, the preview on it
+        if action.startswith("card"):
             previews.append(" ".join(lines[1:7]))
-    headless = play("kaiju", 3, 7, {}, FULL_GAME).state
+    outcome = play("kaiju", 5, game.seed, {}, actions, mix=game.mix)
+    assert outcome.refused is None, outcome.refused
+    headless = outcome.state
     state = shown_state(game)
     for key in ("players", "pieces", "lost", "result", "winner", "round", "phase"):
         assert state[key] == headless[key], key
@@ -679,11 +899,13 @@ def test_a_complete_three_player_game_on_the_device(rig):
     assert 20 <= len(state["log"]) < len(headless["log"])
     unseeded = [[e for e in log if e["event"] != "seed"] for log in (state["log"],
                                                                       headless["log"])]
+    for e in unseeded[0]:  # the form gives a card's fx as "-" when it has none; typed, left out
+        if e["event"] == "card" and e["args"]["fx"] == "-":
+            del e["args"]["fx"]
     assert unseeded[0] == unseeded[1][-len(unseeded[0]):]  # the device drew its own seed
     check_full_game(dict(state, log=headless["log"], screen=rig.lines))
-    assert "Kraken 0/7 -> 3/7" in previews[0] and "Gorath 0/7 -> 1/7" in previews[1]
-    assert any("Kraken 5/7 -> 7/7 KO, P1 +5 glory" in shown for shown in previews)
-    assert game.count() == state["events"] == len(FULL_GAME)
+    assert "BLUFF" in " ".join(previews)  # the form says a card cannot be paid before A
+    assert game.count() == state["events"] == len(actions)
 
 
 # The forms, their choices and the preview run on real MicroPython in a Pico's heap,
@@ -696,14 +918,14 @@ def test_on_the_device_the_forms_and_the_preview_are_the_same_under_micropython(
     game_menu = "b " + "down " * 3  # Undo, Redo, then this phase's actions by name
     # Play, Kaiju, 3 players, start, each player's sealing press, then on
     script = ("wait=800 a down down down a right a wait=600 a a a wait=600 a a wait=300 "
-              + (game_menu + "down down a a wait=300 ") * 3  # Pass, for P1, P2, P3
+              + (game_menu + "down " * 5 + "a a wait=300 ") * 3  # Pass, for P1, P2, P3
               + (game_menu + "up a a wait=300 ") * 3  # Active kaiju: each one's first
-              + game_menu + "a right down right right wait=300 a wait=600 "  # Damage
-              + game_menu + "down down down down a down right wait=300 ")  # Rage Attack
+              + game_menu + "down " * 3 + "a right down right right wait=300 a wait=600 "  # Damage
+              + game_menu + "down " * 11 + "a wait=300 ")  # Rage Attack
     cp = run_session(5, script, "cpython")
     mp = run_session(5, script, "micropython")
     assert mp.frames == cp.frames
     screens = [read_lines(Frame.parse(f).ram) for f in cp.frames]
     assert ["Damage", "k <Kraken>", "n <3>", "by <P1>", "Kraken 0/7 -> 3/7", "", "",
             "<> A:do B:back"] in screens
-    assert screens[-1][:4] == ["Rage Attack", "p <P1>", "targets <Hive>", "P1 has 0 of 10 Fury"]
+    assert screens[-1][:3] == ["Rage Attack", "p <P1>", "P1 is in no combat"]

@@ -22,7 +22,7 @@ def test_bundled_rulesets_validate(name, capsys):
 def mutate(change):
     data = json.loads(json.dumps(KAIJU))
     change(data)
-    return json.dumps(data, indent=1)
+    return json.dumps(data)  # one line: the mutated ruleset stays under the size cap
 
 
 def _set(path, value):
@@ -94,7 +94,9 @@ def test_the_size_cap_counts_bytes_on_the_device_as_on_the_host(tmp_path, capsys
     from arbiter.hw.flash import Flash
     from arbiter.screens.setup import load_rules
 
-    data = dict(KAIJU, notes="é" * 16500)  # 16,500 characters, 33,000 bytes in UTF-8
+    # as many é as keep the characters under the cap: twice as many bytes in UTF-8
+    rest = len(json.dumps(dict(KAIJU, notes=""), ensure_ascii=False))
+    data = dict(KAIJU, notes="é" * (ruleset.MAX_BYTES - rest - 1))
     text = json.dumps(data, ensure_ascii=False)
     assert len(text) < ruleset.MAX_BYTES < len(text.encode())
     (tmp_path / "rulesets").mkdir()
@@ -116,7 +118,7 @@ def test_the_schema_has_a_url_for_its_id():
 def test_a_ruleset_naming_the_schema_validates_on_the_host_and_the_device(tmp_path, capsys):
     from arbiter.game import ruleset
 
-    text = json.dumps({"$schema": SCHEMA_DOC["$id"], **KAIJU}, indent=1)
+    text = json.dumps({"$schema": SCHEMA_DOC["$id"], **KAIJU})
     path = tmp_path / "kaiju.json"
     path.write_text(text)
     assert arbiter(["validate", str(path)]) == 0, capsys.readouterr().err

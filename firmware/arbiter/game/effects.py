@@ -124,13 +124,17 @@ def _tie(game, effect):
 
 
 def _make_pieces(game, effect):
-    """``make_pieces`` {``of``, ``count``, ``prefix``, ``stats``}: numbered pieces, such as
-    a matrix's positions."""
+    """``make_pieces`` {``of``, ``count``, ``prefix``, ``from``, ``stats``}: numbered pieces,
+    such as a matrix's positions, or a card put into play (its stats worked out)."""
     spec = effect["make_pieces"]
     owner = game.path(spec.get("of", "$p"))
+    first = _int(evaluate(game, spec.get("from", 1)))
+    stats = spec.get("stats", EMPTY)
+    if stats:  # expressions, worked out once for the pieces made now
+        stats = {name: evaluate(game, value) for name, value in stats.items()}
     for i in range(_int(evaluate(game, spec["count"]))):
-        game.add_piece(owner, {"key": "%s%d" % (spec.get("prefix", ""), i + 1),
-                               "stats": spec.get("stats", EMPTY)})
+        game.add_piece(owner, {"key": "%s%d" % (spec.get("prefix", ""), first + i),
+                               "stats": stats})
 
 
 def _turn_order(game, effect):
@@ -171,10 +175,21 @@ def _call(game, effect):
 
 def _team(game, effect):
     """``team`` NAME or NUMBER, ``player``: that player takes the team (see teams.py)."""
+    from arbiter import unload
     from arbiter.game.teams import find, give
 
     who = evaluate(game, effect["player"]) if "player" in effect else game.bound("p")
-    give(game, who, find(game, evaluate(game, effect["team"])))
+    try:
+        give(game, who, find(game, evaluate(game, effect["team"])))
+    finally:
+        unload("arbiter.game.teams")  # a setup's code: not held through the game
+
+
+def _combat(game, effect):
+    """``combat``: see combat.py (loaded only by a ruleset with combats)."""
+    from arbiter.game.combat import combat
+
+    combat(game, effect)
 
 
 def _next(game, effect):
@@ -217,14 +232,18 @@ def _opposed(game, effect):
 
 def _cards(game, effect):
     """``draw``, ``shuffle``, ``append``, ``remove``: cards and lists (see decks.py)."""
+    from arbiter import unload
     from arbiter.game import decks
 
-    if "draw" in effect:
-        decks.draw(game, effect)
-    elif "shuffle" in effect:
-        decks.shuffle(game, effect)
-    else:
-        decks.change_list(game, effect)
+    try:
+        if "draw" in effect:
+            decks.draw(game, effect)
+        elif "shuffle" in effect:
+            decks.shuffle(game, effect)
+        else:
+            decks.change_list(game, effect)
+    finally:
+        unload("arbiter.game.decks")  # a draw's code: not held through the rest of a pass
 
 
 # what a ruleset may run of a game's own module in firmware/arbiter/game/: these
@@ -250,7 +269,7 @@ EFFECTS = {
     "say": _say, "win": _win, "lose": _lose, "tie": _tie, "make_pieces": _make_pieces,
     "turn_order": _turn_order, "for_each": _for_each, "call": _call, "team": _team,
     "next": _next, "repeat": _repeat, "draw": _cards, "shuffle": _cards, "append": _cards,
-    "remove": _cards, "native": _native,
+    "remove": _cards, "combat": _combat, "native": _native,
 }
 
 

@@ -79,9 +79,11 @@ class Game(Context):
     def _setup_players(self):
         state = self.state
         if self.rules.get("teams"):  # each player's pieces and card come from a team
+            from arbiter import unload
             from arbiter.game.teams import deal
 
             deal(self)
+            unload("arbiter.game.teams")  # used at the start and by a ``team`` effect only
             return
         pieces = self.rules.get("pieces", EMPTY)
         for player in state["order"]:

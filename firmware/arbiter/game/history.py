@@ -56,7 +56,10 @@ class History:
         count = self.count()
         if count % self.every == 0:
             game = self.game
-            self.snaps.append((count, clone(game.state), game.logged()))
+            # by name: after a ruleset's load, even under the emulator's preload
+            clone_like = __import__("arbiter.game.snaps", None, None, ("clone_like",)).clone_like
+            like = self.snaps[-1][1] if self.snaps else None  # its equal parts shared
+            self.snaps.append((count, clone_like(game.state, like), game.logged()))
             del self.snaps[:-self.kept]
             # With every snapshot kept, no undo goes past the oldest (undo_reach() or
             # more): the events before it go (a game resumed from a checkpoint has none

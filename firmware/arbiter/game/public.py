@@ -49,8 +49,9 @@ def preview(game, text):
     "Rex 4/6 -> 7/6 KO, P1 +5 glory"), or the reason it would be refused. Nothing
     for an action that rolls dice: a preview stops at its first roll, before it.
 
-    Only the action's effects run (not the end checks, which say nothing), on the
-    game itself, which one copy of the state then restores: a Pico's heap."""
+    Only the action's effects run (not the end checks, which say nothing), on one
+    copy of the state, dropped after: the game's own state stays where it lies in a
+    Pico's heap (restoring the copy scattered the live state and the heap with it)."""
     from arbiter.game import Illegal, RuleError
     from arbiter.game.actions import parse, perform
     from arbiter.game.state import clone
@@ -60,7 +61,8 @@ def preview(game, text):
         return ""
     if game.state["result"]:
         return "the game is over"
-    state, rng, length = clone(game.state), game.rng, len(game.log)
+    state, rng, length = game.state, game.rng, len(game.log)
+    game.state = clone(state)
     game.state["message"] = ""
     game.rolls = []
     game.rng = None  # a preview never rolls: it stops at its first roll, before it

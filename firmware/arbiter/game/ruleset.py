@@ -20,7 +20,7 @@ MAX_FACES = 100  # entries of a die's face list
 
 # forms whose argument is an object of named fields, not an expression
 _PARAMS = ("count_pieces", "max_pieces", "sum_pieces", "make_pieces", "opposed",
-           "turn_order", "with", "list_pieces")
+           "turn_order", "with", "list_pieces", "stats", "cost")
 
 
 # the fields of an effect that hold effects
@@ -100,20 +100,21 @@ def pack(data):
 # So they take one argument, keep their state in globals and loop over lists by
 # index.
 _room = 0  # levels left to too_deep
-_strings = _forms = None  # shared's tables while it runs
+_strings = _forms = _flat = None  # shared's tables while it runs
 
 
 def shared(value):
-    """``value`` with equal strings, and equal one-key forms such as
-    ``{"get": "$k.name"}``, made one object: a ruleset repeats them dozens of
-    times and a Pico's heap is small. The engine never changes a ruleset, so
-    sharing is safe."""
-    global _strings, _forms
-    _strings, _forms = {}, {}
+    """``value`` with equal strings, equal one-key forms such as
+    ``{"get": "$k.name"}``, and equal lists of plain values (Kaiju's ``"phases":
+    ["action"]``) made one object: a ruleset repeats them dozens of times and a
+    Pico's heap is small. The engine never changes a ruleset, so sharing is safe
+    (objects stay apart: a test may change a parsed ruleset's piece)."""
+    global _strings, _forms, _flat
+    _strings, _forms, _flat = {}, {}, {}
     try:
         return _share(value)
     finally:
-        _strings = _forms = None
+        _strings = _forms = _flat = None
 
 
 def _share(value):
@@ -124,6 +125,7 @@ def _share(value):
         while i < len(value):
             value[i] = _share(value[i])
             i += 1
+        return _share_flat(value)
     elif isinstance(value, dict):
         return _share_dict(value)
     return value
@@ -138,6 +140,17 @@ def _share_dict(value):
             same = _forms[key] = {}
         return same.setdefault(value[key], value)
     return value
+
+
+def _share_flat(value):
+    """The first of its equals for a list of plain values (its repr the key: True
+    and 1 differ there), else ``value``. Empty ones stay apart."""
+    if not value:
+        return value
+    for item in value:
+        if isinstance(item, dict) or isinstance(item, list):
+            return value
+    return _flat.setdefault(repr(value), value)
 
 
 def too_deep(value, room):

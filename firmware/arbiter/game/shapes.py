@@ -28,16 +28,18 @@ _SHAPES = {
     "action": " params:[s flags:[s phases:[s label:s choices:{x defaults:x preview:b "
               "private:b who:x limit:@limit strict:[s effects:f ",
     "limit": " per:!x times:i as:s named:s ",
+    "combat": " lead:![s reply:![s costs:{s pool:!s spent:!s cap:!s free:s hit:!s out:s over:s ",
     # the argument of the effects that take an object of fields
     "opposed": " a:!@side b:!@side score:s as:s ties:s reason:x ",
-    "side": " die:!x count:x player:x as:s ", "make_pieces": " of:x count:!x prefix:s stats:{n ",
+    "side": " die:!x count:x player:x as:s ",
+    "make_pieces": " of:x count:!x prefix:s from:x stats:{x ",
 }
 _SHAPES["turn_order"] = _SHAPES["order"]
 _SHAPES["top"] = _TOP = (
     " $schema:s format:!i name:!s title:s notes:s players:@players options:{@option "
     "values:{x game:{v dice:{@die counters:{@counter pieces:@pieces secrets:[@secret "
     "setup:f round_label:s show:[x phases:[@phase turn_order:@order triggers:[@trigger "
-    "end:[@end tiebreak:[x leds:@leds grid:@grid pages:[@page teams:[@team "
+    "end:[@end tiebreak:[x leds:@leds grid:@grid pages:[@page teams:[@team combat:@combat "
     "actions:{@action ")
 _ENUMS = {"by": ("fixed", "roll", "value"), "on": ("player", "piece"),
           "per": ("turn", "phase", "round", "game")}
@@ -49,6 +51,7 @@ _FIELDS = {
     "call": " with ", "team": " player ", "repeat": " until ",
     "draw": " count to as reason empty ", "shuffle": " to reason ", "append": " item ",
     "remove": " item reason ", "native": " ",
+    "combat": " a d dp foe kind cost damage toughness combo knockdown ",
 }
 _KEY_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _SCALARS = ("must be text or a number", "must be text, a number or true/false",
