@@ -355,6 +355,10 @@ STATS = {
             {"add": "P1.score", "n": {"+": [{"stat": "power"}, {"stat": "reach"}]}}]},
         "mount": {"params": ["k"], "effects": [{"set": "$k.kind", "to": "horse"},
                                                {"set": "$k.reach", "to": 3}]},
+    },
+}
+
+
 # A card put into play mid-game is a piece: make_pieces numbers it on from ``from`` and
 # works its ``stats`` out, so a second ally is P1.a2 with its own FORTITUDE.
 CARDS = {
