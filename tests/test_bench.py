@@ -52,15 +52,8 @@ def presses_in(script):
 
 # The fast path (issue 21) takes a third of the presses, and its presses each change
 # two to four lines (the action and its preview in place of the message), where a
-# menu's cursor moves changed one: Kaiju's median went over the budget (Tactics', moved
-# on its board page since issue 25, is within it).
-FEWER_BIGGER = "issue 21: fewer presses, each drawing 2-4 lines (median %s of full frames)"
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=FEWER_BIGGER % ratio))
-    if ratio else name
-    for name, ratio in ((n, {"kaiju": 0.26}.get(n)) for n in scenarios.NAMES)])
+# menu's cursor moves changed one; every game's median stays within the budget.
+@pytest.mark.parametrize("name", scenarios.NAMES)
 def test_bus_budget_median_at_most_a_quarter_of_full_frames(name):
     game = GAMES[name]
     presses = key_presses(game.device_seed, game.keys)  # CPython: the same frames, no fuel
