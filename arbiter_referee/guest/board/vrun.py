@@ -4,6 +4,7 @@ MicroPython driver calls ``start`` / ``act`` / ``finish`` from the top level."""
 
 import binascii
 import json
+import os
 
 import framebuf
 
@@ -38,15 +39,17 @@ def load_file(path):
 
 def load_steps(path):
     """``load_file`` a step at a time (ruleset.steps), as the device loads it: the
-    MicroPython driver collects between the steps (``load_step``)."""
+    MicroPython driver collects between the steps (``load_step``). The first step
+    parses the open file, streamed as ``load_file`` does: the text never held whole."""
+    return _steps(path)
+
+
+def _steps(path):
+    ruleset.check_size(os.stat(path)[6])  # at the first step: load_step says why
     with open(path) as f:
-        text = f.read()
-    return _steps(text)
-
-
-def _steps(text):
-    ruleset.check_size(len(text))  # at the first step: load_step says why
-    yield from ruleset.steps(text, json.loads)
+        steps = ruleset.steps(f, json.load)
+        yield next(steps)  # the parse: the only step that reads the file
+    yield from steps
 
 
 def load_step(steps):
