@@ -139,9 +139,10 @@ class Game(Context):
             self._settle()
         except (Illegal, RuleError, KeyError, IndexError, TypeError, ValueError,
                 RuntimeError) as exc:  # RuntimeError: recursion too deep
+            parsed = self.parsed  # text to effects only: the replay does them again
             self.clear_scratch()  # nothing of the refused action may reach the replay
             if not again:
-                self.history.rewind(self.count())
+                self.history.rewind(self.count(), parsed)
                 self.rng.goto(self.begun)
                 self.cut_log(self.begun[4])
             if isinstance(exc, Illegal):
