@@ -8,8 +8,8 @@ import os
 
 import framebuf
 
-from arbiter import ui
-from arbiter.game import Illegal, ruleset
+from arbiter import ui, unload
+from arbiter.game import Illegal
 from arbiter.game.engine import Game
 from arbiter.game.public import public_state
 from arbiter.screens.view import play_lines
@@ -19,6 +19,8 @@ def load(text):
     """The checked ruleset, or None after printing why it is refused. Loading and
     starting are two steps, as on the device (two key presses): the MicroPython
     driver collects between them."""
+    from arbiter.game import ruleset
+
     try:
         return ruleset.parse(text)
     except ValueError as exc:
@@ -29,6 +31,8 @@ def load(text):
 def load_file(path):
     """The checked ruleset read from a file as the device reads one: streamed, so
     the text is never held whole; or None after printing why it is refused."""
+    from arbiter.game import ruleset
+
     try:
         with open(path) as f:
             return ruleset.read(f)
@@ -45,6 +49,8 @@ def load_steps(path):
 
 
 def _steps(path):
+    from arbiter.game import ruleset
+
     ruleset.check_size(os.stat(path)[6])  # at the first step: load_step says why
     with open(path) as f:
         steps = ruleset.steps(f, json.load)
@@ -54,13 +60,18 @@ def _steps(path):
 
 def load_step(steps):
     """The next step of ``load_steps``: (finished, the ruleset or None). A refused
-    ruleset prints why and finishes with None."""
+    ruleset prints why and finishes with None. Once finished the checks' code
+    leaves the heap, as on the device (screens.setup)."""
     try:
         rules = next(steps)
     except ValueError as exc:
         print("X 0 " + str(exc))
+        unload("arbiter.game.ruleset")
         return True, None
-    return rules is not None, rules
+    if rules is None:
+        return False, None
+    unload("arbiter.game.ruleset")
+    return True, rules
 
 
 def start(rules, players, seed, options, mix=None):
