@@ -78,6 +78,7 @@ def start(rules, players, seed, options, mix=None):
     """The game, or None after printing why it cannot start."""
     if rules is None:
         return None
+    unload("arbiter.game.replay")  # a resume's code only, as the device (screens.setup)
     try:
         return Game(rules, players, options, seed, None, mix)
     except (ValueError, Illegal) as exc:
