@@ -145,7 +145,7 @@ class History:
         game.log = []
         for i in range(done - self.dropped, count - self.dropped):
             game.rng.goto(self.starts[i])
-            game.apply_again(self.events[i])
+            game.apply_again(self.events[i], False)
         del self.events[count - self.dropped:]
         del self.starts[count - self.dropped:]
         game.log, game.log_dropped = log, dropped
