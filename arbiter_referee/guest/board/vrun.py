@@ -4,11 +4,12 @@ MicroPython driver calls ``start`` / ``act`` / ``finish`` from the top level."""
 
 import binascii
 import json
+import os
 
 import framebuf
 
-from arbiter import ui
-from arbiter.game import Illegal, ruleset
+from arbiter import ui, unload
+from arbiter.game import Illegal
 from arbiter.game.engine import Game
 from arbiter.game.public import public_state
 from arbiter.screens.view import play_lines
@@ -18,6 +19,8 @@ def load(text):
     """The checked ruleset, or None after printing why it is refused. Loading and
     starting are two steps, as on the device (two key presses): the MicroPython
     driver collects between them."""
+    from arbiter.game import ruleset
+
     try:
         return ruleset.parse(text)
     except ValueError as exc:
@@ -28,6 +31,8 @@ def load(text):
 def load_file(path):
     """The checked ruleset read from a file as the device reads one: streamed, so
     the text is never held whole; or None after printing why it is refused."""
+    from arbiter.game import ruleset
+
     try:
         with open(path) as f:
             return ruleset.read(f)
@@ -38,32 +43,42 @@ def load_file(path):
 
 def load_steps(path):
     """``load_file`` a step at a time (ruleset.steps), as the device loads it: the
-    MicroPython driver collects between the steps (``load_step``)."""
+    MicroPython driver collects between the steps (``load_step``). The first step
+    parses the open file, streamed as ``load_file`` does: the text never held whole."""
+    return _steps(path)
+
+
+def _steps(path):
+    from arbiter.game import ruleset
+
+    ruleset.check_size(os.stat(path)[6])  # at the first step: load_step says why
     with open(path) as f:
-        text = f.read()
-    return _steps(text)
-
-
-def _steps(text):
-    ruleset.check_size(len(text))  # at the first step: load_step says why
-    yield from ruleset.steps(text, json.loads)
+        steps = ruleset.steps(f, json.load)
+        yield next(steps)  # the parse: the only step that reads the file
+    yield from steps
 
 
 def load_step(steps):
     """The next step of ``load_steps``: (finished, the ruleset or None). A refused
-    ruleset prints why and finishes with None."""
+    ruleset prints why and finishes with None. Once finished the checks' code
+    leaves the heap, as on the device (screens.setup)."""
     try:
         rules = next(steps)
     except ValueError as exc:
         print("X 0 " + str(exc))
+        unload("arbiter.game.ruleset")
         return True, None
-    return rules is not None, rules
+    if rules is None:
+        return False, None
+    unload("arbiter.game.ruleset")
+    return True, rules
 
 
 def start(rules, players, seed, options, mix=None):
     """The game, or None after printing why it cannot start."""
     if rules is None:
         return None
+    unload("arbiter.game.replay")  # a resume's code only, as the device (screens.setup)
     try:
         return Game(rules, players, options, seed, None, mix)
     except (ValueError, Illegal) as exc:

@@ -20,14 +20,16 @@ class Context:
         self._keys = None  # see piece_keys
         self._paths = {}  # "$v:h.$a:q" -> its two parts, worked out once (see locate)
         self.rolls = []  # the dice the action in progress rolled, for its record
+        self.kept_parses = None  # effects.of_action's parses a rewind keeps (History.rewind)
         self.clear_scratch()
 
     def clear_scratch(self):
         """What one action works with: its arguments, the names bound in it (``$p``,
         ``$k``, ``$t``), its vars (named rolls among them), the ``call`` stack and
         the actions' effects parsed for it (effects.of_action). Empty between
-        actions, whatever happened."""
-        self.args, self.binding, self.vars, self.calls, self.parsed = {}, {}, {}, [], {}
+        actions, whatever happened, but in a rewind: its replay keeps them."""
+        self.args, self.binding, self.vars, self.calls = {}, {}, {}, []
+        self.parsed = {} if self.kept_parses is None else self.kept_parses
         self.steps = self.depth = 0  # effect lists run, nesting (effects.MAX_STEPS, deeper)
 
     # -- whose turn it is ------------------------------------------------------------

@@ -125,7 +125,7 @@ class Game(Context):
 
     # -- applying ------------------------------------------------------------------
 
-    def _apply_new(self, name, args, text, again=False):
+    def _apply_new(self, name, args, text, again=False, recorded=True):
         # ``again``: an event replayed (undo, resume, audit) was accepted before and
         # cannot fail. A new one that fails is rolled back by replaying from the last
         # snapshot: no copy of the state per action (a Pico's heap), and a refusal,
@@ -141,9 +141,10 @@ class Game(Context):
             self._settle()
         except (Illegal, RuleError, KeyError, IndexError, TypeError, ValueError,
                 RuntimeError) as exc:  # RuntimeError: recursion too deep
+            parsed = self.parsed  # text to effects only: the replay does them again
             self.clear_scratch()  # nothing of the refused action may reach the replay
             if not again:
-                self.history.rewind(self.count())
+                self.history.rewind(self.count(), parsed)
                 self.rng.goto(self.begun)
                 self.cut_log(self.begun[4])
             if isinstance(exc, Illegal):
@@ -151,13 +152,16 @@ class Game(Context):
             raise Illegal("cannot do that: %s" % exc) from None
         finally:
             self.clear_scratch()
+        if not recorded:  # a rewind's replay: what it records is known
+            return None
         return actions.record(actions.canonical(name, args), self.rolls)
 
-    def apply_again(self, event):
-        """A recorded event applied once more (it was accepted before); its new record."""
-        text, _ = actions.unrecord(event)
+    def apply_again(self, event, recorded=True):
+        """A recorded event applied once more (it was accepted before); its new record
+        (None unless ``recorded``: a rewind, which allocates only what it must)."""
+        text = event.partition("|")[0]  # (its dice come again from the generator)
         name, args = actions.parse(text)
-        return self._apply_new(name, args, text, again=True)
+        return self._apply_new(name, args, text, True, recorded)
 
     def clear_scratch(self):
         """The action's working state (see Context) and a win or loss still to resolve."""

@@ -120,10 +120,22 @@ class History:
         self.undone = undone
         return "redo"
 
-    def rewind(self, count):
+    def rewind(self, count, parsed=None):
         """The game as it was after the first ``count`` events: from the nearest
         snapshot, the events since applied again, each with its own dice. The
-        generator and the log stay as they are (a refusal cuts the log itself)."""
+        generator and the log stay as they are (a refusal cuts the log itself).
+        ``parsed``: actions' effects already parsed (effects.of_action)."""
+        game = self.game
+        # each action's effects parsed once for the whole replay, not once per event:
+        # a refusal's rewind runs in one pass, its garbage uncollected until it ends
+        game.kept_parses = {} if parsed is None else parsed
+        try:
+            self._rewind(count)
+        finally:
+            game.kept_parses = None
+            game.parsed = {}
+
+    def _rewind(self, count):
         game = self.game
         frontier, log, dropped = game.rng.mark(), game.log, game.log_dropped
         self.snaps = [snap for snap in self.snaps if snap[0] <= count]
@@ -136,7 +148,7 @@ class History:
         game.log = []
         for i in range(done - self.dropped, count - self.dropped):
             game.rng.goto(self.starts[i])
-            game.apply_again(self.events[i])
+            game.apply_again(self.events[i], False)
         del self.events[count - self.dropped:]
         del self.starts[count - self.dropped:]
         game.log, game.log_dropped = log, dropped
