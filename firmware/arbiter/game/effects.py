@@ -232,18 +232,14 @@ def _opposed(game, effect):
 
 def _cards(game, effect):
     """``draw``, ``shuffle``, ``append``, ``remove``: cards and lists (see decks.py)."""
-    from arbiter import unload
     from arbiter.game import decks
 
-    try:
-        if "draw" in effect:
-            decks.draw(game, effect)
-        elif "shuffle" in effect:
-            decks.shuffle(game, effect)
-        else:
-            decks.change_list(game, effect)
-    finally:
-        unload("arbiter.game.decks")  # a draw's code: not held through the rest of a pass
+    if "draw" in effect:
+        decks.draw(game, effect)
+    elif "shuffle" in effect:
+        decks.shuffle(game, effect)
+    else:
+        decks.change_list(game, effect)
 
 
 # what a ruleset may run of a game's own module in firmware/arbiter/game/: these
