@@ -213,11 +213,12 @@ def test_romfs_keeps_the_firmwares_bytecode_out_of_the_heap():
 
 
 # Issue 18's budget: 144 KB, stock MicroPython (.mpy files, no ROMFS). No game fits
-# it today: Impactics did until fair dice (undo keeps where each event's dice began)
-# and the one checker came in, and needs 147 KB; the others 163 to 175 KB (``arbiter
-# bench``), Jugger the most. Strict: the day one fits, the test says so.
+# it today (``arbiter bench``: 164 to 190 KB); Impactics did for a while (139 KB).
+# Strict: the day one fits, the test says so.
 @pytest.mark.parametrize("name", [
-    "impactics",
+    pytest.param("impactics", marks=pytest.mark.xfail(strict=True, reason=(
+        "issue 18: Impactics needs ~164 KB since its deal builds each card's owner into "
+        "the queue's offer (issue 22) and the fast path's code came in"))),
     pytest.param("jugger", marks=pytest.mark.xfail(strict=True, reason=(
         "issue 18: Jugger needs ~168 KB; its attack's pass (the action's effects "
         "parsed, its garbage) on ~140 KB live"))),
