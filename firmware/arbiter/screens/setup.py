@@ -32,6 +32,15 @@ def load_rules(flash, name):
     return rules
 
 
+def _checked_before(flash, name):
+    """Whether the ruleset's bytes are those the device checked last (store/checked)."""
+    from arbiter.store import checked
+
+    passed = checked.passed(flash, name, checked.record(flash, name))
+    unload("arbiter.store.checked")
+    return passed
+
+
 def _ruleset_file(flash, name, ruleset):
     """The ruleset's file, open, its size checked first; RulesetError if it is not there."""
     ruleset.check_size(flash.size(FOLDER + name + ".json"))
@@ -67,9 +76,10 @@ class Loading:
     so a Pico's heap lets go of each step's leftovers before the next, then gives
     its place to the game's setup. Keys wait: it takes a few passes."""
 
-    def __init__(self, name):
+    def __init__(self, name, then=None):
         self.name = name
         self.steps = None
+        self.then = then  # given the ruleset once read (a resume's); else the setup
 
     def draw(self, app, fb):
         ui.title(fb, "Loading")
@@ -99,7 +109,10 @@ class Loading:
 
                 checked.remember(app.flash, self.name, self.digest)
             self._done(app)
-            app.push(Setup(self.name, rules))
+            if self.then is not None:
+                self.then(app, rules)
+            else:
+                app.push(Setup(self.name, rules))
 
     def _start(self, app):
         from arbiter.game import ruleset
@@ -263,10 +276,12 @@ def _play(app, game, journal, now, lines, title):
         app.push(TextPage(title, lines))
 
 
-def resume_saved(app, now):
+def resume_saved(app, now, rules=None):
     """At boot: the game on flash, back where it was, and a page saying so. A game
     that cannot be resumed, whatever the reason, is set aside (game.jnl.bad) with
-    the reason shown: it must not fail again at every boot."""
+    the reason shown: it must not fail again at every boot. A ruleset changed since
+    the device last checked it is read first a step a pass (Loading), as at a game's
+    start: checked whole in the resume's pass, a big one did not fit a Pico's heap."""
     from arbiter.screens.view import public_text
     from arbiter.store.journal import JOURNAL, resume
 
@@ -279,7 +294,11 @@ def resume_saved(app, now):
         if header is None:
             raise ValueError("its first line is unreadable")
         name = str(header.get("ruleset"))
-        game = resume(journal, load_rules(app.flash, name), keep=DEVICE_KEEP)
+        if rules is None and app.flash.exists(FOLDER + name + ".json") and \
+                not _checked_before(app.flash, name):
+            app.push(Loading(name, lambda app, rules: resume_saved(app, now, rules)))
+            return
+        game = resume(journal, rules or load_rules(app.flash, name), keep=DEVICE_KEEP)
         unload("arbiter.game.replay")  # a resume's code only
     except Exception as exc:  # any failure at all: the game is set aside
         reason = (getattr(exc, "reason", None) or str(exc) or type(exc).__name__)[:80]
