@@ -426,6 +426,9 @@ def test_a_changed_stat_is_the_pieces_own_and_takes_effect(tmp_path, runtime):
     game = new_game(json.loads(json.dumps(STATS)), actions=actions[:1])
     assert game.rules["pieces"]["each"][0]["stats"]["power"] == 2  # the ruleset stays
     undoes_and_redoes_exactly(game, ["mount P1.b", "set P2.a.power 4"])
+
+
+@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
 def test_a_combat_card_by_card_pays_bluffs_and_deals_damage(tmp_path, runtime):
     path = tmp_path / "duel.json"
     path.write_text(json.dumps(DUEL))
