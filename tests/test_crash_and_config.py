@@ -65,6 +65,29 @@ def test_exception_in_a_screen_is_shown_then_device_returns_to_menu(rig, monkeyp
     assert rig.lines[0] == "Dice"
 
 
+def test_a_crash_whose_report_runs_out_of_heap_is_reported_a_pass_later(rig, monkeypatch):
+    """A full heap fails the crash report too (a Pico's heap, full mid-pass): the
+    device must not die to the REPL but show the error once the heap is collected."""
+    from arbiter.screens import crash
+
+    real = crash.describe
+    fails = [1]
+
+    def describe_once_out_of_heap(exc):
+        if fails:
+            fails.pop()
+            raise MemoryError("memory allocation failed, allocating 48 bytes")
+        return real(exc)
+
+    monkeypatch.setattr("arbiter.device.describe", describe_once_out_of_heap)
+    monkeypatch.setattr(dice.DiceRoller, "draw", lambda *a: 1 / 0)
+    rig.keys("down", "a")
+    assert rig.lines[0] == "Error"
+    assert "ZeroDivisionError" in " ".join(rig.lines[1:4])
+    rig.keys("a")
+    assert rig.lines[0] == "ARBITER"
+
+
 def test_crash_screen_restarts_by_itself_after_a_while(rig, monkeypatch):
     monkeypatch.setattr(dice.DiceRoller, "key", lambda *a: 1 / 0)
     rig.keys("down", "a", "a")

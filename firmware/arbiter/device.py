@@ -42,6 +42,7 @@ class Device:
         self.crashes = []
         self.crashed_at = 0
         self.app = None
+        self.unreported = None  # a crash whose report did not fit the heap (see tick)
         self._start(board.ticks_ms(), board.errors)
 
     def _start(self, now, notices=()):
@@ -58,12 +59,21 @@ class Device:
         """One pass of the main loop; returns how long to sleep, in ms."""
         self.board.feed()
         now = self.board.ticks_ms()
+        if self.unreported is not None:  # the game's heap collected since: it fits now
+            exc, self.unreported = self.unreported, None
+            self.crash(exc, now)
+            return POLL_MS
         if self.app is None:
             return self._crash_tick(now)
         try:
             return self.app.step(now)
         except Exception as exc:  # the device must never die or crash-loop
-            self.crash(exc, now)
+            try:
+                self.crash(exc, now)
+            except MemoryError:  # the heap was full: reported after a collection
+                self.app = None
+                self.unreported = exc
+                return 0
             return POLL_MS
 
     def crash(self, exc, now):
