@@ -32,15 +32,6 @@ def load_rules(flash, name):
     return rules
 
 
-def _checked_before(flash, name):
-    """Whether the ruleset's bytes are those the device checked last (store/checked)."""
-    from arbiter.store import checked
-
-    passed = checked.passed(flash, name, checked.record(flash, name))
-    unload("arbiter.store.checked")
-    return passed
-
-
 def _ruleset_file(flash, name, ruleset):
     """The ruleset's file, open, its size checked first; RulesetError if it is not there."""
     ruleset.check_size(flash.size(FOLDER + name + ".json"))
@@ -276,12 +267,18 @@ def _play(app, game, journal, now, lines, title):
         app.push(TextPage(title, lines))
 
 
+def _resume_later(app, rules):
+    """The replay in a pass of its own: beside the ruleset's last step, Kaiju's
+    did not fit a Pico's heap."""
+    app.later = lambda app, now: resume_saved(app, now, rules)
+
+
 def resume_saved(app, now, rules=None):
     """At boot: the game on flash, back where it was, and a page saying so. A game
     that cannot be resumed, whatever the reason, is set aside (game.jnl.bad) with
-    the reason shown: it must not fail again at every boot. A ruleset changed since
-    the device last checked it is read first a step a pass (Loading), as at a game's
-    start: checked whole in the resume's pass, a big one did not fit a Pico's heap."""
+    the reason shown: it must not fail again at every boot. The ruleset is read
+    first a step a pass (Loading), as at a game's start, and the replay comes in a
+    pass of its own: all in the resume's pass, a big one did not fit a Pico's heap."""
     from arbiter.screens.view import public_text
     from arbiter.store.journal import JOURNAL, resume
 
@@ -294,9 +291,8 @@ def resume_saved(app, now, rules=None):
         if header is None:
             raise ValueError("its first line is unreadable")
         name = str(header.get("ruleset"))
-        if rules is None and app.flash.exists(FOLDER + name + ".json") and \
-                not _checked_before(app.flash, name):
-            app.push(Loading(name, lambda app, rules: resume_saved(app, now, rules)))
+        if rules is None and app.flash.exists(FOLDER + name + ".json"):
+            app.push(Loading(name, _resume_later))
             return
         game = resume(journal, rules or load_rules(app.flash, name), keep=DEVICE_KEEP)
         unload("arbiter.game.replay")  # a resume's code only
