@@ -10,15 +10,16 @@ FOLDER = "rulesets/"
 _CHUNK = 512
 
 
-def record(flash, name):
+def record(flash, name, path=None):
     """What ``NAME.ok`` holds once the ruleset as it is now has passed: its digest,
-    or None when it cannot be read."""
+    or None when it cannot be read. ``path``: the same bytes elsewhere (a push's
+    ``NAME.part``)."""
     import hashlib
 
     h = hashlib.sha256(VERSION.encode())
     buf = bytearray(_CHUNK)
     try:
-        with flash.open(FOLDER + name + ".json", "rb") as f:
+        with flash.open(path or FOLDER + name + ".json", "rb") as f:
             n = f.readinto(buf)
             while n:
                 h.update(buf if n == _CHUNK else memoryview(buf)[:n])

@@ -30,13 +30,13 @@ def push(name, force=False, flash=None):
     part = FOLDER + name + ".part"
     try:
         ruleset.check_size(flash.size(part))
-        with flash.open(part) as f:
-            text = f.read()
-        data = ruleset.parse(text)
-        if data.get("name") != name:
+        with flash.open(part) as f:  # streamed: a big ruleset's text and parse in a
+            title = ruleset.read(f).get("name")  # Pico W's heap left no room
+        if title != name:
             raise ruleset.RulesetError("name", "is %r, but the file is %s.json"
-                                      % (data.get("name"), name))
-        if not force and _in_play(flash) == name and flash.read(FOLDER + name + ".json") != text:
+                                      % (title, name))
+        digest = checked.record(flash, name, part)
+        if not force and _in_play(flash) == name and digest != checked.record(flash, name):
             raise ruleset.RulesetError("", "a game of %s is in progress on the device; end it "
                                       "first (or push with --force)" % name)
     except (ValueError, OSError, MemoryError) as exc:
@@ -44,7 +44,7 @@ def push(name, force=False, flash=None):
         print("REFUSED", exc)
         return
     flash.rename(part, FOLDER + name + ".json")
-    checked.remember(flash, name, checked.record(flash, name))  # checked whole just now
+    checked.remember(flash, name, digest)  # checked whole just now
     print("OK", name)
 
 
