@@ -25,6 +25,17 @@ class Rig:
         self.watchdog_resets = 0
         self._power_on()
         self.run(50)
+        self.settle()
+
+    def settle(self, limit_ms=60000):
+        """Run until the device has nothing left to do (a boot's resume reads its
+        ruleset a step a pass): its screen drawn, no work waiting for a pass."""
+        while limit_ms > 0:
+            app = self.device.app
+            if app is None or not (app.dirty or app.later is not None or app._booting):
+                return
+            self.run(10)
+            limit_ms -= 10
 
     def _power_on(self):
         from arbiter.device import Device
