@@ -65,15 +65,17 @@ class App:
         self._booting = False
         if self._resuming:
             self._resume(now, notices)
-        if self._hold_usb:
-            from arbiter.screens.usb import reopen
-
-            self._hold_usb = False
-            reopen(self)
         if notices:
             self.push(TextPage("Check setup", notices))
         self.dirty = True
         return self._resuming
+
+    def _reopen_usb(self):
+        from arbiter.screens.usb import reopen
+
+        self._hold_usb = False
+        reopen(self)
+        self.dirty = True
 
     def _resume(self, now, notices):
         try:
@@ -151,6 +153,8 @@ class App:
     def step(self, now):
         if self._booting and self._finish_boot(now):
             return 0  # a resume's pass: its garbage is collected before the drawing
+        if self._hold_usb and self.later is None and not getattr(self.screen, "loads", False):
+            self._reopen_usb()  # once the resume (a few passes) is done
         buttons = self.buttons
         buttons.poll(now)
         if buttons.activity:

@@ -67,6 +67,8 @@ class Loading:
     so a Pico's heap lets go of each step's leftovers before the next, then gives
     its place to the game's setup. Keys wait: it takes a few passes."""
 
+    loads = True  # the boot's resume is not done while it is up (App.step)
+
     def __init__(self, name, then=None):
         self.name = name
         self.steps = None
