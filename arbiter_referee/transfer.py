@@ -36,6 +36,9 @@ MKDIR_RULESETS = "import os\ntry:\n os.mkdir('rulesets')\nexcept OSError:\n pass
 # Before every step: the firmware's watchdog (board.py) keeps running while a command
 # holds the REPL, and resets the device if a step is not done within its 8 s.
 FEED = "import sys\nb = sys.modules.get('board')\nif b and hasattr(b, 'feed'):\n b.feed()\ndel b"
+# Printed after a command's last step, before its reset: the reset drops the port,
+# and mpremote, still closing it on a loaded PC, may fail on a line already gone.
+STEPS_DONE = "arbiter: steps done"
 
 
 NO_FIRMWARE = "the device has no Arbiter firmware: run arbiter deploy first"
@@ -61,7 +64,7 @@ def mpremote(port: str, *steps: list[str], reset: bool = True,
             args += ["exec", FEED, "+"]
         args += [*step, "+"]
     if reset:
-        args.append("reset")
+        args += ["exec", f"print({STEPS_DONE!r})", "+", "reset"]
     else:
         args.pop()
     env = dict(os.environ, PYTHONUNBUFFERED="1")  # its lines as they come, for on_line
@@ -78,8 +81,12 @@ def mpremote(port: str, *steps: list[str], reset: bool = True,
         timer = threading.Timer(TIMEOUT, give_up)
         timer.start()
         lines = []
+        steps_done = False
         try:
             for line in process.stdout:
+                if line.strip() == STEPS_DONE:
+                    steps_done = True
+                    continue
                 lines.append(line)
                 if on_line is not None:
                     on_line(line.rstrip("\n"))
@@ -92,7 +99,7 @@ def mpremote(port: str, *steps: list[str], reset: bool = True,
         errors.seek(0)
         stderr = errors.read()
     stdout = "".join(lines)
-    if process.returncode != 0:
+    if process.returncode != 0 and not steps_done:  # after them, only the reset failed
         if timed_out.is_set():
             raise DeviceError(f"the device on {port} did not answer within {TIMEOUT} s: "
                               f"if it is refereeing a game, choose Connect to PC in its "

@@ -106,3 +106,31 @@ def test_run_dice_never_rewind_and_undo_of_a_roll_needs_agreement(capsys):
     err = capsys.readouterr().err.strip()
     assert err.startswith("arbiter run: action 2 ('undo') refused: undo needs everyone's "
                           "agreement (undo agreed): its rolls ") and len(err.splitlines()) == 1
+
+
+def test_a_command_whose_reset_drops_the_port_under_mpremote_still_succeeds(monkeypatch):
+    """On a loaded PC the device may reset and drop its port while mpremote is still
+    closing it: the steps were all done, so the command succeeded (and a failure
+    before they were done is still reported)."""
+    from arbiter_referee import transfer
+
+    real = subprocess.Popen
+
+    def fake_mpremote(output, returncode):
+        script = f"import sys\nsys.stdout.write({output!r})\n" \
+                 f"sys.stderr.write('OSError: [Errno 5] Input/output error\\n')\n" \
+                 f"sys.exit({returncode})\n"
+
+        def popen(args, **kwargs):
+            return real([sys.executable, "-c", script], **kwargs)
+
+        monkeypatch.setattr(transfer.subprocess, "Popen", popen)
+
+    restarts = []
+    monkeypatch.setattr(transfer, "wait_for_restart", lambda port, before: restarts.append(port))
+    fake_mpremote(f"juggernauts\t16751\nOK\r\n{transfer.STEPS_DONE}\r\n", 1)
+    assert transfer.mpremote("/dev/null", ["exec", "listing()"]) == "juggernauts\t16751\nOK\n"
+    assert restarts == ["/dev/null"]
+    fake_mpremote("juggernauts\t167", 1)
+    with pytest.raises(transfer.DeviceError, match="Input/output error"):
+        transfer.mpremote("/dev/null", ["exec", "listing()"])
