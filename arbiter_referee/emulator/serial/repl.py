@@ -144,6 +144,8 @@ class SerialDevice:
                 continue
             self.bitten = True
             self.watchdog_resets += 1
+            print(f"Arbiter emulator: the watchdog reset the device (unfed "
+                  f"{time.monotonic() - self.fed_at:.1f} s)", flush=True)
             if self.vm is not None:
                 self.vm.watchdog_reset()
 
