@@ -1,0 +1,145 @@
+"""A rule test on both runtimes: the games a test makes with ``helpers.game.new_game``
+are played here, where each message and refusal is read, and recorded; under
+``micropython`` the same games are played again in real MicroPython in a Pico's
+192 KB heap, all in one run: each refusal must be met again, at the same action,
+with the same reason, no other action refused, and each game must end in the same
+public state and play screen as here.
+
+    @pytest.fixture(params=RUNTIMES)
+    def runtime(request):
+        with replayed(request.param, "tactics"):
+            yield request.param
+
+A board a test arranges by hand (not by actions) is recorded with ``patched``."""
+
+import contextlib
+import json
+
+from arbiter.game import Illegal
+from arbiter.game.engine import Game
+from arbiter_referee.emulator.screen_text import read_lines
+from arbiter_referee.emulator.session import run_driver
+from arbiter_referee.headless import RUN_HEAP
+from arbiter_referee.rulesets import ruleset_path
+from helpers import game as games
+
+RUNTIMES = ["cpython", "micropython"]
+
+
+class Recorded(Game):
+    """A Game that keeps its steps: ("a", action, refusal reason or None) or
+    ("=", {field: value}) for game fields set by hand (``patched``)."""
+
+    def __init__(self, rules, players=None, options=None, seed=0):
+        super().__init__(rules, players, options, seed)
+        self.replay_made = (players, seed, dict(options or {}))
+        self.replay_steps = []
+
+    def apply(self, text):
+        try:
+            event = super().apply(text)
+        except Illegal as exc:
+            self.replay_steps.append(("a", text, exc.reason))
+            raise
+        self.replay_steps.append(("a", text, None))
+        return event
+
+
+def patched(game, fields):
+    """``game.state["game"]`` given ``fields``, kept from now on (a snapshot: a
+    refusal rolls back to it, not past it); recorded when the game is."""
+    from arbiter.game.state import clone
+
+    game.state["game"].update(fields)
+    game.history.snaps.append((game.history.count(), clone(game.state), game.logged()))
+    if isinstance(game, Recorded):
+        game.replay_steps.append(("=", fields))
+
+
+# The driver: every game in turn, each in the heap alone; a refusal printed, then on.
+DRIVER = (
+    "from arbiter.game.state import clone\n"
+    "steps = vrun.load_steps(drvdata.RULESET)\n"
+    "done = False\n"
+    "while not done:\n"
+    "    gc.collect()\n"
+    "    done, rules = vrun.load_step(steps)\n"
+    "steps = None\n"
+    "for n in range(len(drvdata.GAMES)):\n"
+    "    gc.collect()\n"
+    "    players, seed, options, todo = drvdata.GAMES[n]\n"
+    "    print('G %d' % n)\n"
+    "    game = vrun.start(rules, players, seed, options)\n"
+    "    for i in range(len(todo)):\n"
+    "        gc.collect()\n"
+    "        kind, what = todo[i]\n"
+    "        if kind == 'a':\n"
+    "            vrun.act(game, i, what)\n"
+    "        else:\n"
+    "            game.state['game'].update(what)\n"
+    "            game.history.snaps.append((game.history.count(), clone(game.state),"
+    " game.logged()))\n"
+    "    gc.collect()\n"
+    "    vrun.finish(game)\n"
+    "    game = None\n")
+
+
+def on_micropython(ruleset, recorded):
+    """Plays the recorded games in MicroPython: per game, (refusals [(step, reason)],
+    public state with its "screen")."""
+    path = ruleset_path(ruleset)
+    plays = [(players, seed, options, [(s[0], s[1]) for s in game.replay_steps])
+             for game in recorded for players, seed, options in [game.replay_made]]
+    result = run_driver("vrun", DRIVER, {"/rs": (path.parent, False)}, RUN_HEAP,
+                        data={"RULESET": "/rs/" + path.name, "GAMES": plays})
+    if result.exit_code != 0:
+        raise RuntimeError(f"MicroPython failed:\n{result.stderr}")
+    outs = []
+    for line in result.stdout.splitlines():
+        if line.startswith("G "):
+            outs.append(([], None))
+        elif line.startswith("X "):
+            number, _, reason = line[2:].partition(" ")
+            outs[-1][0].append((int(number), reason))
+        elif line.startswith("R "):
+            outs[-1] = (outs[-1][0], json.loads(line[2:]))
+        elif line.startswith("S "):
+            outs[-1][1]["screen"] = read_lines(bytes.fromhex(line[2:]))
+    return outs
+
+
+def here(game):
+    """The public state and play screen of a game of this process, as vrun gives them."""
+    import vrun
+
+    state = game.public()
+    state["screen"] = read_lines(vrun.screen_ram(game))
+    return state
+
+
+def agree(ruleset, recorded):
+    """Each recorded game played in MicroPython as it was played here."""
+    outs = on_micropython(ruleset, recorded)
+    assert len(outs) == len(recorded), "MicroPython played %d of %d games" % (
+        len(outs), len(recorded))
+    for n, (game, (refusals, state)) in enumerate(zip(recorded, outs, strict=True)):
+        want = [(i, step[2]) for i, step in enumerate(game.replay_steps)
+                if step[0] == "a" and step[2] is not None]
+        where = "game %d %r" % (n, game.replay_made)
+        assert refusals == want, (where, refusals, want)
+        assert games.canonical(state) == games.canonical(here(game)), where
+
+
+@contextlib.contextmanager
+def replayed(runtime, ruleset):
+    """While in it, ``new_game`` records its games; on leaving, under ``micropython``,
+    they are played there too and must agree (see the module's text)."""
+    recorded = []
+    games.RECORDING = recorded
+    try:
+        yield
+    finally:
+        games.RECORDING = None
+    if runtime == "micropython":
+        assert recorded, "no game to play in MicroPython"
+        agree(ruleset, recorded)
