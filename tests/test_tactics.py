@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 from helpers.device import act, fill_form, game_of, lit, open_menu_item, play_screen, start_game
 from helpers.game import canonical, new_game, refused, rolled, rules, undoes_and_redoes_exactly
-from helpers.runtimes import RUNTIMES, patched, replayed
+from helpers.runtimes import RUNTIMES, patched, previewed, replayed
 
 from arbiter.game import Illegal
 from arbiter.game.engine import Game
@@ -30,7 +30,7 @@ SEED_TWO_ON_TWO_TIE = 1  # 2 units attack 2 (plain, no values): the first rolls 
 def runtime(request):
     """A rule's test on both runtimes: its games played again in MicroPython, where
     each refusal must come again and each game end the same (helpers.runtimes)."""
-    with replayed(request.param, "tactics"):
+    with replayed(request.param, "tactics", request.session):
         yield request.param
 
 
@@ -904,10 +904,8 @@ def test_a_lost_combat_undone_and_entered_again_rolls_fresh_dice(runtime):
 def test_a_refused_action_shows_and_uses_none_of_the_dice_it_rolled(runtime):
     # rule: "Nothing shown before it counts. A preview never rolls; a refused action
     # consumes and shows no dice."
-    from arbiter.game.public import preview
-
     g = arrange(plains(5), {"2,2": "5C"})
-    assert preview(g, "go P1 1,1 2,2") == ""  # it would roll: the preview stops before
+    assert previewed(g, "go P1 1,1 2,2") == ""  # it would roll: the preview stops before
     logged = list(g.log)
     with pytest.raises(Illegal, match="3,3 is not next to 1,1"):
         g.apply("go P1 1,1 3,3")

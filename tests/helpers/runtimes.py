@@ -7,7 +7,7 @@ public state and play screen as here.
 
     @pytest.fixture(params=RUNTIMES)
     def runtime(request):
-        with replayed(request.param, "tactics"):
+        with replayed(request.param, "tactics", request.session):
             yield request.param
 
 A board a test arranges by hand (not by actions) is recorded with ``patched``."""
@@ -27,8 +27,9 @@ RUNTIMES = ["cpython", "micropython"]
 
 
 class Recorded(Game):
-    """A Game that keeps its steps: ("a", action, refusal reason or None) or
-    ("=", {field: value}) for game fields set by hand (``patched``)."""
+    """A Game that keeps its steps: ("a", action, refusal reason or None),
+    ("=", {field: value}) for game fields set by hand (``patched``) or
+    ("?", action, what its preview said) (``previewed``)."""
 
     def __init__(self, rules, players=None, options=None, seed=0):
         super().__init__(rules, players, options, seed)
@@ -56,37 +57,51 @@ def patched(game, fields):
         game.replay_steps.append(("=", fields))
 
 
+def previewed(game, text):
+    """What ``text`` would say (public.preview), recorded when the game is."""
+    from arbiter.game.public import preview
+
+    said = preview(game, text)
+    if isinstance(game, Recorded):
+        game.replay_steps.append(("?", text, said))
+    return said
+
+
 # The driver: every game in turn, each in the heap alone; a refusal printed, then on.
-DRIVER = (
-    "from arbiter.game.state import clone\n"
-    "steps = vrun.load_steps(drvdata.RULESET)\n"
-    "done = False\n"
-    "while not done:\n"
-    "    gc.collect()\n"
-    "    done, rules = vrun.load_step(steps)\n"
-    "steps = None\n"
-    "for n in range(len(drvdata.GAMES)):\n"
-    "    gc.collect()\n"
-    "    players, seed, options, todo = drvdata.GAMES[n]\n"
-    "    print('G %d' % n)\n"
-    "    game = vrun.start(rules, players, seed, options)\n"
-    "    for i in range(len(todo)):\n"
-    "        gc.collect()\n"
-    "        kind, what = todo[i]\n"
-    "        if kind == 'a':\n"
-    "            vrun.act(game, i, what)\n"
-    "        else:\n"
-    "            game.state['game'].update(what)\n"
-    "            game.history.snaps.append((game.history.count(), clone(game.state),"
-    " game.logged()))\n"
-    "    gc.collect()\n"
-    "    vrun.finish(game)\n"
-    "    game = None\n")
+# (mp_program: every name a global, a from-import would make a local of its main)
+DRIVER = """\
+clone = __import__('arbiter.game.state', None, None, ('clone',)).clone
+preview = __import__('arbiter.game.public', None, None, ('preview',)).preview
+steps = vrun.load_steps(drvdata.RULESET)
+done = False
+while not done:
+    gc.collect()
+    done, rules = vrun.load_step(steps)
+steps = None
+for n in range(len(drvdata.GAMES)):
+    gc.collect()
+    players, seed, options, todo = drvdata.GAMES[n]
+    print('G %d' % n)
+    game = vrun.start(rules, players, seed, options)
+    for i in range(len(todo)):
+        gc.collect()
+        kind, what = todo[i]
+        if kind == 'a':
+            vrun.act(game, i, what)
+        elif kind == '?':
+            print('P %d %s' % (i, preview(game, what)))
+        else:
+            game.state['game'].update(what)
+            game.history.snaps.append((game.history.count(), clone(game.state), game.logged()))
+    gc.collect()
+    vrun.finish(game)
+    game = None
+"""
 
 
 def on_micropython(ruleset, recorded):
-    """Plays the recorded games in MicroPython: per game, (refusals [(step, reason)],
-    public state with its "screen")."""
+    """Plays the recorded games in MicroPython: per game, (refusals and previews
+    [(step, reason or what it said)], public state with its "screen")."""
     path = ruleset_path(ruleset)
     plays = [(players, seed, options, [(s[0], s[1]) for s in game.replay_steps])
              for game in recorded for players, seed, options in [game.replay_made]]
@@ -98,9 +113,9 @@ def on_micropython(ruleset, recorded):
     for line in result.stdout.splitlines():
         if line.startswith("G "):
             outs.append(([], None))
-        elif line.startswith("X "):
-            number, _, reason = line[2:].partition(" ")
-            outs[-1][0].append((int(number), reason))
+        elif line[:2] in ("X ", "P "):
+            number, _, said = line[2:].partition(" ")
+            outs[-1][0].append((int(number), said))
         elif line.startswith("R "):
             outs[-1] = (outs[-1][0], json.loads(line[2:]))
         elif line.startswith("S "):
@@ -124,22 +139,24 @@ def agree(ruleset, recorded):
         len(outs), len(recorded))
     for n, (game, (refusals, state)) in enumerate(zip(recorded, outs, strict=True)):
         want = [(i, step[2]) for i, step in enumerate(game.replay_steps)
-                if step[0] == "a" and step[2] is not None]
+                if step[0] == "?" or step[0] == "a" and step[2] is not None]
         where = "game %d %r" % (n, game.replay_made)
         assert refusals == want, (where, refusals, want)
         assert games.canonical(state) == games.canonical(here(game)), where
 
 
 @contextlib.contextmanager
-def replayed(runtime, ruleset):
+def replayed(runtime, ruleset, session=None):
     """While in it, ``new_game`` records its games; on leaving, under ``micropython``,
-    they are played there too and must agree (see the module's text)."""
+    they are played there too and must agree (see the module's text). ``session``
+    (pytest's): no replay after the test itself failed, it would say nothing more."""
     recorded = []
+    failed = session.testsfailed if session else 0
     games.RECORDING = recorded
     try:
         yield
     finally:
         games.RECORDING = None
-    if runtime == "micropython":
+    if runtime == "micropython" and (session is None or session.testsfailed == failed):
         assert recorded, "no game to play in MicroPython"
         agree(ruleset, recorded)
