@@ -68,19 +68,24 @@ def previewed(game, text):
 
 
 # The driver: every game in turn, each in the heap alone; a refusal printed, then on.
-# (mp_program: every name a global, a from-import would make a local of its main)
+# The games lie outside the heap (a Pico holds no script), a line of JSON each, read
+# one at a time. (mp_program: every name a global, a from-import would make a local.)
 DRIVER = """\
 clone = __import__('arbiter.game.state', None, None, ('clone',)).clone
 preview = __import__('arbiter.game.public', None, None, ('preview',)).preview
+json = __import__('json')
+where, size = host.call('blob', '').split()
+blob = __import__('uctypes').bytearray_at(int(where), int(size))
+where = size = None
 steps = vrun.load_steps(drvdata.RULESET)
 done = False
 while not done:
     gc.collect()
     done, rules = vrun.load_step(steps)
 steps = None
-for n in range(len(drvdata.GAMES)):
+for n in range(len(drvdata.ENDS) - 1):
     gc.collect()
-    players, seed, options, todo = drvdata.GAMES[n]
+    players, seed, options, todo = json.loads(blob[drvdata.ENDS[n]:drvdata.ENDS[n + 1]])
     print('G %d' % n)
     game = vrun.start(rules, players, seed, options)
     for i in range(len(todo)):
@@ -103,10 +108,14 @@ def on_micropython(ruleset, recorded):
     """Plays the recorded games in MicroPython: per game, (refusals and previews
     [(step, reason or what it said)], public state with its "screen")."""
     path = ruleset_path(ruleset)
-    plays = [(players, seed, options, [(s[0], s[1]) for s in game.replay_steps])
-             for game in recorded for players, seed, options in [game.replay_made]]
+    lines = [json.dumps([*game.replay_made, [s[:2] for s in game.replay_steps]]).encode()
+             for game in recorded]
+    ends = [0]
+    for line in lines:
+        ends.append(ends[-1] + len(line))
     result = run_driver("vrun", DRIVER, {"/rs": (path.parent, False)}, RUN_HEAP,
-                        data={"RULESET": "/rs/" + path.name, "GAMES": plays})
+                        data={"RULESET": "/rs/" + path.name, "ENDS": ends},
+                        blob=b"".join(lines))
     if result.exit_code != 0:
         raise RuntimeError(f"MicroPython failed:\n{result.stderr}")
     outs = []
