@@ -68,11 +68,12 @@ def previewed(game, text):
 
 
 # The driver: every game in turn, each in the heap alone; a refusal printed, then on.
-# The games lie outside the heap (a Pico holds no script), a line of JSON each, read
-# one at a time. (mp_program: every name a global, a from-import would make a local.)
+# The games lie outside the heap (a Pico holds no script), each a JSON head (its
+# players, seed, options and where each step ends) and its steps, each step's text
+# read as it comes. The driver's own code is in the heap too: the previews' and the
+# patches' parts only when played (a Jugger refusal's rewind fits with a few hundred
+# bytes to spare). (mp_program: every name a global: a from-import makes a local.)
 DRIVER = """\
-clone = __import__('arbiter.game.state', None, None, ('clone',)).clone
-preview = __import__('arbiter.game.public', None, None, ('preview',)).preview
 json = __import__('json')
 where, size = host.call('blob', '').split()
 blob = __import__('uctypes').bytearray_at(int(where), int(size))
@@ -83,39 +84,58 @@ while not done:
     gc.collect()
     done, rules = vrun.load_step(steps)
 steps = None
-for n in range(len(drvdata.ENDS) - 1):
+for n in range(len(drvdata.GAMES)):
     gc.collect()
-    players, seed, options, todo = json.loads(blob[drvdata.ENDS[n]:drvdata.ENDS[n + 1]])
+    at, base = drvdata.GAMES[n]
+    players, seed, options, ends = json.loads(blob[at:base])
     print('G %d' % n)
     game = vrun.start(rules, players, seed, options)
-    for i in range(len(todo)):
+    at = base
+    for i in range(len(ends)):
         gc.collect()
-        kind, what = todo[i]
-        if kind == 'a':
+        kind, what, at = blob[at], str(blob[at + 1:base + ends[i]], 'utf-8'), base + ends[i]
+        if kind == 97:
             vrun.act(game, i, what)
-        elif kind == '?':
+"""
+PREVIEWS = ("preview = __import__('arbiter.game.public', None, None, ('preview',)).preview\n",
+            """\
+        elif kind == 63:
             print('P %d %s' % (i, preview(game, what)))
-        else:
-            game.state['game'].update(what)
+""")
+PATCHES = ("clone = __import__('arbiter.game.state', None, None, ('clone',)).clone\n", """\
+        elif kind == 61:
+            game.state['game'].update(json.loads(what))
             game.history.snaps.append((game.history.count(), clone(game.state), game.logged()))
+""")
+END = """\
     gc.collect()
     vrun.finish(game)
     game = None
 """
 
 
+def driver(kinds):
+    """The driver for games whose steps are of ``kinds`` ("a", "?", "=")."""
+    parts = [part for kind, part in (("?", PREVIEWS), ("=", PATCHES)) if kind in kinds]
+    return "".join(p[0] for p in parts) + DRIVER + "".join(p[1] for p in parts) + END
+
+
 def on_micropython(ruleset, recorded):
     """Plays the recorded games in MicroPython: per game, (refusals and previews
     [(step, reason or what it said)], public state with its "screen")."""
     path = ruleset_path(ruleset)
-    lines = [json.dumps([*game.replay_made, [s[:2] for s in game.replay_steps]]).encode()
-             for game in recorded]
-    ends = [0]
-    for line in lines:
-        ends.append(ends[-1] + len(line))
-    result = run_driver("vrun", DRIVER, {"/rs": (path.parent, False)}, RUN_HEAP,
-                        data={"RULESET": "/rs/" + path.name, "ENDS": ends},
-                        blob=b"".join(lines))
+    blob, heads = bytearray(), []
+    for game in recorded:
+        steps = [(kind + (json.dumps(what) if kind == "=" else what)).encode()
+                 for kind, what, *_ in game.replay_steps]
+        ends = [sum(len(step) for step in steps[:i + 1]) for i in range(len(steps))]
+        head = json.dumps([*game.replay_made, ends]).encode()
+        heads.append((len(blob), len(blob) + len(head)))
+        blob += head + b"".join(steps)
+    kinds = {step[0] for game in recorded for step in game.replay_steps}
+    result = run_driver("vrun", driver(kinds), {"/rs": (path.parent, False)}, RUN_HEAP,
+                        data={"RULESET": "/rs/" + path.name, "GAMES": heads},
+                        blob=bytes(blob))
     if result.exit_code != 0:
         raise RuntimeError(f"MicroPython failed:\n{result.stderr}")
     outs = []
