@@ -11,13 +11,12 @@ by name (test_jugger.py): Falcons Ana (Qwik), Bo, Cyd, Dag, Eli (chain) against
 Ravens Fen (Qwik), Gus, Hal, Ivo, Jo (chain)."""
 
 import pytest
-from helpers.game import canonical, named, new_game, notes, piece_state, rolls
+from helpers.game import named, new_game, notes, piece_state, rolls
+from helpers.runtimes import RUNTIMES, replayed
 from test_jugger import SEED_P1_INITIATIVE, juggs
 
 from arbiter.game import Illegal
-from arbiter_referee.headless import play
 
-RUNTIMES = ["cpython", "micropython"]
 # P1 wins the point's first initiative, and (after the pin_2 script's first stone) P2 the
 # second stone's
 SEED = SEED_P1_INITIATIVE
@@ -25,10 +24,16 @@ SEED_ANA_HITS = 4  # P1's initiative; Ana's one die at Fen shows a Jugg
 SEED_BO_FEN_EVEN = 8  # P1's initiative; Bo at Fen in a duel: as many Juggs each
 
 
-def script(runtime, steps, seed=SEED, length="short"):
-    """Plays ``steps`` (see the module's text) and returns the game (this process's)."""
+@pytest.fixture(params=RUNTIMES)
+def runtime(request):
+    """The games a test makes, played again in MicroPython (helpers.runtimes)."""
+    with replayed(request.param, "jugger", request.session):
+        yield request.param
+
+
+def script(steps, seed=SEED, length="short"):
+    """Plays ``steps`` (see the module's text) and returns the game."""
     g = new_game("jugger", seed, options={"length": length})
-    done = []
     for action, want in steps:
         if action.startswith("to "):
             _, player, voa = action.split()
@@ -37,7 +42,6 @@ def script(runtime, steps, seed=SEED, length="short"):
                         and g.state["game"]["voa"] == int(voa):
                     break
                 g.apply("next")
-                done.append("next")
             else:
                 raise AssertionError("never reached " + action)
             continue
@@ -46,32 +50,23 @@ def script(runtime, steps, seed=SEED, length="short"):
             with pytest.raises(Illegal) as refusal:
                 g.apply(text)
             assert refusal.value.reason == want[1:], action
-            if runtime == "micropython":
-                out = play("jugger", None, seed, {"length": length}, done + [text], runtime)
-                assert out.refused == (len(done) + 1, want[1:]), action
             continue
         seen = len(notes(g))
         g.apply(text)
-        done.append(text)
         said = " | ".join(notes(g)[seen:])
         assert want in said, (action, said)
-    if runtime == "micropython":
-        mp = play("jugger", None, seed, {"length": length}, done, runtime)
-        cp = play("jugger", None, seed, {"length": length}, done, "cpython")
-        assert mp.refused is None and canonical(mp.state) == canonical(cp.state)
     return g
 
 
 # -- (1) scoring ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_the_qwik_scores_in_its_activation_carrying_the_jugg_and_paying(runtime):
     # "Si un Qwik está en el hexágono de la Portería, puede gastar 2 PC para marcar un
     # punto. Si un Qwik está en el hexágono adyacente a la Portería, puede utilizar 3 PC";
     # "Si un Qwik está en el hexágono adyacente al del jugg, puede utilizar 2 PC para
     # levantarlo"; "Un Jugger Agachado: No puede llevar a cado ninguna Acción"
-    g = script(runtime, [
+    g = script([
         ("to P1 5", ""),
         ("score {Bo}", "!only a Qwik scores"),
         ("score {Ana}", "!Ana does not carry the Jugg"),
@@ -82,7 +77,7 @@ def test_the_qwik_scores_in_its_activation_carrying_the_jugg_and_paying(runtime)
         ("to P1 4", ""),
         ("score {Ana}", "!Ana is crouched")])
     assert g.state["game"]["jugg"] == "" and g.state["result"] is None
-    g = script(runtime, [
+    g = script([
         ("to P1 5", ""),
         ("pickup {Ana}", "Ana picks up the Jugg"),  # 1 on the Jugg's hex
         ("score {Ana} far=1", "P1 scores 1-0")])  # 3 from the hex next to the goal
@@ -90,10 +85,9 @@ def test_the_qwik_scores_in_its_activation_carrying_the_jugg_and_paying(runtime)
     assert (ana["focus"], ana["stamina"]) == (0, 3) and g.state["winner"] == "P1"
 
 
-@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_the_qwik_scores_only_in_its_own_activation(runtime):
     # "El Jugger activado debe completar TODAS las acciones que van a hacer en esa Piedra"
-    script(runtime, [
+    script([
         ("to P1 5", ""),
         ("pickup {Ana}", "Ana picks up the Jugg"),
         ("to P1 4", ""),
@@ -103,12 +97,11 @@ def test_the_qwik_scores_only_in_its_own_activation(runtime):
 # -- (2) one activation a stone ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_a_jugger_activates_once_a_stone_and_a_delay_moves_it_lower(runtime):
     # "En vez de Activar, un Jugger puede Retrasar su Activación posponiéndola para un Orden
     # de Activación menor"; "El Jugador puede entonces Activar el Jugger durante su Turno
     # quitando la Ficha de Demora"; "Activando, uno por uno, a todos sus Juggers"
-    g = script(runtime, [
+    g = script([
         ("to P1 4", ""),
         ("delay {Bo}", "Bo delays"),
         ("attack {Bo} {Hal} defense=none", "!Bo activates at Reflexes 4"),  # not at 4 again
@@ -117,7 +110,7 @@ def test_a_jugger_activates_once_a_stone_and_a_delay_moves_it_lower(runtime):
         ("attack {Bo} {Gus} defense=none", "!Bo has made its Basic Attack"),
         ("delay {Bo}", "!Bo has activated; it cannot delay now")])  # no act, delay, act
     assert piece_state(g, "Bo")["delayed"] == 0  # the activation ended the delay
-    script(runtime, [
+    script([
         ("to P1 3", ""),
         ("attack {Cyd} {Ivo} defense=none", "-"),
         ("attack {Dag} {Hal} defense=none", "-"),  # Dag's activation begins: Cyd's is over
@@ -126,10 +119,9 @@ def test_a_jugger_activates_once_a_stone_and_a_delay_moves_it_lower(runtime):
         ("delay {Ana}", "!Ana activates at Reflexes 5")])  # her value passed: no delay now
 
 
-@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_no_delay_past_the_last_value_and_a_new_stone_activates_again(runtime):
     # "El valor del orden de activación (VOA) empieza en 5 y va en orden descendiente"
-    script(runtime, [
+    script([
         ("to P1 2", ""),
         ("ready {Eli}", "Eli readies the chain"),
         ("to P2 1", ""),
@@ -145,12 +137,11 @@ def test_no_delay_past_the_last_value_and_a_new_stone_activates_again(runtime):
 ON_THE_SIDE_IN_TURN = "an attack of opportunity is on the side in turn"
 
 
-@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_an_attack_of_opportunity_is_the_other_sides_reaction(runtime):
     # "Como REACCIÓN, el Jugador solamente declara un Ataque Básico con su Jugger ... contra
     # un Jugger en movimiento del oponente"; "Si la Cadena no está preparada el Jugger
     # usando la Cadena debe gastar como mínimo 3 PC"
-    g = script(runtime, [
+    g = script([
         ("to P1 5", ""),
         ("attack {Gus} {Ana} kind=opportunity defense=none", "-"),  # Ana moves past Gus
         ("attack {Gus} {Fen} kind=opportunity", "!" + ON_THE_SIDE_IN_TURN),
@@ -164,11 +155,10 @@ def test_an_attack_of_opportunity_is_the_other_sides_reaction(runtime):
 # -- (4) exhaustion ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_exhaustion_begins_after_the_action_that_spent_the_last_stamina(runtime):
     # "Inmediatamente después de que la acción en la que un Jugger gasta su última Ficha de
     # PA en su Carta de Estadísticas Personales sufre la condición de AGOTADO"
-    g = script(runtime, [
+    g = script([
         ("to P1 4", ""),
         ("spend {Bo} n=2 from=stamina", "Bo spends 2"),
         ("spend {Bo} n=3", "Bo spends 3"),  # 1 focus and 1 stamina left
@@ -180,14 +170,13 @@ def test_exhaustion_begins_after_the_action_that_spent_the_last_stamina(runtime)
 # -- (5) pins ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_pins_in_the_pinners_activation_and_again_before_the_pinned_sides_turn(runtime):
     # "El Jugador Activo debe estar en un hexágono adyacente ... y gastar un Punto de
     # Concentración"; "cualquier Jugador Activo puede re-establecer el Pineo ... siempre y
     # cuando el Pineo se establezca ANTES del siguiente turno del Jugador controlando al
     # Jugador Agachado"; "Si los Reflejos del jugador son mayores que la Orden de Activación
     # actual, los jugadores se pueden activar normalmente durante el turno del Jugador"
-    g = script(runtime, [
+    g = script([
         ("hit {Gus} crouch=1", "Gus crouches 1"),
         ("to P1 5", ""),
         ("pin {Gus} by={Bo}", "!Bo activates at Reflexes 4"),  # not in Bo's activation
@@ -207,11 +196,10 @@ def test_pins_in_the_pinners_activation_and_again_before_the_pinned_sides_turn(r
     assert g.state["players"]["P2"]["initiative"]
 
 
-@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_a_jugger_freed_in_its_own_sides_turn_activates_at_once(runtime):
     # "Si es el turno del Jugador que controla a ese Jugador de Jugger cuando el Pineo se
     # acaba, el Jugador puede Activarse inmediatamente."
-    script(runtime, [
+    script([
         ("hit {Gus} crouch=1", "Gus crouches 1"),
         ("to P1 4", ""),
         ("pin {Gus} by={Bo}", "Bo pins Gus"),
@@ -221,10 +209,9 @@ def test_a_jugger_freed_in_its_own_sides_turn_activates_at_once(runtime):
         ("attack {Gus} {Cyd} defense=none", "-")])
 
 
-@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_a_second_hit_never_shortens_a_crouch(runtime):
     # "Conteo de 5 piedras: Cadena"
-    g = script(runtime, [("hit {Fen} by={Eli}", "Fen crouches 5"), ("out {Fen}", "crouch 5"),
+    g = script([("hit {Fen} by={Eli}", "Fen crouches 5"), ("out {Fen}", "crouch 5"),
                          ("hit {Fen} by={Bo}", "Fen crouches 5")])
     assert piece_state(g, "Fen")["crouch"] == 5
 
@@ -232,12 +219,11 @@ def test_a_second_hit_never_shortens_a_crouch(runtime):
 # -- (6) defenses --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_a_defender_who_cannot_pay_does_not_defend(runtime):
     # "No se defiende: Si el Jugger no puede permitirse pagar por su defensa esta opción
     # ocurre por defecto."; por la Espalda: "Entra por defecto en la opción de defensa No se
     # Defiende; No puede potenciar la Defensa"
-    g = script(runtime, [
+    g = script([
         ("to P1 4", ""),
         ("spend {Hal} n=6", "Hal spends 6"),  # all his focus, 2 of his stamina
         ("attack {Bo} {Hal} defense=duel side=back",
@@ -251,11 +237,10 @@ def test_a_defender_who_cannot_pay_does_not_defend(runtime):
 # -- (7) disputes --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_a_dispute_rolls_one_die_or_more(runtime):
     # "Las disputas entre jugadores se resuelven con un tiradas enfrentadas de dados. El
     # jugador que consigue más Juggs en sus dados gana."
-    g = script(runtime, [("dispute n=0", "!a dispute rolls 1 die or more"),
+    g = script([("dispute n=0", "!a dispute rolls 1 die or more"),
                          ("dispute n=-2", "!a dispute rolls 1 die or more"),
                          ("dispute n=3", "Dispute: ")])
     assert [len(r["rolls"]) for r in rolls(g, "dispute")[-2:]] == [3, 3]
@@ -275,16 +260,15 @@ def test_the_dispute_form_asks_the_number_of_dice(rig):
 # -- (8) the Qwik has no weapon ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_a_qwik_wields_no_weapon(runtime):
     # "Los Qwiks no pueden esgrimir armas"; "un Qwiker puede, como Ataque Normal, intentar
     # Forcejear o Apresar al Qwiker del oponente"
-    g = script(runtime, [
+    g = script([
         ("to P1 5", ""),
         ("attack {Ana} {Gus} defense=none", "!a Qwik wrestles only the other Qwik"),
         ("attack {Ana} {Fen} defense=none", "-")], seed=SEED_ANA_HITS)
     assert juggs(g) == (1, 0) and piece_state(g, "Fen")["crouch"] == 0  # Ana won: no crouch
-    g = script(runtime, [("to P1 4", ""), ("attack {Bo} {Fen} defense=duel", "-")],
+    g = script([("to P1 4", ""), ("attack {Bo} {Fen} defense=duel", "-")],
                seed=SEED_BO_FEN_EVEN)
     a, d = juggs(g)
     assert 0 < a == d and piece_state(g, "Bo")["crouch"] == 0  # doubles: only Fen crouches
@@ -294,19 +278,17 @@ def test_a_qwik_wields_no_weapon(runtime):
 # -- (10) rosters and stats ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_a_corrected_stat_takes_effect(runtime):
     # "Puntos de Ataque del Jugger + Puntos de Ataque del Arma"
-    g = script(runtime, [("set {Bo}.attack 3", ""), ("to P1 4", ""),
+    g = script([("set {Bo}.attack 3", ""), ("to P1 4", ""),
                          ("attack {Bo} {Hal} defense=none", "-")])
     assert len(rolls(g, "attack")[-1]["rolls"]) == 3 + 1
 
 
-@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_a_long_game_keeps_one_chain_in_play(runtime):
     # "Necesitaras, al menos: 1x Cadena (Solo puede haber una Cadena por cada equipo de
     # Jugger en el campo)"
-    script(runtime, [("swap {Wen} {Zed}", "!Bears needs one Chain in play"),
+    script([("swap {Wen} {Zed}", "!Bears needs one Chain in play"),
                      ("swap {Vik} {Zed}", "Zed in for Vik")], length="long")
 
 

@@ -6,6 +6,7 @@ from collections import Counter
 import pytest
 from helpers.device import act, fill_form, game_of, lit, open_menu_item, play_screen, start_game
 from helpers.game import canonical, new_game, refused, rolled, rules, undoes_and_redoes_exactly
+from helpers.runtimes import RUNTIMES, patched, previewed, replayed
 
 from arbiter.game import Illegal
 from arbiter.game.engine import Game
@@ -23,6 +24,14 @@ SEED_ONE_JOKER = 11  # it holds one
 SEED_NO_JOKER = 57  # it holds none: the leftover stack has 3 cards
 SEED_KOBOLDS_ROLL_TWO = 1  # kobolds holding 4 castles roll two or more 4-6s to reinforce
 SEED_TWO_ON_TWO_TIE = 1  # 2 units attack 2 (plain, no values): the first rolls tie
+
+
+@pytest.fixture(params=RUNTIMES)
+def runtime(request):
+    """A rule's test on both runtimes: its games played again in MicroPython, where
+    each refusal must come again and each game end the same (helpers.runtimes)."""
+    with replayed(request.param, "tactics", request.session):
+        yield request.param
 
 
 def new(seed=1, **options):
@@ -115,8 +124,6 @@ def arrange(g, cards=(), armies=()):
     """The board as a test needs it: ``cards`` {square: card}, ``armies`` {square:
     "P1 3"} (3 fresh units), kept as the game's state from now on (a snapshot, so a
     refusal rolls back to it)."""
-    from arbiter.game.state import clone
-
     state = g.state["game"]
     board, army = list(state["board"]), list(state["army"])
     for sq, card in dict(cards).items():
@@ -124,8 +131,7 @@ def arrange(g, cards=(), armies=()):
     for sq, text in dict(armies).items():
         owner, _, n = text.partition(" ")
         army[at(sq)] = owner + "0" * int(n) if owner else ""
-    state["board"], state["army"] = board, army
-    g.history.snaps.append((g.history.count(), clone(g.state), g.logged()))
+    patched(g, {"board": board, "army": army})
     return g
 
 
@@ -148,7 +154,7 @@ def plains(seed=1, **races):
 # -- castles and turns -----------------------------------------------------------------------
 
 
-def test_castle_choice_order_p1_p2_p2_p1_and_p1_first():
+def test_castle_choice_order_p1_p2_p2_p1_and_p1_first(runtime):
     # 6: "Player one picks one of the castles. Then player two picks his two castles.
     # Player one gets the last castle, but gets the first turn."
     g = new()
@@ -171,7 +177,7 @@ def test_castle_choice_order_p1_p2_p2_p1_and_p1_first():
     assert g.state["game"]["holders"] == ["P1", "P2", "P1", "P2"]  # 1,1 1,7 7,1 7,7
 
 
-def test_every_castle_starts_held_and_an_army_is_at_most_6():
+def test_every_castle_starts_held_and_an_army_is_at_most_6(runtime):
     # 2: "Control is defined by occupying that castle with at least one unit"; 1: "An
     # army can never be bigger than 6 units"
     g = new()
@@ -185,7 +191,7 @@ def test_every_castle_starts_held_and_an_army_is_at_most_6():
     refused(g, "place P1 7,1 2", "P1's reserve holds 1")
 
 
-def test_castle_control_follows_the_armies_and_the_win_at_the_start_of_ones_turn():
+def test_castle_control_follows_the_armies_and_the_win_at_the_start_of_ones_turn(runtime):
     # 2 Winning: "The game is won when a player begins his turn controlling 3 of the 4
     # castles. Control is defined by occupying that castle with at least one unit."
     g = arrange(plains(), armies={"2,6": "P1 3"})
@@ -209,7 +215,7 @@ def test_castle_control_follows_the_armies_and_the_win_at_the_start_of_ones_turn
 # -- moving ------------------------------------------------------------------------------
 
 
-def test_a_move_is_to_an_adjacent_card_diagonals_too_and_by_the_players_turn():
+def test_a_move_is_to_an_adjacent_card_diagonals_too_and_by_the_players_turn(runtime):
     # 4: "You can move an army, or a portion of an army to an adjacent card. Diagonal
     # movement is okay." 1: "Each turn a player picks and moves several of his armies."
     g = plains()
@@ -222,7 +228,7 @@ def test_a_move_is_to_an_adjacent_card_diagonals_too_and_by_the_players_turn():
     assert g.state["message"] == "P1 1,1 to 2,2, 2 move(s) left"
 
 
-def test_three_moves_a_turn_then_a_fourth_is_refused():
+def test_three_moves_a_turn_then_a_fourth_is_refused(runtime):
     # 4: "A player gets three moves a turn."
     g = plains()
     for src, dst, left in [("1,1", "1,2", 2), ("7,1", "6,1", 1), ("1,2", "1,3", 0)]:
@@ -233,7 +239,7 @@ def test_three_moves_a_turn_then_a_fourth_is_refused():
     assert g.state["players"]["P2"]["moves_left"] == 3
 
 
-def test_no_unit_moves_more_than_two_spaces_a_turn():
+def test_no_unit_moves_more_than_two_spaces_a_turn(runtime):
     # 4: "No one unit may move more than two spaces in a single turn."
     g = plains()
     g.apply("go P1 1,1 2,2 units=3")
@@ -245,7 +251,7 @@ def test_no_unit_moves_more_than_two_spaces_a_turn():
     assert army(g, "4,4") == ("P1", 3)
 
 
-def test_a_fresh_unit_joining_moved_ones_still_has_its_moves():
+def test_a_fresh_unit_joining_moved_ones_still_has_its_moves(runtime):
     g = plains()
     g.apply("go P1 1,1 2,2 units=2")
     g.apply("go P1 2,2 2,3 units=2")
@@ -253,7 +259,7 @@ def test_a_fresh_unit_joining_moved_ones_still_has_its_moves():
     assert army(g, "1,1") == ("P1", 3) and army(g, "2,3") == ("P1", 2)
 
 
-def test_an_army_never_grows_past_6():
+def test_an_army_never_grows_past_6(runtime):
     # 1: "An army can never be bigger than 6 units, so spread out."
     g = arrange(plains(), armies={"2,2": "P1 4"})
     refused(g, "go P1 1,1 2,2 units=3", "an army is at most 6 units: 2,2 holds 4")
@@ -261,7 +267,7 @@ def test_an_army_never_grows_past_6():
     assert army(g, "2,2") == ("P1", 6)
 
 
-def test_humans_extra_move_only_for_a_one_unit_army():
+def test_humans_extra_move_only_for_a_one_unit_army(runtime):
     # 7.1.4: "an extra point of movement which can only be used to move a one unit army"
     g = plains(P1="humans")
     for dst in ("2,1", "2,2", "1,2"):
@@ -271,7 +277,7 @@ def test_humans_extra_move_only_for_a_one_unit_army():
     refused(g, "go P1 7,1 6,1 units=1", "no moves left")
 
 
-def test_undead_have_two_moves():
+def test_undead_have_two_moves(runtime):
     # 7.1.5: "One less point of movement per turn"
     g = plains(P1="undead")
     g.apply("go P1 1,1 1,2 units=1")
@@ -286,7 +292,8 @@ def test_undead_have_two_moves():
     ("none", "5C", "forest", 4), ("none", "5S", "mountain", 4),   # 4: "roll high (4-6)"
     ("elves", "5C", "forest", 2), ("elves", "5S", "mountain", 4),  # 7.1.1
     ("dwarves", "5S", "mountain", 2), ("dwarves", "5C", "forest", 4)])  # 7.1.2
-def test_rough_terrain_entry_rolls_per_unit_and_the_others_stay(race, card, terrain, need):
+def test_rough_terrain_entry_rolls_per_unit_and_the_others_stay(
+        runtime, race, card, terrain, need):
     # 4: "Entering a forest from a non-forest space requires each unit entering the space
     # to roll high (4-6) on a die roll. Each unit that rolls 4-6 moves into the terrain.
     # The others are left behind." "failing to move through difficult terrain still
@@ -304,7 +311,7 @@ def test_rough_terrain_entry_rolls_per_unit_and_the_others_stay(race, card, terr
     assert army(g, "2,3") == ("P1", 2) and rolled(g, "entering") == []
 
 
-def test_a_recruit_is_collected_once_and_counts_as_a_move():
+def test_a_recruit_is_collected_once_and_counts_as_a_move(runtime):
     # 4: "When you land on a queen or jack card, add a unit to that army. Then flip the
     # face card over. Recruits can only be collected once before they are depleted."
     g = arrange(plains(), {"2,2": "QH"}, {"2,1": "P1 1"})
@@ -316,7 +323,7 @@ def test_a_recruit_is_collected_once_and_counts_as_a_move():
     refused(g, "go P1 3,3 4,4 units=1", "0 of 4 can move")
 
 
-def test_a_joker_landed_on_becomes_the_movers_choice_of_leftover_card():
+def test_a_joker_landed_on_becomes_the_movers_choice_of_leftover_card(runtime):
     # 4: "When you land on a joker, choose a card from the leftover stack of cards, and
     # replace the joker with that."
     g = arrange(plains(SEED_TWO_JOKERS), {"2,2": "JK"})
@@ -353,7 +360,7 @@ def totals(g):
     ("7S", "9C", 0, 0),
     ("KH", "QD", 13, 10)])  # "Aces have a value of 1. Jacks and queens ... 10, kings 13"
 def test_terrain_bonus_is_the_cards_value_with_the_forest_and_mountain_rules(
-        att_card, def_card, att_bonus, def_bonus):
+        runtime, att_card, def_card, att_bonus, def_bonus):
     # 3: "Add the value on the card as a terrain bonus. The defender uses the card the
     # battle is taking place on. The attacker uses the terrain he used to launch his
     # attack." 4: "you must roll to enter rough terrain even when attacking"
@@ -369,7 +376,7 @@ def test_terrain_bonus_is_the_cards_value_with_the_forest_and_mountain_rules(
     assert checked
 
 
-def test_support_is_one_per_unit_in_adjacent_armies_and_only_next_to_the_battle():
+def test_support_is_one_per_unit_in_adjacent_armies_and_only_next_to_the_battle(runtime):
     # 3: "Add 1 for each supporting unit. A unit provides support if it's in an army in a
     # space adjacent to the battle." "being adjacent to the terrain an attacker left
     # without being adjacent to the actual battle provides no support"
@@ -383,7 +390,7 @@ def test_support_is_one_per_unit_in_adjacent_armies_and_only_next_to_the_battle(
     assert totals(g) == (sum(a) + 5 + 4, sum(d) + 7 + 3)
 
 
-def test_losses_one_plus_one_per_5_points_and_the_defender_pushed_back():
+def test_losses_one_plus_one_per_5_points_and_the_defender_pushed_back(runtime):
     # 3: "Whomever scores higher wins. One of the loser's units dies, plus one more for
     # every 5 points difference between the combat scores. If the defender lost, his
     # remaining army is pushed backward ... If the attacker lost, his units return to
@@ -410,7 +417,7 @@ def test_losses_one_plus_one_per_5_points_and_the_defender_pushed_back():
     assert seen == {"att", "def"}
 
 
-def test_the_attacker_chooses_where_the_defender_goes_when_the_way_back_is_blocked():
+def test_the_attacker_chooses_where_the_defender_goes_when_the_way_back_is_blocked(runtime):
     # 3: "his remaining army is pushed backward (if this isn't an option, the attacker
     # chooses where the defender is pushed)"
     for seed in range(40):
@@ -429,7 +436,7 @@ def test_the_attacker_chooses_where_the_defender_goes_when_the_way_back_is_block
     assert g.state["message"] == "P2 pushed to 4,3"
 
 
-def test_a_tie_costs_each_side_a_unit_and_rerolls():
+def test_a_tie_costs_each_side_a_unit_and_rerolls(runtime):
     # 3: "In the event of a tie, losses are heavy. Both sides lose a unit and reroll."
     for seed in range(80):
         g = fight(seed, {"3,3": "2H", "4,4": "2H"}, {"3,3": "P1 2", "4,4": "P2 2"})
@@ -442,7 +449,7 @@ def test_a_tie_costs_each_side_a_unit_and_rerolls():
     assert lost >= 3 or "both armies die" in g.state["message"]
 
 
-def test_kobolds_count_sixes_as_zero_in_combat():
+def test_kobolds_count_sixes_as_zero_in_combat(runtime):
     # 7.1.3: "Kobolds are weaker fighters than the other races. During combat checks,
     # disregard 6s."
     seen = set()
@@ -454,7 +461,7 @@ def test_kobolds_count_sixes_as_zero_in_combat():
     assert 6 not in seen and 0 in seen
 
 
-def test_undead_raise_the_slain_on_4_to_6_but_an_army_stays_at_most_6():
+def test_undead_raise_the_slain_on_4_to_6_but_an_army_stays_at_most_6(runtime):
     # 7.1.5: "When you kill a unit, roll a die. On a high roll, add that unit to your
     # army." 1: "An army can never be bigger than 6 units"
     grew = False
@@ -476,7 +483,7 @@ def test_undead_raise_the_slain_on_4_to_6_but_an_army_stays_at_most_6():
 # -- reinforcements ---------------------------------------------------------------------------
 
 
-def test_reinforcement_rolled_at_the_turn_start_per_castle_named():
+def test_reinforcement_rolled_at_the_turn_start_per_castle_named(runtime):
     # 5: "At the beginning of each turn, if you have enough units left in your
     # reinforcements, roll a die for each castle you control. On a 6, add an additional
     # unit to that castle."
@@ -490,7 +497,7 @@ def test_reinforcement_rolled_at_the_turn_start_per_castle_named():
             assert "P1 reinforces 7,1" in [e["text"] for e in g.log if e["event"] == "note"]
 
 
-def test_kobolds_reinforce_on_4_to_6_and_have_18_in_reserve():
+def test_kobolds_reinforce_on_4_to_6_and_have_18_in_reserve(runtime):
     # 7.1.3: "kobolds are added on 4-6 instead of just 6. Kobolds have an extra three
     # tokens to recruit."
     assert new(P1="kobolds").state["players"]["P1"]["reserve"] == 18
@@ -501,7 +508,7 @@ def test_kobolds_reinforce_on_4_to_6_and_have_18_in_reserve():
         assert army(g, "7,1")[1] == 3 + (faces[1] >= 4)
 
 
-def test_races_can_be_assigned_at_random():
+def test_races_can_be_assigned_at_random(runtime):
     # 7.1: "Players can randomly choose one of the following races."
     got = set()
     for seed in range(30):
@@ -521,13 +528,13 @@ def fogged(seed=1):
     return new_game(RULES, seed, options={"fog": "on"}, actions=["layout"])
 
 
-def test_fog_of_war_deals_every_card_face_down_but_the_corner_castles():
+def test_fog_of_war_deals_every_card_face_down_but_the_corner_castles(runtime):
     # 7.2: "All cards are face down"; the corners are the kings, known to all
     assert fogged().state["game"]["face_up"] == [0, 6, 42, 48]  # places, from 0
     assert started().state["game"]["face_up"] == []  # fog off: every card is face up
 
 
-def test_a_card_turned_up_says_what_it_is_and_stays_up():
+def test_a_card_turned_up_says_what_it_is_and_stays_up(runtime):
     # 7.2: "When a card becomes occupied, flip it over"
     g = fogged(5)
     card = g.state["game"]["board"][24]
@@ -537,7 +544,7 @@ def test_a_card_turned_up_says_what_it_is_and_stays_up():
     refused(started(), "flip 4,4", "fog of war is off")
 
 
-def test_under_fog_a_card_an_army_enters_is_turned_up_and_rows_are_not_shown():
+def test_under_fog_a_card_an_army_enters_is_turned_up_and_rows_are_not_shown(runtime):
     # 7.2: "All cards are face down. When a card becomes occupied, flip it over."
     g = fogged(SEED_TWO_JOKERS)
     board = g.state["game"]["board"]
@@ -877,7 +884,7 @@ def short_of(card):
 # -- fair play (issue 19): the exploits, replayed, now fail ---------------------------------
 
 
-def test_a_lost_combat_undone_and_entered_again_rolls_fresh_dice():
+def test_a_lost_combat_undone_and_entered_again_rolls_fresh_dice(runtime):
     # rule: "Every roll takes the next numbers of the game's generator, whatever was
     # undone. An undone action's rolls stay in the journal and in the log, marked undone."
     g = fight(5)
@@ -894,13 +901,11 @@ def test_a_lost_combat_undone_and_entered_again_rolls_fresh_dice():
     assert undone == [[int(d) for d in group.split(",")] for group in groups]
 
 
-def test_a_refused_action_shows_and_uses_none_of_the_dice_it_rolled():
+def test_a_refused_action_shows_and_uses_none_of_the_dice_it_rolled(runtime):
     # rule: "Nothing shown before it counts. A preview never rolls; a refused action
     # consumes and shows no dice."
-    from arbiter.game.public import preview
-
     g = arrange(plains(5), {"2,2": "5C"})
-    assert preview(g, "go P1 1,1 2,2") == ""  # it would roll: the preview stops before
+    assert previewed(g, "go P1 1,1 2,2") == ""  # it would roll: the preview stops before
     logged = list(g.log)
     with pytest.raises(Illegal, match="3,3 is not next to 1,1"):
         g.apply("go P1 1,1 3,3")

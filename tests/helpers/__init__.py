@@ -2,6 +2,8 @@
 
 - ``helpers.game``: a bundled ruleset's game without the device: pieces by name,
   actions, rolls, refusals, exact undo;
+- ``helpers.runtimes``: a rule's test on both runtimes: its games played again in
+  MicroPython in a Pico's heap, each refusal met again, each game ending the same;
 - ``helpers.device``: a game on the emulated device (a ``Rig``): setup, secret picks,
   the game menu and its forms, the play screen, the LEDs;
 - ``helpers.terminal``: ``arbiter sim`` in a pseudo-terminal;

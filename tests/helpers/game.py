@@ -20,10 +20,19 @@ def rules(name):
     return ruleset.parse(bundled()[name].read_text())
 
 
+RECORDING = None  # helpers.runtimes.replayed: the games made, to play in MicroPython too
+
+
 def new_game(rules_or_name, seed=1, players=None, options=None, actions=()):
     """A game of parsed rules or of the bundled ruleset so named, ``actions`` applied."""
     data = rules(rules_or_name) if isinstance(rules_or_name, str) else rules_or_name
-    game = Game(data, players=players, options=options, seed=seed)
+    if RECORDING is None:
+        game = Game(data, players=players, options=options, seed=seed)
+    else:
+        from helpers.runtimes import Recorded
+
+        game = Recorded(data, players=players, options=options, seed=seed)
+        RECORDING.append(game)
     apply(game, *actions)
     return game
 
