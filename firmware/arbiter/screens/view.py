@@ -87,7 +87,8 @@ def play_lines(game, notes=(), notice=""):
     if notice:
         notes = list(notes[:-1]) + [notice]
     newest = ui.wrap(notes[-1]) if notes else []
-    said = newest[:max(1, 6 - len(head))]  # the newest has a line, whatever the players
+    # the newest has two lines, whatever the players: a knock-out and its Glory, a roll
+    said = newest[:max(2, 6 - len(head))]
     body = head[:6 - len(said)]
     more = len(body) < len(head) or len(said) < len(newest)
     free = 6 - len(body) - len(said)
