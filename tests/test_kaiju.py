@@ -367,6 +367,21 @@ def test_a_bluff_works_only_against_a_bluff_or_no_card(runtime):
     assert (pieces["P1.k1"]["damage"], pieces["P2.k1"]["damage"]) == (3 + 2, 5 - 1)
 
 
+# "When a character is knocked out ... the player who dealt the damage gains 5 GLORY":
+# a combat's card that knocks out says so last, the newest message the screen shows.
+@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+def test_a_knock_out_by_a_combat_card_is_said_last(runtime):
+    actions = ["next", "next", "pass P1", "pass P2", "active P1 k1", "active P2 k1",
+               "add P2.k1.damage 5", "attack P1 P2.k1", "card P1 attack 0 0 0 5 0",
+               "card P2 defense 0 0 0 0 1"]
+    outcome = play("kaiju", 2, 1, {}, actions, runtime)
+    assert outcome.refused is None
+    said = [e["text"] for e in outcome.state["log"] if e["event"] == "note"][-4:]
+    assert said == ["P1 paid 4, P2 paid 0", "Combat over: P1 and P2 draw back to 5",
+                    "Kraken knocked out", "Kraken 5/7 -> 9/7 KO, P1 +5 glory"]
+    assert outcome.state["message"] == said[-1]
+
+
 def test_a_challenge_is_accepted_or_declined_an_ally_must_accept():
     # "Challenge an inactive character. - Non-kaiju characters (allies, etc) must accept
     # the challenge. ... If the challenged character is a kaiju, the player who owns the
@@ -929,3 +944,52 @@ def test_on_the_device_the_forms_and_the_preview_are_the_same_under_micropython(
     assert ["Damage", "k <Kraken>", "n <3>", "by <P1>", "Kraken 0/7 -> 3/7", "", "",
             "<> A:do B:back"] in screens
     assert screens[-1][:3] == ["Rage Attack", "p <P1>", "P1 is in no combat"]
+
+
+# The issue: "Kraken knocked o" loses the Glory. "When a character is knocked out ... the
+# player who dealt the damage gains 5 GLORY": the knock-out and who gains the Glory are
+# on the play screen at once, with five players too, when a card of a combat knocks out.
+@pytest.mark.parametrize("players", [3, 5])
+def test_on_the_device_a_knock_out_in_a_combat_shows_who_gains_the_glory(rig, players):
+    game = on_device(rig, players)
+    order = game.state["order"]
+    for action in (["next", "next"] + ["pass " + p for p in order]
+                   + ["active %s k1" % p for p in order] + ["add {Kraken}.damage 5"]):
+        act(rig, action)
+    device_do(rig, "attack P1 {Kraken}")
+    device_do(rig, "card P1 attack 0 0 0 5 0")
+    device_do(rig, "card P2 defense 0 0 0 0 1")  # 5 - 1: Kraken at 9 of 6 + 1
+    assert piece_state(game, "Kraken")["ko"] == 1 and player(game, "P1")["glory"] == 5
+    assert rig.lines[5:7] == ["Kraken 5/7 -> 9/7 KO,", "P1 +5 glory"], rig.lines
+    assert "Combat over: P1 and P2 draw back to 5" in said(rig)  # on the page of more
+
+
+# The issue: "the Damage form's attacker default switches to P1 when the target changes,
+# so a knock-out's Glory can go to the wrong player". "the player who dealt the damage
+# gains 5 GLORY": the form's by= starts at the opponent in the combat, else the player
+# whose turn it is, for each target chosen, and a player set by hand stays.
+def test_on_the_device_the_damage_form_names_the_dealer_the_situation_implies(rig):
+    game = on_device(rig, 3, ["next", "next", "pass P1", "pass P2", "pass P3",
+                              "active P1 k1", "active P2 k1", "active P3 k2", "pass P1",
+                              "challenge P2 {Hive}", "accept P3"])  # Kraken fights Hive
+    assert game.state["game"]["combat"] == 1 and game.active_player() == "P2"
+    open_menu_item(rig, "Damage")
+    assert rig.lines[1:4] == ["k <Rex>", "n <1>", "by <P2>"]  # the turn's player
+    for name, by in (("Kraken", "P3"), ("Stinger", "P2"), ("Hive", "P2"), ("Rex", "P2")):
+        rig.keys("right")  # the next target: Kraken, Stinger, then the inactive ones
+        while rig.lines[1] != "k <%s>" % name:
+            rig.keys("right")
+        assert rig.lines[3] == "by <%s>" % by, (name, rig.lines)
+    rig.keys("down", "down", "right")  # by P3, set by hand: it stays while offered
+    assert rig.lines[3] == "by <P3>"
+    rig.keys("up", "up", "right")
+    assert rig.lines[1] == "k <Kraken>" and rig.lines[3] == "by <P3>"
+    rig.keys("right")  # Hive is P3's own: Kraken's P2, who fights it
+    assert rig.lines[1] == "k <Hive>" and rig.lines[3] == "by <P2>"
+    rig.keys("b", "b")
+    act(rig, "add {Hive}.damage 5")
+    open_menu_item(rig, "Damage")
+    while rig.lines[1] != "k <Hive>":
+        rig.keys("right")
+    device_do(rig, "damage {Hive} 1")  # the form's own dealer: Kraken's P2
+    assert piece_state(game, "Hive")["ko"] == 1 and player(game, "P2")["glory"] == 5
