@@ -775,6 +775,9 @@ def offered(rig, row):
     raise AssertionError(seen)
 
 
+KEY_LINES = ("A:next B:menu", "A:card played B:menu", "B:menu")  # the play screen's
+
+
 def device_do(rig, action):
     """One action by keys, as players enter it: A for next, else the game menu item and
     its form, field by field (pieces named as in helpers.game). Returns the form's screen
@@ -798,7 +801,7 @@ def device_do(rig, action):
         given.update((w, "1") for w in words if w in flags)
         shown = by_fast_path(rig, spec.get("label", name), given)  # as players would
         if shown:
-            assert rig.lines[-1].split(" ^")[0] in ("A:next B:menu", "B:menu"), rig.lines
+            assert rig.lines[-1].split(" ^")[0] in KEY_LINES, rig.lines
             return shown
         open_menu_item(rig, spec.get("label", name))
         extra = sorted(k for k in spec.get("choices", {}) if k not in spec["params"])
@@ -810,7 +813,7 @@ def device_do(rig, action):
             set_field(rig, label, value)
     shown = rig.lines
     rig.keys("a")
-    assert rig.lines[-1].split(" ^")[0] in ("A:next B:menu", "B:menu"), (action, rig.lines)
+    assert rig.lines[-1].split(" ^")[0] in KEY_LINES, (action, rig.lines)
     return shown
 
 
@@ -993,3 +996,21 @@ def test_on_the_device_the_damage_form_names_the_dealer_the_situation_implies(ri
         rig.keys("right")
     device_do(rig, "damage {Hive} 1")  # the form's own dealer: Kraken's P2
     assert piece_state(game, "Hive")["ko"] == 1 and player(game, "P2")["glory"] == 5
+
+
+# The issue: "in Planning nothing says that A means 'I played a card'". "On your turn,
+# you may play a card (or pass)": in Planning the key line says what A means, in 21
+# columns; elsewhere A is next.
+def test_on_the_device_the_planning_key_line_says_a_is_a_card_played(rig):
+    game = on_device(rig, 3, ["next"])
+    assert rig.lines[1] == "T1 Planning draw" and rig.lines[7] == "A:next B:menu"
+    rig.keys("a")
+    assert rig.lines[1] == "T1 Planning: P1" and rig.lines[7] == "A:card played B:menu"
+    assert all(len(line) <= 21 for line in rig.lines)
+    rig.keys("a")  # P1 played a card: P2's turn
+    assert rig.lines[1] == "T1 Planning: P2" and game.history.events[-1] == "next"
+    for p in ("P2", "P3", "P1"):
+        act(rig, "pass " + p)
+    rig.app.redraw()
+    rig.run(100)
+    assert rig.lines[1] == "T1 Select: P1" and rig.lines[7].startswith("A:next B:menu")

@@ -59,7 +59,8 @@ def screen_lines(game):
         lines.append("A tie!")
     else:
         lines.append(state["message"])
-    key_a = game.phase().get("on_a", "next")
+    phase = game.phase()
+    key_a = phase.get("key_a", phase.get("on_a", "next"))  # Kaiju's Planning: card played
     lines.append("B:menu" if state["result"] else "A:" + key_a + " B:menu")
     return lines
 
