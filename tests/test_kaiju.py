@@ -1014,3 +1014,21 @@ def test_on_the_device_the_planning_key_line_says_a_is_a_card_played(rig):
     rig.app.redraw()
     rig.run(100)
     assert rig.lines[1] == "T1 Select: P1" and rig.lines[7].startswith("A:next B:menu")
+
+
+# The issue: "a dice roll in a game shows no result". A roll from the game menu shows
+# each die and their total on the play screen, as Roll dice does outside a game, with
+# five players too, and they are in the device's log and the game's log page.
+def test_on_the_device_dice_rolled_in_a_game_show_each_die_and_the_total(rig):
+    from helpers.device import fill_form
+
+    game = on_device(rig, 5, ["next", "next"])
+    open_menu_item(rig, "Roll dice")
+    fill_form(rig, ["d6", 3])
+    (roll,) = [e for e in game.log if e["event"] == "roll"]
+    shown = "P1 d6: %s = %d" % (" ".join(map(str, roll["rolls"])), sum(roll["rolls"]))
+    assert len(roll["rolls"]) == 3 and shown in " ".join(rig.lines[5:7]), rig.lines
+    assert shown in rig.device.log.lines
+    open_menu_item(rig, "Log")
+    rig.keys(*["down"] * len(rig.app.screen.lines))  # to its end: the newest
+    assert shown in rig.lines

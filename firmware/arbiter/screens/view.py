@@ -118,9 +118,11 @@ def public_text(event):
 def describe(entry, game=None):
     """One log entry in a line or two for the log page; with ``game``, pieces by name."""
     kind = entry["event"]
-    if kind == "roll":
-        return "%s%s %s: %s" % ("undone " if entry.get("undone") else "", entry["player"],
-                                entry["die"], " ".join(str(r) for r in entry["rolls"]))
+    if kind == "roll":  # each die, and their total as the Roll dice screen says it
+        rolls = entry["rolls"]
+        return "%s%s %s: %s%s" % ("undone " if entry.get("undone") else "", entry["player"],
+                                  entry["die"], " ".join(str(r) for r in rolls),
+                                  " = %d" % sum(rolls) if len(rolls) > 1 else "")
     if kind == "phase":
         return "-- " + entry["name"] + (" (skipped)" if entry.get("skipped") else "")
     if kind == "note":
