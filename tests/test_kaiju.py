@@ -775,7 +775,7 @@ def offered(rig, row):
     raise AssertionError(seen)
 
 
-KEY_LINES = ("A:next B:menu", "A:card played B:menu", "B:menu")  # the play screen's
+KEY_LINES = ("A:next B:menu", "A:card played B:menu", "A:card played", "B:menu")  # the play screen's
 
 
 def device_do(rig, action):

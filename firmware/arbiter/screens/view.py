@@ -104,6 +104,8 @@ def play_lines(game, notes=(), notice=""):
     if not more:
         return out, None
     out[7] = lines[-1] + " ^:more"
+    if len(out[7]) > ui.COLS:  # a long A (Kaiju's card played): B's menu goes unsaid
+        out[7] = out[7].replace(" B:menu", "")
     return out, [t for t in lines[1:-2] if t] + list(notes)
 
 
