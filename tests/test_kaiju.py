@@ -775,7 +775,8 @@ def offered(rig, row):
     raise AssertionError(seen)
 
 
-KEY_LINES = ("A:next B:menu", "A:card played B:menu", "A:card played", "B:menu")  # the play screen's
+# the play screen's key line after an action
+KEY_LINES = ("A:next B:menu", "A:card played B:menu", "A:card played", "B:menu")
 
 
 def device_do(rig, action):
