@@ -367,6 +367,21 @@ def test_a_bluff_works_only_against_a_bluff_or_no_card(runtime):
     assert (pieces["P1.k1"]["damage"], pieces["P2.k1"]["damage"]) == (3 + 2, 5 - 1)
 
 
+# "When a character is knocked out ... the player who dealt the damage gains 5 GLORY":
+# a combat's card that knocks out says so last, the newest message the screen shows.
+@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+def test_a_knock_out_by_a_combat_card_is_said_last(runtime):
+    actions = ["next", "next", "pass P1", "pass P2", "active P1 k1", "active P2 k1",
+               "add P2.k1.damage 5", "attack P1 P2.k1", "card P1 attack 0 0 0 5 0",
+               "card P2 defense 0 0 0 0 1"]
+    outcome = play("kaiju", 2, 1, {}, actions, runtime)
+    assert outcome.refused is None
+    said = [e["text"] for e in outcome.state["log"] if e["event"] == "note"][-4:]
+    assert said == ["P1 paid 4, P2 paid 0", "Combat over: P1 and P2 draw back to 5",
+                    "Kraken knocked out", "Kraken 5/7 -> 9/7 KO, P1 +5 glory"]
+    assert outcome.state["message"] == said[-1]
+
+
 def test_a_challenge_is_accepted_or_declined_an_ally_must_accept():
     # "Challenge an inactive character. - Non-kaiju characters (allies, etc) must accept
     # the challenge. ... If the challenged character is a kaiju, the player who owns the
@@ -760,6 +775,10 @@ def offered(rig, row):
     raise AssertionError(seen)
 
 
+# the play screen's key line after an action
+KEY_LINES = ("A:next B:menu", "A:card played B:menu", "A:card played", "B:menu")
+
+
 def device_do(rig, action):
     """One action by keys, as players enter it: A for next, else the game menu item and
     its form, field by field (pieces named as in helpers.game). Returns the form's screen
@@ -783,7 +802,7 @@ def device_do(rig, action):
         given.update((w, "1") for w in words if w in flags)
         shown = by_fast_path(rig, spec.get("label", name), given)  # as players would
         if shown:
-            assert rig.lines[-1].split(" ^")[0] in ("A:next B:menu", "B:menu"), rig.lines
+            assert rig.lines[-1].split(" ^")[0] in KEY_LINES, rig.lines
             return shown
         open_menu_item(rig, spec.get("label", name))
         extra = sorted(k for k in spec.get("choices", {}) if k not in spec["params"])
@@ -795,7 +814,7 @@ def device_do(rig, action):
             set_field(rig, label, value)
     shown = rig.lines
     rig.keys("a")
-    assert rig.lines[-1].split(" ^")[0] in ("A:next B:menu", "B:menu"), (action, rig.lines)
+    assert rig.lines[-1].split(" ^")[0] in KEY_LINES, (action, rig.lines)
     return shown
 
 
@@ -929,3 +948,88 @@ def test_on_the_device_the_forms_and_the_preview_are_the_same_under_micropython(
     assert ["Damage", "k <Kraken>", "n <3>", "by <P1>", "Kraken 0/7 -> 3/7", "", "",
             "<> A:do B:back"] in screens
     assert screens[-1][:3] == ["Rage Attack", "p <P1>", "P1 is in no combat"]
+
+
+# The issue: "Kraken knocked o" loses the Glory. "When a character is knocked out ... the
+# player who dealt the damage gains 5 GLORY": the knock-out and who gains the Glory are
+# on the play screen at once, with five players too, when a card of a combat knocks out.
+@pytest.mark.parametrize("players", [3, 5])
+def test_on_the_device_a_knock_out_in_a_combat_shows_who_gains_the_glory(rig, players):
+    game = on_device(rig, players)
+    order = game.state["order"]
+    for action in (["next", "next"] + ["pass " + p for p in order]
+                   + ["active %s k1" % p for p in order] + ["add {Kraken}.damage 5"]):
+        act(rig, action)
+    device_do(rig, "attack P1 {Kraken}")
+    device_do(rig, "card P1 attack 0 0 0 5 0")
+    device_do(rig, "card P2 defense 0 0 0 0 1")  # 5 - 1: Kraken at 9 of 6 + 1
+    assert piece_state(game, "Kraken")["ko"] == 1 and player(game, "P1")["glory"] == 5
+    assert rig.lines[5:7] == ["Kraken 5/7 -> 9/7 KO,", "P1 +5 glory"], rig.lines
+    assert "Combat over: P1 and P2 draw back to 5" in said(rig)  # on the page of more
+
+
+# The issue: "the Damage form's attacker default switches to P1 when the target changes,
+# so a knock-out's Glory can go to the wrong player". "the player who dealt the damage
+# gains 5 GLORY": the form's by= starts at the opponent in the combat, else the player
+# whose turn it is, for each target chosen, and a player set by hand stays.
+def test_on_the_device_the_damage_form_names_the_dealer_the_situation_implies(rig):
+    game = on_device(rig, 3, ["next", "next", "pass P1", "pass P2", "pass P3",
+                              "active P1 k1", "active P2 k1", "active P3 k2", "pass P1",
+                              "challenge P2 {Hive}", "accept P3"])  # Kraken fights Hive
+    assert game.state["game"]["combat"] == 1 and game.active_player() == "P2"
+    open_menu_item(rig, "Damage")
+    assert rig.lines[1:4] == ["k <Rex>", "n <1>", "by <P2>"]  # the turn's player
+    for name, by in (("Kraken", "P3"), ("Stinger", "P2"), ("Hive", "P2"), ("Rex", "P2")):
+        rig.keys("right")  # the next target: Kraken, Stinger, then the inactive ones
+        while rig.lines[1] != "k <%s>" % name:
+            rig.keys("right")
+        assert rig.lines[3] == "by <%s>" % by, (name, rig.lines)
+    rig.keys("down", "down", "right")  # by P3, set by hand: it stays while offered
+    assert rig.lines[3] == "by <P3>"
+    rig.keys("up", "up", "right")
+    assert rig.lines[1] == "k <Kraken>" and rig.lines[3] == "by <P3>"
+    rig.keys("right")  # Hive is P3's own: Kraken's P2, who fights it
+    assert rig.lines[1] == "k <Hive>" and rig.lines[3] == "by <P2>"
+    rig.keys("b", "b")
+    act(rig, "add {Hive}.damage 5")
+    open_menu_item(rig, "Damage")
+    while rig.lines[1] != "k <Hive>":
+        rig.keys("right")
+    device_do(rig, "damage {Hive} 1")  # the form's own dealer: Kraken's P2
+    assert piece_state(game, "Hive")["ko"] == 1 and player(game, "P2")["glory"] == 5
+
+
+# The issue: "in Planning nothing says that A means 'I played a card'". "On your turn,
+# you may play a card (or pass)": in Planning the key line says what A means, in 21
+# columns; elsewhere A is next.
+def test_on_the_device_the_planning_key_line_says_a_is_a_card_played(rig):
+    game = on_device(rig, 3, ["next"])
+    assert rig.lines[1] == "T1 Planning draw" and rig.lines[7] == "A:next B:menu"
+    rig.keys("a")
+    assert rig.lines[1] == "T1 Planning: P1" and rig.lines[7] == "A:card played B:menu"
+    assert all(len(line) <= 21 for line in rig.lines)
+    rig.keys("a")  # P1 played a card: P2's turn
+    assert rig.lines[1] == "T1 Planning: P2" and game.history.events[-1] == "next"
+    for p in ("P2", "P3", "P1"):
+        act(rig, "pass " + p)
+    rig.app.redraw()
+    rig.run(100)
+    assert rig.lines[1] == "T1 Select: P1" and rig.lines[7].startswith("A:next B:menu")
+
+
+# The issue: "a dice roll in a game shows no result". A roll from the game menu shows
+# each die and their total on the play screen, as Roll dice does outside a game, with
+# five players too, and they are in the device's log and the game's log page.
+def test_on_the_device_dice_rolled_in_a_game_show_each_die_and_the_total(rig):
+    from helpers.device import fill_form
+
+    game = on_device(rig, 5, ["next", "next"])
+    open_menu_item(rig, "Roll dice")
+    fill_form(rig, ["d6", 3])
+    (roll,) = [e for e in game.log if e["event"] == "roll"]
+    shown = "P1 d6: %s = %d" % (" ".join(map(str, roll["rolls"])), sum(roll["rolls"]))
+    assert len(roll["rolls"]) == 3 and shown in " ".join(rig.lines[5:7]), rig.lines
+    assert shown in rig.device.log.lines
+    open_menu_item(rig, "Log")
+    rig.keys(*["down"] * len(rig.app.screen.lines))  # to its end: the newest
+    assert shown in rig.lines

@@ -66,9 +66,13 @@ def _begin(game, effect, values):
             record[spec["free"]] = 0
 
 
-def _end(game, values):
-    game.say("Combat over: %s and %s%s" % (values["ap"], values["dp"],
-                                           game.rules["combat"].get("over", "")))
+def _end(game, values, at=None):
+    text = "Combat over: %s and %s%s" % (values["ap"], values["dp"],
+                                         game.rules["combat"].get("over", ""))
+    if at is None:
+        game.say(text)
+    else:  # before what the knock-out said: that stays the newest, on the screen
+        game.log.insert(at, {"event": "note", "text": text})
     values.update(_START)
     values["a"], values["d"] = [], []
     values.pop("card", None)
@@ -155,6 +159,7 @@ def _clash(game, values, p, reply):
     values["step"] = "lead"
     values["init"] = attacker if keep else p
     target, source = _fighter(values, p), _fighter(values, attacker)
+    at = len(game.log)
     for piece, n, by in ((target, hit, attacker), (source, back, p)):
         if n and piece is not None:
             game.run(({"call": spec["hit"], "with": {"k": piece, "n": n, "by": by}},))
@@ -163,8 +168,10 @@ def _clash(game, values, p, reply):
         text += ", %s discards at random" % p
     if answers and reply[4]:
         text += ", %s discards at random" % attacker
-    game.say(text + (". Combo: %s has the initiative" if keep else ". %s has the initiative")
-             % values["init"])
     out, pieces = spec.get("out"), game.state["pieces"]  # a piece counter: knocked out
     if out and any(piece and pieces[piece].get(out) for piece in (target, source)):
-        _end(game, values)
+        game.log.insert(at, {"event": "note", "text": text})  # the knock-out said last
+        _end(game, values, at + 1)
+        return
+    game.say(text + (". Combo: %s has the initiative" if keep else ". %s has the initiative")
+             % values["init"])

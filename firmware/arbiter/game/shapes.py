@@ -19,7 +19,7 @@ _SHAPES = {
     "piece": " key:!s name:s stats:{n ",
     "secret": " name:!s prompt:s field:s action:s choices:![a on_reveal:f ",
     "phase": " name:!s label:s per_player:x skip_if:x repeat_until:x enter:f turn:f leave:f "
-             "exit:f confirm:s on_a:s fast:s ",
+             "exit:f confirm:s on_a:s key_a:s fast:s ",
     "order": " by:s die:s key:x high_first:b ",
     "trigger": " counter:!s on:s at:!x falls:b effects:f ",
     "end": " at:s win_if:x lose_if:x ", "leds": " piece:!x level:x flash:{[s ",

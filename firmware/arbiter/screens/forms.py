@@ -30,6 +30,7 @@ class Form:
         self.tool = 0  # 1: Roll dice's form, 2: Correct's (game_menu.open_form)
         self.menu_at = None  # the game menu's cursor and top, opened from there
         self.then = None  # a screen's own form (the board's joker): it does the action
+        self.set = 0  # a bit per field set by hand: it keeps its value when others change
 
     def values(self):
         return [choices[i] if choices else "" for _, choices, i in self.fields]
@@ -72,6 +73,7 @@ class Form:
             if field[1] is not self.numbers:  # lists wrap round; numbers stop at the ends
                 index %= len(field[1])
             field[2] = max(0, min(index, len(field[1]) - 1))
+            self.set |= 1 << self.cursor
             self.on_change(self.cursor)
         elif button == A and kind != LONG:
             values = self.values()
@@ -102,6 +104,7 @@ class Form:
         for i, field in enumerate(self.fields):
             if field[1] and values[i] in field[1]:
                 field[2] = field[1].index(values[i])
+                self.set |= 1 << i
                 self.on_change(i)
         self.cursor, self.top, self.notice = cursor, top, notice
 
@@ -148,6 +151,7 @@ class ActionForm(Form):
             for i, field in enumerate(fields):
                 if field[0] not in ("p", "k", "t") and last[i] in field[1]:
                     field[2] = field[1].index(last[i])
+                    self.set |= 1 << i
                     self.on_change(i)
 
     def memory(self):
@@ -187,8 +191,10 @@ class ActionForm(Form):
                         was = field[1][field[2]] if field[1] else None
                         field[1] = param_choices(self.play.game, self.offered[field[0]],
                                                  binding)
-                        # opening: the first choice; later, the same while it is offered
-                        field[2] = field[1].index(was) if row >= 0 and was in field[1] else 0
+                        # the first choice (what the situation implies), unless set by
+                        # hand: then the same while it is offered
+                        field[2] = field[1].index(was) if row >= 0 and was in field[1] \
+                            and self.set >> i & 1 else 0
                     if field[0] in ("p", "k", "t") and field[1]:
                         binding[field[0]] = field[1][field[2]]
         if self.preview:

@@ -225,6 +225,7 @@ class PlayScreen:
             if entry["event"] == "roll":
                 rolled = True
                 notes.append(describe(entry))
+                app.log(notes[-1])  # the faces, as Roll dice outside a game logs them
             elif entry["event"] == "reveal":
                 reveal = entry
             elif entry["event"] == "note":

@@ -59,7 +59,8 @@ def screen_lines(game):
         lines.append("A tie!")
     else:
         lines.append(state["message"])
-    key_a = game.phase().get("on_a", "next")
+    phase = game.phase()
+    key_a = phase.get("key_a", phase.get("on_a", "next"))  # Kaiju's Planning: card played
     lines.append("B:menu" if state["result"] else "A:" + key_a + " B:menu")
     return lines
 
@@ -87,7 +88,8 @@ def play_lines(game, notes=(), notice=""):
     if notice:
         notes = list(notes[:-1]) + [notice]
     newest = ui.wrap(notes[-1]) if notes else []
-    said = newest[:max(1, 6 - len(head))]  # the newest has a line, whatever the players
+    # the newest has two lines, whatever the players: a knock-out and its Glory, a roll
+    said = newest[:max(2, 6 - len(head))]
     body = head[:6 - len(said)]
     more = len(body) < len(head) or len(said) < len(newest)
     free = 6 - len(body) - len(said)
@@ -102,6 +104,8 @@ def play_lines(game, notes=(), notice=""):
     if not more:
         return out, None
     out[7] = lines[-1] + " ^:more"
+    if len(out[7]) > ui.COLS:  # a long A (Kaiju's card played): B's menu goes unsaid
+        out[7] = out[7].replace(" B:menu", "")
     return out, [t for t in lines[1:-2] if t] + list(notes)
 
 
@@ -116,9 +120,11 @@ def public_text(event):
 def describe(entry, game=None):
     """One log entry in a line or two for the log page; with ``game``, pieces by name."""
     kind = entry["event"]
-    if kind == "roll":
-        return "%s%s %s: %s" % ("undone " if entry.get("undone") else "", entry["player"],
-                                entry["die"], " ".join(str(r) for r in entry["rolls"]))
+    if kind == "roll":  # each die, and their total as the Roll dice screen says it
+        rolls = entry["rolls"]
+        return "%s%s %s: %s%s" % ("undone " if entry.get("undone") else "", entry["player"],
+                                  entry["die"], " ".join(str(r) for r in rolls),
+                                  " = %d" % sum(rolls) if len(rolls) > 1 else "")
     if kind == "phase":
         return "-- " + entry["name"] + (" (skipped)" if entry.get("skipped") else "")
     if kind == "note":
