@@ -80,10 +80,17 @@ def start(rules, players, seed, options, mix=None):
         return None
     unload("arbiter.game.replay")  # a resume's code only, as the device (screens.setup)
     try:
-        return Game(rules, players, options, seed, None, mix)
+        game = Game(rules, players, options, seed, None, mix)
     except (ValueError, Illegal) as exc:
         print("X 0 " + str(getattr(exc, "reason", exc)))
         return None
+    # A snapshot every 4 events, as on the device (every event is kept all the same):
+    # a refusal replays from the last one in one pass, and 15 of Jugger's events
+    # replayed made 75 KB of garbage in a Pico's heap.
+    from arbiter.game import history
+
+    game.history.every, game.history.kept = history.BOUNDED_SNAP_EVERY, history.BOUNDED_SNAP_KEEP
+    return game
 
 
 def act(game, number, action):
