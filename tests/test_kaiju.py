@@ -495,18 +495,22 @@ def test_twenty_glory_wins_at_once(runtime):
 # there is a tie - the player with the most characters still conscious wins. If that
 # number is the same - the game is a tie!"
 def at_once(glory, knocked_out=()):
-    """Three players; the glory totals given arrive at the same moment (as an event
-    card giving several players glory would): the state is set, one action checks."""
+    """Three players; the glory totals given arrive at the same moment, as an event
+    card giving several players glory does: what each has over the lowest total
+    first, then the lowest total to all of them in one action."""
     g = new(players=3)
     for name in knocked_out:
         apply(g, "set {%s}.ko 1" % name)
+    low = min(glory.values())
     for p, n in glory.items():
-        g.state["players"][p]["glory"] = n
-    g.apply("next")
+        if n > low:
+            g.apply("glory %s %d" % (p, n - low))
+    first, *others = glory
+    g.apply("glory %s %d also=%s source=event" % (first, low, ",".join(others)))
     return g.state["result"], g.state["winner"]
 
 
-def test_several_at_twenty_at_once_highest_total_then_most_conscious_then_tie():
+def test_several_at_twenty_at_once_highest_total_then_most_conscious_then_tie(runtime):
     assert at_once({"P1": 21, "P2": 23}) == ("win", "P2")
     # equal totals: Titans (3 kaiju, one knocked out: 2) against Abyss (2 conscious)
     assert at_once({"P1": 20, "P3": 20}, ["Rex", "Gorath"]) == ("win", "P3")
