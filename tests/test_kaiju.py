@@ -23,13 +23,23 @@ from helpers.game import (
     to_phase,
     undoes_and_redoes_exactly,
 )
+from helpers.runtimes import RUNTIMES, previewed, replayed
 
 from arbiter.game import Illegal
-from arbiter.game.public import preview, public_state
+from arbiter.game.public import public_state
 from arbiter.screens.view import screen_lines
 from arbiter_referee.headless import play
 
 DATA = rules("kaiju")
+
+
+@pytest.fixture(params=RUNTIMES)
+def runtime(request):
+    """A rule's test on both runtimes: its games played again in MicroPython, where
+    each refusal and preview must come again and each game end the same
+    (helpers.runtimes). A test parametrized on ``runtime`` itself overrides this."""
+    with replayed(request.param, "kaiju", request.session):
+        yield request.param
 
 
 def new(players=2, seed=1, actions=()):
@@ -50,7 +60,7 @@ def passing(g):
 
 # "Each player then takes a pool of initial Energy Tokens equal to 10 + the highest
 # POWER value on their team."
-def test_starting_energy_is_ten_plus_the_highest_power():
+def test_starting_energy_is_ten_plus_the_highest_power(runtime):
     g = new(players=5)
     for p in g.state["order"]:
         best = max(piece_state(g, k)["stats"]["power"] for k in g.piece_keys(p))
@@ -59,7 +69,7 @@ def test_starting_energy_is_ten_plus_the_highest_power():
 
 
 # A player who picks no team gets the sample teams in order; "team P NAME" at setup.
-def test_teams_in_order_and_chosen_at_setup():
+def test_teams_in_order_and_chosen_at_setup(runtime):
     g = new(players=3)
     assert [player(g, p)["team"] for p in ("P1", "P2", "P3")] == ["Titans", "Abyss", "Swarm"]
     g.apply("team P1 Default")  # no team card: the default team 50, 5, 10, +2
@@ -77,7 +87,7 @@ def test_teams_in_order_and_chosen_at_setup():
 # "The team with the highest printed team initiative goes first. (If two teams have the
 # same initiative, decide an order for them randomly. Once decided, that initiative
 # order is in effect for the rest of the game.)"
-def test_turn_order_highest_initiative_first_ties_random_once():
+def test_turn_order_highest_initiative_first_ties_random_once(runtime):
     seen = set()
     for seed in range(20):
         g = new(players=5, seed=seed)  # Swarm, Default and Storm all at 50
@@ -91,7 +101,7 @@ def test_turn_order_highest_initiative_first_ties_random_once():
     assert len(seen) >= 4  # the tie really is broken at random
 
 
-def test_a_team_is_chosen_once_so_the_random_tie_break_cannot_be_rolled_again():
+def test_a_team_is_chosen_once_so_the_random_tie_break_cannot_be_rolled_again(runtime):
     # "If two teams have the same initiative, decide an order for them randomly. Once
     # decided, that initiative order is in effect for the rest of the game."
     g = new(players=5, actions=["team P3 Swarm"])
@@ -103,7 +113,7 @@ def test_a_team_is_chosen_once_so_the_random_tie_break_cannot_be_rolled_again():
 
 # Seven phases; planning in initiative order "until all players have passed in
 # succession (Passing once does NOT force you to pass the next time around!)".
-def test_seven_phases_and_planning_until_everyone_passes_in_succession():
+def test_seven_phases_and_planning_until_everyone_passes_in_succession(runtime):
     g = new(players=3)
     names = [g.phase()["name"]]
     g.apply("next")
@@ -130,7 +140,7 @@ def test_seven_phases_and_planning_until_everyone_passes_in_succession():
 
 # "Players heal 1 damage from each of their inactive kaiju." End of turn: "move all
 # of their active characters out of the city".
-def test_healing_is_automatic_for_inactive_conscious_kaiju_only():
+def test_healing_is_automatic_for_inactive_conscious_kaiju_only(runtime):
     g = new(players=2)
     to_phase(g, "select", step=passing)
     g.apply("active P1 k1")
@@ -145,7 +155,7 @@ def test_healing_is_automatic_for_inactive_conscious_kaiju_only():
 
 
 # "Whenever a character is damaged by an attack, that character's team gains 1 Fury."
-def test_each_damaging_attack_gives_the_damaged_team_one_fury():
+def test_each_damaging_attack_gives_the_damaged_team_one_fury(runtime):
     g = new(players=3)
     apply(g, "damage {Kraken} 3 by=P1")
     apply(g, "damage {Leviath} 1 by=P3")
@@ -161,11 +171,11 @@ def test_each_damaging_attack_gives_the_damaged_team_one_fury():
 # "If a character takes damage equal to or greater than their FORTITUDE (including the
 # team's Fortitude Bonus) that character is Knocked Out ... give 5 GLORY to the player
 # who dealt the final blow."
-def test_knock_out_exactly_at_fortitude_plus_bonus_gives_the_dealer_five_glory():
+def test_knock_out_exactly_at_fortitude_plus_bonus_gives_the_dealer_five_glory(runtime):
     g = new(players=2)  # P1 Rex: FORTITUDE 4, Titans bonus +2 -> KO at 6
     apply(g, "damage {Rex} 4 by=P2")
-    assert preview(g, named(g, "damage {Rex} 1 by=P2")) == "Rex 4/6 -> 5/6"
-    assert preview(g, named(g, "damage {Rex} 3 by=P2")) == "Rex 4/6 -> 7/6 KO, P2 +5 glory"
+    assert previewed(g, named(g, "damage {Rex} 1 by=P2")) == "Rex 4/6 -> 5/6"
+    assert previewed(g, named(g, "damage {Rex} 3 by=P2")) == "Rex 4/6 -> 7/6 KO, P2 +5 glory"
     assert piece_state(g, "Rex")["damage"] == 4  # a preview changes nothing
     apply(g, "damage {Rex} 1 by=P2")
     assert piece_state(g, "Rex")["ko"] == 0 and player(g, "P2")["glory"] == 0
@@ -176,7 +186,7 @@ def test_knock_out_exactly_at_fortitude_plus_bonus_gives_the_dealer_five_glory()
     refused(g, "heal {Rex} 1", "Rex is knocked out")
 
 
-def test_roar_spend_and_the_power_cap():  # (see also the cap of each character's own POWER)
+def test_roar_spend_and_the_power_cap(runtime):  # (see also the cap of each character's own POWER)
     g = new(players=2)
     to_phase(g, "select", step=passing)
     g.apply("active P1 k1")  # Rex, POWER 4
@@ -192,7 +202,7 @@ def test_roar_spend_and_the_power_cap():  # (see also the cap of each character'
     refused(g, "spend P2 15", "P2 has only 14 Energy")
 
 
-def test_each_player_sends_a_kaiju_into_the_city_before_the_turn_passes():
+def test_each_player_sends_a_kaiju_into_the_city_before_the_turn_passes(runtime):
     # "4. Active character selection phase (initiative order) - Each player, in
     # initiative order, selects one character from their team and moves it into the
     # city."
@@ -204,7 +214,7 @@ def test_each_player_sends_a_kaiju_into_the_city_before_the_turn_passes():
     assert g.active_player() != first and g.phase()["name"] == "select"
 
 
-def test_one_action_a_turn_by_the_player_whose_turn_it_is():
+def test_one_action_a_turn_by_the_player_whose_turn_it_is(runtime):
     # "Each player, in initiative order, takes one Action with the active character
     # they selected in the previous phase."
     g = new(players=3)
@@ -227,7 +237,7 @@ def test_one_action_a_turn_by_the_player_whose_turn_it_is():
 # Rage Attacks: "1. Clear all Fury ... 2. Deal 2 damage to all opponents your character
 # is in combat with. 3. Draw 3 combat cards 4. Gain 5 Energy Tokens 5. There is no
 # limit to the number of Energy Tokens you may spend in this combat."
-def test_rage_attack_when_fury_reaches_the_team_threshold():
+def test_rage_attack_when_fury_reaches_the_team_threshold(runtime):
     g = new(players=3)  # Abyss rages at 8 Fury
     g.apply("add P2.fury 6")
     apply(g, "damage {Kraken} 1 by=P1")
@@ -251,7 +261,7 @@ def test_rage_attack_when_fury_reaches_the_team_threshold():
         "P2 RAGES: 2 damage to Rex, +5 Energy, no cap, draw 3 combat cards")
 
 
-def test_rage_only_on_the_opponents_in_combat_and_only_from_a_team_in_the_city():
+def test_rage_only_on_the_opponents_in_combat_and_only_from_a_team_in_the_city(runtime):
     # "2. Deal 2 damage to all opponents your character is in combat with."
     g = new(players=3, actions=["add P1.fury 10", "add P3.fury 12"])
     to_phase(g, "select", step=passing)
@@ -268,7 +278,7 @@ def test_rage_only_on_the_opponents_in_combat_and_only_from_a_team_in_the_city()
     assert [piece_state(g, k)["damage"] for k in ("Kraken", "Leviath", "Hive")] == [2, 2, 0]
 
 
-def test_rage_is_refused_to_the_player_playing_for_a_location():
+def test_rage_is_refused_to_the_player_playing_for_a_location(runtime):
     # "only from a team with a character in the city": the player who plays a location's
     # cards has no character in that combat.
     g = new(players=2, actions=["next", "next", "city P1", "pass P2", "pass P1", "add P2.fury 8"])
@@ -286,7 +296,7 @@ def in_action(players=3, seed=1, actions=()):
     return g
 
 
-def test_energy_is_capped_by_the_power_of_the_players_own_character():
+def test_energy_is_capped_by_the_power_of_the_players_own_character(runtime):
     # "Each character's POWER stat indicates the maximum number of energy tokens they may
     # spend in a single combat."
     g = new(players=2)
@@ -298,7 +308,7 @@ def test_energy_is_capped_by_the_power_of_the_players_own_character():
     assert player(g, "P2")["energy"] == 14 - 4
 
 
-def test_active_selection_only_in_select_one_character_each():
+def test_active_selection_only_in_select_one_character_each(runtime):
     # "4. Active character selection phase (initiative order) - Each player, in initiative
     # order, selects one character from their team and moves it into the city."
     g = new(players=2)
@@ -310,7 +320,7 @@ def test_active_selection_only_in_select_one_character_each():
     refused(g, "active P1 k2", "active is for the select phase, not action")
 
 
-def test_a_combat_card_by_card():
+def test_a_combat_card_by_card(runtime):
     # "The player with initiative must select an "Attack" or "Technique" card - then player
     # without initiative must select a "Defense" "Technique" or "Counter Attack" card."
     # "Energy Tokens may be used to pay for part of all of a combat card's cost. (Yellow
@@ -382,7 +392,7 @@ def test_a_knock_out_by_a_combat_card_is_said_last(runtime):
     assert outcome.state["message"] == said[-1]
 
 
-def test_a_challenge_is_accepted_or_declined_an_ally_must_accept():
+def test_a_challenge_is_accepted_or_declined_an_ally_must_accept(runtime):
     # "Challenge an inactive character. - Non-kaiju characters (allies, etc) must accept
     # the challenge. ... If the challenged character is a kaiju, the player who owns the
     # kaiju may accept or decline. If declined, nothing happens."
@@ -407,7 +417,7 @@ def test_a_challenge_is_accepted_or_declined_an_ally_must_accept():
     assert g.state["game"]["combat"] == 1 and g.state["game"]["d"] == ["P2.a1"]
 
 
-def test_allies_do_not_heal():
+def test_allies_do_not_heal(runtime):
     # "Allies are not (usually) kaiju, and so they do not heal"
     g = new(players=2, actions=["next", "next", "ally P1 1 1 1 5", "pass P2", "pass P1"])
     apply(g, "damage P1.a1 2 by=P2", "damage {Gorath} 2 by=P2")
@@ -415,7 +425,7 @@ def test_allies_do_not_heal():
     assert (piece_state(g, "P1.a1")["damage"], piece_state(g, "Gorath")["damage"]) == (2, 1)
 
 
-def test_damage_from_a_card_or_a_location_gives_fury_and_no_glory():
+def test_damage_from_a_card_or_a_location_gives_fury_and_no_glory(runtime):
     # "Whenever a character is damaged by an attack, that character's team gains 1 Fury
     # Token." "give 5 GLORY to the player who dealt the final blow"
     g = new(players=2)
@@ -424,7 +434,7 @@ def test_damage_from_a_card_or_a_location_gives_fury_and_no_glory():
     assert player(g, "P1")["glory"] == 0 and g.state["message"] == "Kraken 3/7 -> 7/7 KO"
 
 
-def test_several_reach_twenty_glory_at_the_same_moment():
+def test_several_reach_twenty_glory_at_the_same_moment(runtime):
     # "If multiple players reach 20+ GLORY at the same moment, the highest total wins. If
     # there is a tie - the player with the most characters still conscious wins."
     g = new(players=3, actions=["glory P2 2"])
@@ -436,7 +446,7 @@ def test_several_reach_twenty_glory_at_the_same_moment():
     refused(new(players=3), "glory P1 2 also=P7", "also= names players")
 
 
-def test_the_city_moves_and_a_rampage_reaches_up_to_three_spaces():
+def test_the_city_moves_and_a_rampage_reaches_up_to_three_spaces(runtime):
     # "each time you move 1 space, simply take the currently adjacent city card, and put
     # it at the end of the row" "Rampage - You enter combat with a location or opponent
     # up to 3 spaces away. ... the player to your left must do it."
@@ -460,7 +470,7 @@ def test_the_city_moves_and_a_rampage_reaches_up_to_three_spaces():
 
 # "GLORY ... from defeating a location or opponent ... event cards ... face-down cards
 # are always worth 1 GLORY."
-def test_glory_sources_are_logged():
+def test_glory_sources_are_logged(runtime):
     g = new()
     g.apply("glory P1 3 source=location")
     g.apply("glory P1 1 source=face-down")
@@ -472,7 +482,7 @@ def test_glory_sources_are_logged():
 
 
 # "When any player has 20 or more GLORY, the game ends immediately and that player wins."
-def test_twenty_glory_wins_at_once():
+def test_twenty_glory_wins_at_once(runtime):
     g = new(players=3)
     g.apply("glory P3 19")
     assert g.state["result"] is None
@@ -485,18 +495,22 @@ def test_twenty_glory_wins_at_once():
 # there is a tie - the player with the most characters still conscious wins. If that
 # number is the same - the game is a tie!"
 def at_once(glory, knocked_out=()):
-    """Three players; the glory totals given arrive at the same moment (as an event
-    card giving several players glory would): the state is set, one action checks."""
+    """Three players; the glory totals given arrive at the same moment, as an event
+    card giving several players glory does: what each has over the lowest total
+    first, then the lowest total to all of them in one action."""
     g = new(players=3)
     for name in knocked_out:
         apply(g, "set {%s}.ko 1" % name)
+    low = min(glory.values())
     for p, n in glory.items():
-        g.state["players"][p]["glory"] = n
-    g.apply("next")
+        if n > low:
+            g.apply("glory %s %d" % (p, n - low))
+    first, *others = glory
+    g.apply("glory %s %d also=%s source=event" % (first, low, ",".join(others)))
     return g.state["result"], g.state["winner"]
 
 
-def test_several_at_twenty_at_once_highest_total_then_most_conscious_then_tie():
+def test_several_at_twenty_at_once_highest_total_then_most_conscious_then_tie(runtime):
     assert at_once({"P1": 21, "P2": 23}) == ("win", "P2")
     # equal totals: Titans (3 kaiju, one knocked out: 2) against Abyss (2 conscious)
     assert at_once({"P1": 20, "P3": 20}, ["Rex", "Gorath"]) == ("win", "P3")
@@ -506,7 +520,7 @@ def test_several_at_twenty_at_once_highest_total_then_most_conscious_then_tie():
 
 # "If at any time only one player has characters left on their team, that player
 # immediately wins the game, regardless of how much GLORY they have."
-def test_last_team_standing_wins_at_once():
+def test_last_team_standing_wins_at_once(runtime):
     g = new(players=3, actions=["glory P1 4"])
     for name in ("Kraken", "Leviath"):
         apply(g, "damage {%s} 9 by=P1" % name)
@@ -518,7 +532,7 @@ def test_last_team_standing_wins_at_once():
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_two_to_five_players_play_a_turn(players):
+def test_two_to_five_players_play_a_turn(players, runtime):
     g = new(players=players, seed=players)
     assert len(g.state["order"]) == players
     to_phase(g, "action", step=passing)
@@ -531,7 +545,7 @@ def test_two_to_five_players_play_a_turn(players):
 
 
 # Every action can be undone, including one that knocked out a kaiju or won the game.
-def test_undo_of_every_action_including_a_knock_out_and_a_win():
+def test_undo_of_every_action_including_a_knock_out_and_a_win(runtime):
     g = new(players=2, actions=["glory P2 15", "team P1 Storm"])
     assert g.state["order"] == ["P2", "P1"]  # Abyss 55 before Storm 50
     script = ["next", "next", "pass P2", "pass P1", "active P2 k1", "active P1 k1",  # Kraken, Volt
@@ -562,7 +576,7 @@ def test_the_same_game_in_micropython():
 # "When your team has accumulated 10 Fury (or whatever is specified on your Team Card) -
 # you may activate your Rage Attack": rage_ready says so, and stops saying so when Fury
 # (or the threshold) is corrected back below it.
-def test_rage_ready_follows_fury_both_ways_after_corrections():
+def test_rage_ready_follows_fury_both_ways_after_corrections(runtime):
     g = new(players=2, actions=["add P2.fury 7", "damage {Kraken} 1 by=P1"])  # Abyss: 8
     assert player(g, "P2")["rage_ready"] == 1
     g.apply("add P2.fury -1")  # a Fury counted twice by mistake
@@ -583,7 +597,7 @@ def test_rage_ready_follows_fury_both_ways_after_corrections():
 
 # "If a player has no active character when it is time for them to select an Action,
 # they skip this phase. (Even if they have another character!)"
-def test_a_player_without_an_active_kaiju_skips_the_action_phase():
+def test_a_player_without_an_active_kaiju_skips_the_action_phase(runtime):
     g = new(players=3)
     to_phase(g, "select", step=passing)
     g.apply("active P1 k1")
@@ -602,7 +616,7 @@ def test_a_player_without_an_active_kaiju_skips_the_action_phase():
     assert (g.phase()["name"], g.active_player()) == ("action", "P1")
 
 
-def test_a_team_with_every_kaiju_knocked_out_takes_no_more_turns():
+def test_a_team_with_every_kaiju_knocked_out_takes_no_more_turns(runtime):
     g = new(players=3)
     to_phase(g, "select", step=passing)
     g.apply("active P1 k1")
@@ -623,7 +637,7 @@ def test_a_team_with_every_kaiju_knocked_out_takes_no_more_turns():
     assert g.phase()["name"] == "select" and g.active_player() == "P1"
 
 
-def test_a_team_knocked_out_in_its_own_turn_passes_the_turn_and_skips_nobody():
+def test_a_team_knocked_out_in_its_own_turn_passes_the_turn_and_skips_nobody(runtime):
     g = new(players=3)
     to_phase(g, "select", step=passing)
     for p in ("P1", "P2", "P3"):
