@@ -772,20 +772,27 @@ def to_a_win_on_the_board(rig, g):
     assert typed == []  # no terrain value, army size or support anywhere
 
 
+def castles_and_armies_by_the_menu(rig, castles, armies):
+    """Each (player, square) castle chosen, each (player, square, units) army placed,
+    by the game menu's forms; then A: the first turn."""
+    for player, square in castles:
+        open_menu_item(rig, "Choose a castle")
+        fill_form(rig, [player, square])
+    for player, square, units in armies:
+        open_menu_item(rig, "Place an army")
+        fill_form(rig, [player, square, units])
+    rig.keys("a")
+
+
 def test_a_whole_game_on_the_device_moved_on_the_board(rig):
     # 6: "Each player gets three movement actions ... If you enter the same space as an
     # opposing army, fight." "When a player begins the turn with units on three
     # castles, that player wins." Every move on the board page, nothing typed.
     g = deal_on_the_device(rig)
     assert rig.lines[2] == "P1 Cst0 Res15 Mv3"  # the moves left whole (was "... Mv")
-    for player, square in [("P1", "1,1"), ("P2", "7,7"), ("P2", "1,7"), ("P1", "7,1")]:
-        open_menu_item(rig, "Choose a castle")
-        fill_form(rig, [player, square])
-    for player, square, units in [("P1", "1,1", 6), ("P1", "7,1", 3), ("P2", "7,7", 5),
-                                  ("P2", "1,7", 4)]:
-        open_menu_item(rig, "Place an army")
-        fill_form(rig, [player, square, units])
-    rig.keys("a")
+    castles_and_armies_by_the_menu(
+        rig, [("P1", "1,1"), ("P2", "7,7"), ("P2", "1,7"), ("P1", "7,1")],
+        [("P1", "1,1", 6), ("P1", "7,1", 3), ("P2", "7,7", 5), ("P2", "1,7", 4)])
     assert rig.lines[1] == "Turn: P1" and g.state["game"]["holders"] == ["P1", "P2", "P1", "P2"]
     rig.keys("down")  # the board, its armies on it
     assert rig.lines[0] == "1,1 %s castle P1x6" % g.state["game"]["board"][0]
@@ -803,14 +810,9 @@ def test_a_3_player_game_on_the_device_to_a_castle_win(rig):
     # Then player two picks his two castles." With 3, P1, P2, P3, then P1.
     g = deal_on_the_device(rig, "right")  # Players <3>
     assert len(g.state["players"]) == 3
-    for player, square in [("P1", "1,1"), ("P2", "7,7"), ("P3", "1,7"), ("P1", "7,1")]:
-        open_menu_item(rig, "Choose a castle")
-        fill_form(rig, [player, square])
-    for player, square, units in [("P1", "1,1", 4), ("P1", "7,1", 3), ("P2", "7,7", 5),
-                                  ("P3", "1,7", 5)]:
-        open_menu_item(rig, "Place an army")
-        fill_form(rig, [player, square, units])
-    rig.keys("a")
+    castles_and_armies_by_the_menu(
+        rig, [("P1", "1,1"), ("P2", "7,7"), ("P3", "1,7"), ("P1", "7,1")],
+        [("P1", "1,1", 4), ("P1", "7,1", 3), ("P2", "7,7", 5), ("P3", "1,7", 5)])
     assert g.state["game"]["holders"] == ["P1", "P3", "P1", "P2"]
     to_a_win_on_the_board(rig, g)
     assert {e.split()[1] for e in g.history.events if e.startswith("go")} <= {
