@@ -12,25 +12,22 @@ from helpers.game import (
     apply,
     canonical,
     named,
-    new_game,
     notes,
     piece,
     piece_state,
     player,
     refused,
-    rules,
     seen_but_log,
     to_phase,
     undoes_and_redoes_exactly,
 )
+from helpers.kaiju import DATA, new, passing
 from helpers.runtimes import RUNTIMES, previewed, replayed
 
 from arbiter.game import Illegal
 from arbiter.game.public import public_state
 from arbiter.screens.view import screen_lines
 from arbiter_referee.headless import play
-
-DATA = rules("kaiju")
 
 
 @pytest.fixture(params=RUNTIMES)
@@ -40,22 +37,6 @@ def runtime(request):
     (helpers.runtimes). A test parametrized on ``runtime`` itself overrides this."""
     with replayed(request.param, "kaiju", request.session):
         yield request.param
-
-
-def new(players=2, seed=1, actions=()):
-    return new_game(DATA, seed, players, actions=actions)
-
-
-def passing(g):
-    """What moves a game on: in planning the player passes, in select the player's
-    first conscious kaiju goes into the city, in any other phase next."""
-    phase, p = g.phase()["name"], g.active_player()
-    if phase == "planning":
-        return "pass " + p
-    if phase == "select":
-        first = next(k for k in g.piece_keys(p) if piece_state(g, k)["ko"] == 0)
-        return "active %s %s" % (p, first.split(".")[1])
-    return "next"
 
 
 # "Each player then takes a pool of initial Energy Tokens equal to 10 + the highest
