@@ -386,11 +386,11 @@ def test_a_challenge_is_accepted_or_declined_an_ally_must_accept(runtime):
     refused(g, "decline P3", "only P2 may decline now")
     g.apply("decline P2")
     assert g.state["message"] == "Leviath declines: nothing happens"
-    refused(g, "attack P1 P3.k1", "P1 already took its action this turn")
+    refused(g, named(g, "attack P1 {Hive}"), "P1 already took its action this turn")
     g.apply("next")
     refused(g, "decline P1", "only nobody may decline now")
     apply(g, "challenge P2 {Gorath}", "accept P1")
-    assert piece_state(g, "Gorath")["active"] == 1 and g.state["game"]["d"] == ["P1.k2"]
+    assert piece_state(g, "Gorath")["active"] == 1 and g.state["game"]["d"] == [piece(g, "Gorath")]
     g.apply("nocard P2")
     g.apply("nocard P1")
     g.apply("next")
@@ -587,8 +587,8 @@ def test_a_player_without_an_active_kaiju_skips_the_action_phase(runtime):
     assert (g.phase()["name"], g.active_player()) == ("action", "P1")
     apply(g, "damage {Kraken} 7 by=P1")  # knocked out in P1's combat
     assert piece_state(g, "Kraken")["active"] == 0 and piece_state(g, "Leviath")["ko"] == 0
-    while piece_state(g, "P3.k1")["ko"] == 0:  # and P3's, in the same combat
-        g.apply("damage P3.k1 1 by=P1")
+    while piece_state(g, "Hive")["ko"] == 0:  # and P3's, in the same combat
+        apply(g, "damage {Hive} 1 by=P1")
     g.apply("next")  # P2 (Leviath still conscious) and P3 have no active kaiju
     assert g.phase()["name"] == "healing"
     said = notes(g)
