@@ -2,8 +2,8 @@
 entered on the PC (tests/data/jugger_teams.json: Harbour and Fjord, 8 juggers each),
 played on the emulated device by buttons, then the same game headless on both runtimes.
 
-"Cada jugador construye su equipo usando su colección de Jugadores de Jugger."
-"Partida larga: ... se juega a 3 Puntos" (../shared/seeds/002_3f7d8541c1733e1c.txt).
+"Cada jugador construye su equipo usando su colección de Jugadores de Jugger." "Juego
+Largo – El primer jugador en marcar 3 puntos gana" (../shared/seeds/002_3f7d8541c1733e1c.txt).
 Harbour: Ada (the Qwik), Ben, Cleo, Dov, Emil (chain); Finn, Greta, Hugo in reserve.
 Fjord: Ines (the Qwik), Jan, Kim, Lars, Mads (chain); Nora, Otto, Ruth in reserve."""
 
