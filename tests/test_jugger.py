@@ -702,7 +702,7 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
     anytime = ["Dispute roll", "Hit: crouch", "Out of bounds", "Spend points", "Unpin"]
     assert start[2:start.index("Roll dice")] == sorted(anytime + ["Roster", "Swap reserve"])
     assert acting[2:acting.index("Roll dice")] == sorted(anytime + [
-        "Attack (2 focus)", "Delay (1 focus)", "Pick up Jugg (1)", "Pin (1 focus)",
+        "Attack (2 focus)", "Delay (1 focus)", "Move", "Pick up Jugg (1)", "Pin (1 focus)",
         "Ready chain (1)", "Score (2 focus)"])  # and no helper: pay, act, check...
 
 
@@ -710,8 +710,8 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
 # next to the initiative and to P1's turn at Reflexes 5; from the menu Ana attacks Fen (a
 # wrestle), picks up the Jugg and scores in the same activation.
 SIM_GAME = ("a down a a a a  a a  b down down a down right right right right right a  "
-            "b down down down down down down down a a  "
-            "b down down down down down down down down down down a a wait=3000")
+            "b down down down down down down down down a a  "
+            "b down down down down down down down down down down down a a wait=3000")
 
 
 def test_a_full_short_game_runs_to_its_end_on_arbiter_sim(tmp_path):

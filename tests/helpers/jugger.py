@@ -1,6 +1,9 @@
 """A game of Jugger TTG set up for a test: new, to a side's turn, named seeds."""
 
-from helpers.game import apply, new_game, next_until, rolls
+import pytest
+from helpers.game import apply, named, new_game, next_until, notes, rolls
+
+from arbiter.game import Illegal
 
 
 def new(seed=1, length="short", data=None):
@@ -59,3 +62,26 @@ def with_initiative(player, seed, length="short"):
 def juggs(g):
     """The Juggs of the last attack's and defense's dice."""
     return sum(rolls(g, "attack")[-1]["rolls"]), sum(rolls(g, "defense")[-1]["rolls"])
+
+
+def script(steps, seed=SEED_P1_INITIATIVE, length="short"):
+    """Plays ``steps`` and returns the game. A step is an action and what it must say
+    (part of a message), or ``!`` and the reason it is refused; ``to P1 4`` passes
+    (``next``) to P1's turn at Reflexes 4. Pieces by name: ``{Bo}``."""
+    g = new(seed, length)
+    for action, want in steps:
+        if action.startswith("to "):
+            _, player, voa = action.split()
+            to_turn(g, player, int(voa))
+            continue
+        text = named(g, action)
+        if want.startswith("!"):
+            with pytest.raises(Illegal) as refusal:
+                g.apply(text)
+            assert refusal.value.reason == want[1:], action
+            continue
+        seen = len(notes(g))
+        g.apply(text)
+        said = " | ".join(notes(g)[seen:])
+        assert want in said, (action, said)
+    return g
