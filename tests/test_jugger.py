@@ -701,10 +701,11 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
     acting = [label for label, _ in rig.app.screen.items]
     anytime = ["Dispute roll", "Hit: crouch", "Out of bounds", "Spend points", "Talent",
                "Unpin"]
-    assert start[2:start.index("Roll dice")] == sorted(anytime + ["Roster", "Swap reserve"])
+    assert start[2:start.index("Roll dice")] == sorted(anytime + ["Arm", "Qwik choice", "Roster",
+                                                                   "Swap reserve"])
     assert acting[2:acting.index("Roll dice")] == sorted(anytime + [
         "Attack (2 focus)", "Delay (1 focus)", "Move", "Pick up Jugg (1)", "Pin (1 focus)",
-        "Ready chain (1)", "Score (2 focus)", "Sweep Jugg", "Throw Jugg"])  # no helper: pay, act...
+        "Ready chain (1)", "Score (2 focus)", "Sweep Jugg", "Throw Jugg"])  # no helper: pay...
 
 
 # On arbiter sim (seed 7: P1 has the initiative): Play, Jugger, start, past the dice seal;

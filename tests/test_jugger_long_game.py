@@ -7,7 +7,6 @@ Largo – El primer jugador en marcar 3 puntos gana" (../shared/seeds/002_3f7d85
 Harbour: Ada (the Qwik), Ben, Cleo, Dov, Emil (chain); Finn, Greta, Hugo in reserve.
 Fjord: Ines (the Qwik), Jan, Kim, Lars, Mads (chain); Nora, Otto, Ruth in reserve."""
 
-import json
 
 from helpers import REPO
 from helpers.device import do, game_of, open_setup, seal

@@ -1,9 +1,9 @@
 """A game of Jugger TTG set up for a test: new, to a side's turn, named seeds."""
 
 import pytest
-from helpers.game import apply, named, new_game, next_until, notes, rolls
 
 from arbiter.game import Illegal
+from helpers.game import apply, named, new_game, next_until, notes, rolls
 
 
 def new(seed=1, length="short", data=None):
