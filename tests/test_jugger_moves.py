@@ -9,8 +9,8 @@ Juggers by name: Falcons Ana (Qwik), Bo, Cyd, Dag, Eli (chain) against Ravens Fe
 Gus, Hal, Ivo, Jo (chain)."""
 
 import pytest
-from helpers.game import piece_state, player
-from helpers.jugger import script
+from helpers.game import notes, piece_state, player
+from helpers.jugger import SEED_P2_INITIATIVE, end_stone, script
 from helpers.runtimes import RUNTIMES, replayed
 
 
@@ -171,3 +171,14 @@ def test_each_point_the_players_choose_the_qwik_and_hand_out_the_weapons(runtime
         ("to P1 4", ""),
         ("pickup {Bo}", "Bo picks up the Jugg"),
         ("score {Bo}", "P1 scores 1-0")])
+
+
+def test_the_side_without_the_initiative_deploys_first_at_each_point(runtime):
+    # "1. El jugador que no tiene la iniciativa coloca todos sus jugadores en la Zona de
+    # Salida"; "2. El Jugador con la Iniciativa despliega sus jugadores de la misma manera."
+    g = script([("next", "Init P1 2-0 | P2 deploys first, then P1")])  # P1's initiative
+    for _ in range(3):  # later stones roll the initiative again: no deployment
+        end_stone(g)
+    said = [text for text in notes(g) if "deploys" in text]
+    assert said == ["P2 deploys first, then P1"]
+    script([("next", "P1 deploys first, then P2")], seed=SEED_P2_INITIATIVE)
