@@ -9,8 +9,9 @@ import tempfile
 from pathlib import Path
 
 from arbiter_referee.bench.bus import KeyPress
+from arbiter_referee.build import device_firmware
 from arbiter_referee.emulator.session import run_driver, use_firmware_path
-from arbiter_referee.paths import FIRMWARE, factory_flash
+from arbiter_referee.paths import factory_flash
 
 # The probe's own bookkeeping needs heap beside the firmware's, and a game is
 # already tight in a Pico's 192 KB (see heap.py for the firmware's real need):
@@ -32,15 +33,20 @@ probe.report()
 
 
 def key_presses(seed: int, script: str, runtime: str = "cpython",
-                heap: int = PROBE_HEAP, firmware: Path = FIRMWARE,
-                preload: bool = True) -> list[KeyPress]:
-    """One KeyPress per press in ``script`` (fuel is 0 under CPython)."""
+                heap: int = PROBE_HEAP, firmware: Path | None = None,
+                preload: bool = False) -> list[KeyPress]:
+    """One KeyPress per press in ``script`` (fuel is 0 under CPython). Under
+    MicroPython the firmware runs as a Pico runs it unless told otherwise: .mpy
+    files, each imported when first needed, so a module the firmware let go is
+    loaded again (not compiled from source) when it comes back."""
     with tempfile.TemporaryDirectory() as folder:
         flash = Path(folder)
         factory_flash(flash)
         if runtime == "cpython":
             rows = _cpython_rows(seed, script, flash)
         else:
+            if firmware is None:
+                firmware = device_firmware()
             result = run_driver("vbench", PROBE_LOOP, {"/flash": (flash, True)}, heap,
                                 firmware, {"SEED": seed, "SCRIPT": script,
                                                    "COLLECT_BELOW": heap // 2},
