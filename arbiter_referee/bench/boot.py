@@ -15,7 +15,7 @@ BOOT_HEAP = 256 * 1024
 # Fuel counts from interpreter start (the driver's imports, a collection after
 # each, included) to the end of the first main-loop pass, which draws the menu.
 BOOT = """
-probe = vbench.Probe(drvdata.SEED, '', '/flash/')
+probe = vbench.Probe(drvdata.SEED, '', '/flash/', False)
 probe.dev.tick()
 booted = vbench.fuel()
 gc.collect()

@@ -56,7 +56,7 @@ def collect(skip_heap: bool = False, skip_scale: bool = False,
               "code_bytes_romfs": heap.code_bytes(rom)}
     for name, seed, keys, game in scenarios_run:
         progress.step(f"{name}: bus and CPU per key press, under MicroPython")
-        presses = key_presses(seed, keys, "micropython", preload=game is not None)
+        presses = key_presses(seed, keys, "micropython", firmware=device)  # as the heap runs
         row = {"bus": bus.summarize(presses), "cpu": bus.cpu(presses),
                "complete_game": bool(game and game.complete),
                "winner": game.winner if game else None}

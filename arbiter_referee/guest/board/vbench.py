@@ -11,6 +11,9 @@ many times the firmware called ``show()`` and how many bus bytes those calls
 sent, and the fuel of the passes from the press until a frame is flushed and
 no redraw is pending (the key's pass, the drawing's, and any that follow at
 once, such as a ruleset's load a step a pass).
+
+The fuel is the firmware's work only: the bytes it writes to the bus are held
+and decoded into the virtual panel after the metered pass (see HeldPanel).
 """
 
 import micropython
@@ -48,10 +51,34 @@ def press_times(script):
             yield at
 
 
+class HeldPanel:
+    """Stands for the virtual SSD1306 on the bus during a metered pass: keeps each
+    transaction's bytes and hands them to the panel when a frame is looked at. On a
+    Pico the controller decodes them in hardware; the emulator decodes them in
+    Python, which would otherwise count as the firmware's fuel. The I2C write
+    itself (the copy, the bus counters) stays metered."""
+
+    def __init__(self, panel):
+        self.panel = panel
+        self.held = []
+
+    def receive(self, data):  # VirtualI2C passes a fresh copy: safe to keep
+        self.held.append(data)
+
+    def deliver(self):
+        held, receive = self.held, self.panel.receive
+        for data in held:
+            receive(data)
+        self.held = []
+
+
 class Probe:
-    def __init__(self, seed, script, flash_root):
+    def __init__(self, seed, script, flash_root, hold_panel=True):
         # No on_frame: printing every frame would dwarf the firmware's own work.
+        # hold_panel False: the boot and idle figures, measured as they always were.
         self.board = board = VirtualBoard(seed, script, flash_root)
+        if hold_panel:
+            self._hold_panel(board)
         self._presses = press_times(script)
         self._next_press = next(self._presses, None)
         self.overhead = fuel_overhead()
@@ -65,6 +92,19 @@ class Probe:
         self._work, self._flushed, self._done = 0, False, True  # boot: not a press
         self.dev = device.Device(board)
         self._count_shows(self.dev.display)
+
+    def _hold_panel(self, board):
+        # The board reads the panel only in check_frame (from sleep_ms, after the
+        # metered tick): the held bytes are decoded just before it, so frames match.
+        i2c, addr = board.i2c, board.wiring["oled_addr"]
+        panel = i2c.devices[addr] = HeldPanel(board.oled)
+        check = board.check_frame
+
+        def check_frame():
+            panel.deliver()
+            check()
+
+        board.check_frame = check_frame
 
     def _count_shows(self, display):
         # Wrap show() to count calls: an unchanged frame sends nothing on our bus
@@ -124,7 +164,7 @@ class IdleProbe(Probe):
     """No input: each pass runs with the heap locked, so any allocation shows."""
 
     def __init__(self, seed, flash_root):
-        Probe.__init__(self, seed, "", flash_root)
+        Probe.__init__(self, seed, "", flash_root, False)
         self.board.end_ms = None  # idle for as long as the caller steps
         self.allocating = 0
 
