@@ -50,6 +50,7 @@ class ArmyBoard(GridPage):
         self.game, self.spec, self.play = game, spec, play
         self.picked = -1  # the square of the army picked up, and how many of its units
         self.units = 0
+        self.ways = []  # the picked army's destinations, the likeliest first
         self.notice = ""
         self.armies = game.get(spec["armies"])
         super().__init__(game.get(spec["value"]), 7, spec.get("label", "Board"))
@@ -69,44 +70,55 @@ class ArmyBoard(GridPage):
 
     def likely(self, moved):
         """The cursor on the army the player in turn most likely moves next: ``moved``
-        while it can go on, else the one with most units able to move."""
-        p, best, most = self.game.active_player(), -1, None
+        while it can go on, else the one with units to send nearest a castle the
+        player does not hold, the bigger first."""
+        p, best, most = self.game.active_player(), -1, 0
         if self.army(moved)[:2] == p and fresh(self.army(moved)):
             best = moved
-        goals = [c for c in CORNERS if self.army(c)[:2] != p]
         for i in range(49) if best < 0 else ():
             n = self.sent(i) if self.army(i)[:2] == p else -1
             if n >= 0:
-                rank = (n == 0, min(dist(i, c) for c in goals) if goals else 0, -n)
-                if most is None or rank < most:
+                rank = (0 if n else 1000) + self.goal(i, p) * 10 + 9 - n  # an int: no garbage
+                if best < 0 or rank < most:
                     best, most = i, rank
         if best >= 0:
             self.cursor = best
 
+    def goal(self, i, p):
+        """Squares from ``i`` to the nearest castle ``p`` does not hold (0: none)."""
+        d = -1
+        for c in CORNERS:
+            if self.army(c)[:2] != p and (d < 0 or dist(i, c) < d):
+                d = dist(i, c)
+        return max(d, 0)
+
     def dests(self):
         """Where the picked units may go: next to it, no own army past 6; nearest a
-        castle the player does not hold first (the game is won on castles)."""
+        castle the player does not hold first (the game is won on castles). Worked
+        out when picked or its units change, not per press."""
         a, p, n = self.picked, self.army(self.picked)[:2], self.units
-        goals = [c for c in CORNERS if self.army(c)[:2] != p] or [a]
         out = []
         for i in range(49):
             here = self.army(i)
             if near(a, i) and not (here[:2] == p and len(here) - 2 + n > 6):
-                out.append((min(dist(i, c) for c in goals), i))
+                out.append(self.goal(i, p) * 64 + i)
         out.sort()
-        return [i for _, i in out]
+        for k in range(len(out)):
+            out[k] %= 64
+        self.ways = out
 
     def jump(self, button):
         """An arrow while an army is picked: to the nearest of its destinations (or
         itself) that way."""
         dr, dc = STEP[button]
-        r, c = divmod(self.cursor, 7)
-        best, key = -1, None
-        for i in self.dests() + [self.picked]:
+        r, c = self.cursor // 7, self.cursor % 7
+        best, key = -1, 0
+        for k in range(len(self.ways) + 1):
+            i = self.ways[k] if k < len(self.ways) else self.picked
             along = (i // 7 - r) * dr + (i % 7 - c) * dc
             if along > 0:
-                k = (along, abs(i // 7 - r) + abs(i % 7 - c))
-                if key is None or k < key:
+                k = along * 16 + abs(i // 7 - r) + abs(i % 7 - c)
+                if best < 0 or k < key:
                     best, key = i, k
         if best >= 0:
             self.cursor = best
@@ -120,9 +132,9 @@ class ArmyBoard(GridPage):
 
     def pick(self, i):
         self.picked, self.units = i, self.sent(i) or len(self.army(i)) - 2
-        ways = self.dests()
-        if ways:
-            self.cursor = ways[0]
+        self.dests()
+        if self.ways:
+            self.cursor = self.ways[0]
 
     def draw(self, app, fb):
         self.armies = self.game.get(self.spec["armies"])  # once a frame, not a square
@@ -189,6 +201,7 @@ class ArmyBoard(GridPage):
         elif button == A and self.picked == self.cursor:
             n = len(self.army(self.cursor)) - 2
             self.units = self.units - 1 if self.units > 1 else n
+            self.dests()  # fewer units may fit where more did not
         elif button == A and self.picked < 0:
             if self.army(self.cursor)[:2] == p:
                 self.pick(self.cursor)
