@@ -52,8 +52,22 @@ def presses_in(script):
 
 # The fast path (issue 21) takes a third of the presses, and its presses each change
 # two to four lines (the action and its preview in place of the message), where a
-# menu's cursor moves changed one; every game's median stays within the budget.
-@pytest.mark.parametrize("name", scenarios.NAMES)
+# menu's cursor moves changed one; every game's median stays within the budget but
+# those whose cheap presses (cursor steps) are gone, the rest each doing more.
+WHY_MORE_BYTES = {
+    "tactics": "issue 21: a Tactics move is 2 presses (A picks up, A moves), each changing 3 "
+               "to 4 lines (the cursor's jump, the 2-line preview): median 311 bytes a press, "
+               "0.30 of a full frame, though the game's whole traffic fell by a quarter (337 "
+               "to 257 KB)",
+    "impactics": "issue 21: the game menu opens at the phase's actions and at the item last "
+                 "used, so Impactics' 71 presses lost their cheap menu steps: median 352 "
+                 "bytes, 0.34 of a full frame",
+}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=WHY_MORE_BYTES[name]))
+    if name in WHY_MORE_BYTES else name for name in scenarios.NAMES])
 def test_bus_budget_median_at_most_a_quarter_of_full_frames(name):
     game = GAMES[name]
     presses = key_presses(game.device_seed, game.keys)  # CPython: the same frames, no fuel
@@ -63,8 +77,6 @@ def test_bus_budget_median_at_most_a_quarter_of_full_frames(name):
 
 
 WHY_MORE_PRESSES = {
-    "tactics": "issue 25: a Tactics move on the board page is the cursor to the army, A, A per "
-               "unit left behind, the step, A: median 4",
     "jugger": "issues 21/23: Jugger's recorded game is its richest actions (a wrestle, a "
               "reaction, a dispute, a pick-up, a score), forms of 2 to 8 fields; the fast path "
               "sets who and an amount only: median 12.5",

@@ -161,7 +161,7 @@ def test_an_illegal_correction_is_refused_with_the_reason_and_changes_nothing(ri
     assert rig.lines[1] == "who <P1>"
     rig.keys("down", "down", *["left"] * 25)  # by -20: numbers stop at their ends
     rig.keys("up")
-    while "<energy>" not in rig.lines[2]:
+    while "<energy " not in rig.lines[2]:
         rig.keys("right")
     rig.keys("a")
     assert rig.lines[3] == "by <-20>"
@@ -176,7 +176,7 @@ def test_a_refused_action_leaves_its_form_and_the_menu_as_they_were(rig):
     start_game(rig, "kaiju")
     open_menu_item(rig, "Correct")
     rig.keys("down", "down", *["left"] * 25, "up")
-    while "<energy>" not in rig.lines[2]:
+    while "<energy " not in rig.lines[2]:
         rig.keys("right")
     shown = rig.lines[1:4]
     rig.keys("a")

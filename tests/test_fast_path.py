@@ -6,7 +6,7 @@ of its pieces with the numbers the device keeps"."""
 import json
 
 import pytest
-from helpers.device import act, game_of, said, seal, start_game
+from helpers.device import act, game_of, open_menu_item, said, seal, start_game
 from helpers.game import piece, piece_state, rules
 
 from arbiter.game import ruleset
@@ -132,6 +132,33 @@ def test_a_correction_names_the_piece(rig):
     rig.run(100)
     assert "Corrected: Kraken damage +2, now 2" in said(rig)
     assert piece_state(game, "Kraken")["damage"] == 2
+
+
+def test_the_correct_form_shows_each_counters_value_now_and_what_it_will_do(rig):
+    # issue 21: "raw variable names in the Correct form"; "the Correct form shows no
+    # current value and no preview"
+    game = kaiju_at_action(rig)
+    act(rig, "add {Kraken}.damage 3")
+    open_menu_item(rig, "Correct")
+    form = rig.app.screen
+    for _ in range(12):  # bounded: the form must offer Kraken
+        if "who <Kraken>" in rig.lines:
+            break
+        rig.keys("right")
+    rig.keys("down")
+    for _ in range(12):  # each counter with its value now
+        if "what <damage 3>" in rig.lines:
+            break
+        assert rig.lines[2] == "what <%s %d>" % (form.what, form.now), rig.lines
+        rig.keys("right")
+    rig.keys("down", "right")  # by 2
+    assert rig.lines[3] == "by <2>" and "Kraken damage 3 -> 5" in rig.lines
+    rig.keys("left", "left", "left")
+    assert "Kraken damage 3 -> 2" in rig.lines
+    rig.keys("right", "right", "right", "a")
+    rig.run(100)
+    assert piece_state(game, "Kraken")["damage"] == 5
+    assert "Corrected: Kraken damage +2, now 5" in said(rig)
 
 
 def test_the_piece_grids_caption_wraps_instead_of_being_cut(rig):

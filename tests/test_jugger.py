@@ -701,9 +701,10 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
     acting = [label for label, _ in rig.app.screen.items]
     anytime = ["Dispute roll", "Hit: crouch", "Out of bounds", "Spend points", "Talent",
                "Unpin"]
-    assert start[2:start.index("Roll dice")] == sorted(anytime + ["Arm", "Qwik choice", "Roster",
-                                                                   "Swap reserve"])
-    assert acting[2:acting.index("Roll dice")] == sorted(anytime + [
+    # the phase's actions first (by name), then Undo, Redo, Roll dice...
+    assert start[:start.index("Undo")] == sorted(anytime + ["Arm", "Qwik choice", "Roster",
+                                                            "Swap reserve"])
+    assert acting[:acting.index("Undo")] == sorted(anytime + [
         "Attack (2 focus)", "Delay (1 focus)", "Move", "Pick up Jugg (1)", "Pin (1 focus)",
         "Ready chain (1)", "Score (2 focus)", "Sweep Jugg", "Throw Jugg"])  # no helper: pay...
 
@@ -711,9 +712,9 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
 # On arbiter sim (seed 7: P1 has the initiative): Play, Jugger, start, past the dice seal;
 # next to the initiative and to P1's turn at Reflexes 5; from the menu Ana attacks Fen (a
 # wrestle), picks up the Jugg and scores in the same activation.
-SIM_GAME = ("a down a a a a  a a  b down down a down right right right right right a  "
-            "b down down down down down down down down a a  "
-            "b down down down down down down down down down down down a a wait=3000")
+SIM_GAME = ("a down a a a a  a a  b a down right right right right right a  "  # Attack first
+            "b down down down down down down a a  "  # the menu opens at Attack: Pick up Jugg
+            "b down down down a a wait=3000")  # and at Pick up Jugg: Score
 
 
 def test_a_full_short_game_runs_to_its_end_on_arbiter_sim(tmp_path):

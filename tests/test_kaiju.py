@@ -929,13 +929,13 @@ def test_on_the_device_the_forms_and_the_preview_are_the_same_under_micropython(
     from arbiter_referee.emulator.screen_text import read_lines
     from arbiter_referee.emulator.session import run_session
 
-    game_menu = "b " + "down " * 3  # Undo, Redo, then this phase's actions by name
+    # the game menu: the phase's actions first, by name; it opens at the item last used
     # Play, Kaiju, 3 players, start, each player's sealing press, then on
     script = ("wait=800 a down down down a right a wait=600 a a a wait=600 a a wait=300 "
-              + (game_menu + "down " * 5 + "a a wait=300 ") * 3  # Pass, for P1, P2, P3
-              + (game_menu + "up a a wait=300 ") * 3  # Active kaiju: each one's first
-              + game_menu + "down " * 3 + "a right down right right wait=300 a wait=600 "  # Damage
-              + game_menu + "down " * 11 + "a wait=300 ")  # Rage Attack
+              + "b " + "down " * 6 + "a a wait=300 " + "b a a wait=300 " * 2  # Pass, P1-P3
+              + "b a a wait=300 " * 3  # Active kaiju: each one's first
+              + "b " + "down " * 4 + "a right down right right wait=300 a wait=600 "  # Damage
+              + "b " + "down " * 8 + "a wait=300 ")  # Rage Attack
     cp = run_session(5, script, "cpython")
     mp = run_session(5, script, "micropython")
     assert mp.frames == cp.frames

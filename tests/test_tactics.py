@@ -4,7 +4,16 @@ digest: ../shared/docs/referee-spec.md section 4)."""
 from collections import Counter
 
 import pytest
-from helpers.device import act, fill_form, game_of, lit, open_menu_item, play_screen, start_game
+from helpers.device import (
+    act,
+    do,
+    fill_form,
+    game_of,
+    lit,
+    open_menu_item,
+    play_screen,
+    start_game,
+)
 from helpers.game import canonical, new_game, refused, rolled, undoes_and_redoes_exactly
 from helpers.runtimes import RUNTIMES, patched, previewed, replayed
 from helpers.tactics import CASTLES, RULES, new, started
@@ -702,9 +711,11 @@ def simple_move(g):
 
 
 def on_the_board(rig, g, action):
-    """``go``/``push`` entered on the board page (Down from the play screen): the cursor
-    to the army, A to pick it up, A again per unit left behind, the cursor to where it
-    goes, A (a joker's card chosen in its form)."""
+    """``go``/``push`` entered on the board page (Down from the play screen) as a player
+    looking at it would: the cursor to the army (it opens on the likeliest), A to pick
+    it up, A on it per unit fewer than it offers, the arrows to where it goes (they
+    jump between its legal destinations, the likeliest first), A (a joker's card
+    chosen in its form)."""
     from arbiter.screens.army_board import ArmyBoard
 
     if not isinstance(rig.app.screen, ArmyBoard):
@@ -714,9 +725,15 @@ def on_the_board(rig, g, action):
     squares = [w for w in action.split()[2:] if "=" not in w]
 
     def cursor_to(sq):
-        row, col = divmod(board.cursor, 7)
-        dr, dc = int(sq[0]) - 1 - row, int(sq[2]) - 1 - col
-        rig.keys(*(["down"] * dr + ["up"] * -dr + ["right"] * dc + ["left"] * -dc))
+        for _ in range(14):  # bounded: each press brings the cursor nearer
+            row, col = divmod(board.cursor, 7)
+            dr, dc = int(sq[0]) - 1 - row, int(sq[2]) - 1 - col
+            if not (dr or dc):
+                return
+            if board.picked < 0:  # the board wraps round: the shorter way
+                dr, dc = (dr + 3) % 7 - 3, (dc + 3) % 7 - 3
+            rig.keys("down" if dr > 0 else "up" if dr < 0 else "right" if dc > 0 else "left")
+        raise AssertionError(f"the cursor never reached {sq}: {rig.lines}")
 
     before = g.history.count()
     if action.startswith("push"):
@@ -725,10 +742,15 @@ def on_the_board(rig, g, action):
     else:
         cursor_to(squares[0])
         rig.keys("a")
-        assert rig.lines[0].startswith("%s x" % squares[0]), (rig.lines, action)  # picked up
-        n = len(g.state["game"]["army"][at(squares[0])]) - 2
-        rig.keys(*["a"] * (n - int(words["units"])))
+        assert rig.lines[0].startswith("%sx" % squares[0]), (rig.lines, action)  # picked up
+        if board.units != int(words["units"]):
+            cursor_to(squares[0])
+            for _ in range(6):
+                if board.units == int(words["units"]):
+                    break
+                rig.keys("a")
         cursor_to(squares[1])
+        assert rig.lines[0].startswith("%sx%s to %s" % (squares[0], words["units"], squares[1]))
         rig.keys("a")
         if "card" in words:
             fill_form(rig, [words["card"]])
@@ -758,11 +780,11 @@ def to_a_win_on_the_board(rig, g):
 
 
 def castles_and_armies_by_the_menu(rig, castles, armies):
-    """Each (player, square) castle chosen, each (player, square, units) army placed,
-    by the game menu's forms; then A: the first turn."""
+    """Each (player, square) castle chosen (by the play screen's fast path when it can),
+    each (player, square, units) army placed, by the game menu's forms; then A: the
+    first turn."""
     for player, square in castles:
-        open_menu_item(rig, "Choose a castle")
-        fill_form(rig, [player, square])
+        do(rig, "Choose a castle", [player, square])
     for player, square, units in armies:
         open_menu_item(rig, "Place an army")
         fill_form(rig, [player, square, units])
@@ -770,6 +792,8 @@ def castles_and_armies_by_the_menu(rig, castles, armies):
 
 
 def test_a_whole_game_on_the_device_moved_on_the_board(rig):
+    from arbiter.screens.army_board import NAMES, letter
+
     # 6: "Each player gets three movement actions ... If you enter the same space as an
     # opposing army, fight." "When a player begins the turn with units on three
     # castles, that player wins." Every move on the board page, nothing typed.
@@ -784,8 +808,14 @@ def test_a_whole_game_on_the_device_moved_on_the_board(rig):
     assert rig.lines[1].endswith(" C24")  # a castle (C), P2's 4 units (1,1: the cursor's)
     assert rig.lines[7].startswith("C1%d" % army(g, "7,1")[1])  # 3, or 4 if reinforced
     assert rig.lines[7].endswith("C25")
-    rig.keys("a", "a", "right")  # 1,1's army picked up, 5 of its 6 units
-    assert rig.lines[0] == "1,1 x5 to 1,2"
+    # A picks up the army under the cursor (the biggest that can move), all but the one
+    # that holds the castle; the cursor on its step nearest a castle P1 does not hold
+    rig.keys("a")
+    assert rig.lines[0] == "1,1x5 to 1,2 " + NAMES[letter(g.state["game"]["board"][1])]
+    rig.keys("down")  # the arrows jump between the squares it may go to: 2,2, then back
+    assert rig.lines[0].startswith("1,1x5 to 2,2")
+    rig.keys("up", "left", "a")  # on itself, A takes one unit fewer
+    assert rig.lines[0] == "1,1x4 to 1,1"
     rig.keys("b", "b")  # dropped; back to the play screen
     to_a_win_on_the_board(rig, g)
 

@@ -16,7 +16,7 @@ MENU_SCRIPT = (
 GAME_SCRIPT = (
     "wait=800 a down down a wait=600 a wait=1500 a wait=700 a wait=800 a down down a wait=800 "
     "a down down down down a wait=1500 a wait=600 a wait=1200 a wait=1200 "
-    "b down down a right right up a wait=1500 b:long wait=800 "
-    "b down down down down down a wait=600 "
+    "b a right right up a wait=1500 b:long wait=800 "
+    "b down down down a wait=600 "
 )
 DEMO_SCRIPT = GAME_SCRIPT + MENU_SCRIPT

@@ -59,12 +59,16 @@ def open_menu_item(rig, label):
     """B from the play screen, then the game menu's item ``label``: it must be there."""
     rig.keys("b")
     assert rig.lines[0] == "Game"
-    for _ in range(len(rig.app.screen.items)):
-        if rig.app.screen.items[rig.app.screen.cursor][0] == label:
-            rig.keys("a")
-            return
-        rig.keys("down")
-    raise AssertionError(f"no {label} in the game menu")
+    menu = rig.app.screen
+    labels = [item[0] for item in menu.items]
+    if label not in labels:
+        raise AssertionError(f"no {label} in the game menu")
+    diff = labels.index(label) - menu.cursor  # the shorter way round, as players would
+    if abs(diff) * 2 > len(labels):
+        diff -= len(labels) if diff > 0 else -len(labels)
+    rig.keys(*["down" if diff > 0 else "up"] * abs(diff))
+    assert menu.items[menu.cursor][0] == label, rig.lines
+    rig.keys("a")
 
 
 def fill_form(rig, values):
@@ -73,6 +77,8 @@ def fill_form(rig, values):
     for value in values:
         field = form.fields[form.cursor]
         diff = field[1].index(str(value)) - field[2]
+        if field[1] is not form.numbers and abs(diff) * 2 > len(field[1]):  # lists wrap
+            diff -= len(field[1]) if diff > 0 else -len(field[1])
         rig.keys(*["right" if diff > 0 else "left"] * abs(diff))
         rig.keys("down")
     rig.keys("a")

@@ -3,22 +3,38 @@
 A square shows its card (``7H``) or, holding an army, its terrain's letter, the
 owner's number and the units (``M14``: P1's 4 units on a mountain). The title
 line names the cursor's square (``2,3 10S mountain P1x4``), then what the last
-action said. A on an army of the player whose turn it is picks it up whole; A
-again on it takes one unit fewer (round to all); A on another square moves it
-there (``go``); onto a joker, a form asks for its card and the move ends on the
-play screen. While a beaten army waits,
-A sends it there (``push``). B drops what is picked, else goes back. A long A
+action said. The cursor opens on the army of the player in turn most likely to
+move: the one just moved while it can go on, else the one with units to send nearest
+a castle the player does not hold (the game is won on castles), the bigger first.
+A picks it up: its units that can still move, one left to hold a castle; the
+cursor jumps to its first legal destination, nearest a castle the player does
+not hold first, the title saying what the move will do; the arrows jump between
+its legal destinations (and back to the army, where A takes one unit fewer, round
+to all); A moves it there (``go``); onto a joker, a form asks for its card and the
+move ends on the play screen. While a beaten army waits, A sends it there
+(``push``). B drops what is picked, else goes back. A long A
 peeks at a face-down card (fog of war, as board_page.py), else zooms. Not built
 on board_page.py: one module less in the heap of a game in play.
 """
 
 from arbiter.game.expr import evaluate
-from arbiter.hw.buttons import LONG, A, B
+from arbiter.game.tactics import CORNERS, near
+from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.screens.grid import GridPage
 
 LETTER = {"S": "M", "C": "F"}  # mountains, forests; face cards and red suits are plains
 NAMES = {"C": "castle", "R": "recruit", "-": "plain", "F": "forest", "M": "mountain",
          "J": "joker"}
+STEP = {UP: (-1, 0), DOWN: (1, 0), LEFT: (0, -1), RIGHT: (0, 1)}
+
+
+def fresh(army):
+    """How many of an army's units can still move this turn (under 2 spaces)."""
+    return sum(1 for u in army[2:] if u < "2")
+
+
+def dist(a, b):
+    return max(abs(a // 7 - b // 7), abs(a % 7 - b % 7))
 
 
 def letter(card):
@@ -34,14 +50,11 @@ class ArmyBoard(GridPage):
         self.game, self.spec, self.play = game, spec, play
         self.picked = -1  # the square of the army picked up, and how many of its units
         self.units = 0
+        self.ways = []  # the picked army's destinations, the likeliest first
         self.notice = ""
         self.armies = game.get(spec["armies"])
         super().__init__(game.get(spec["value"]), 7, spec.get("label", "Board"))
-        p = game.active_player()  # opens on an army of the player whose turn it is
-        for i in range(len(self.items)):
-            if self.army(i)[:2] == p:
-                self.cursor = i
-                break
+        self.likely(-1)
 
     def show(self, items):
         super().show(items)
@@ -54,6 +67,74 @@ class ArmyBoard(GridPage):
     def army(self, i):
         armies = self.armies
         return armies[i] if 0 <= i < len(armies) else ""
+
+    def likely(self, moved):
+        """The cursor on the army the player in turn most likely moves next: ``moved``
+        while it can go on, else the one with units to send nearest a castle the
+        player does not hold, the bigger first."""
+        p, best, most = self.game.active_player(), -1, 0
+        if self.army(moved)[:2] == p and fresh(self.army(moved)):
+            best = moved
+        for i in range(49) if best < 0 else ():
+            n = self.sent(i) if self.army(i)[:2] == p else -1
+            if n >= 0:
+                rank = (0 if n else 1000) + self.goal(i, p) * 10 + 9 - n  # an int: no garbage
+                if best < 0 or rank < most:
+                    best, most = i, rank
+        if best >= 0:
+            self.cursor = best
+
+    def goal(self, i, p):
+        """Squares from ``i`` to the nearest castle ``p`` does not hold (0: none)."""
+        d = -1
+        for c in CORNERS:
+            if self.army(c)[:2] != p and (d < 0 or dist(i, c) < d):
+                d = dist(i, c)
+        return max(d, 0)
+
+    def dests(self):
+        """Where the picked units may go: next to it, no own army past 6; nearest a
+        castle the player does not hold first (the game is won on castles). Worked
+        out when picked or its units change, not per press."""
+        a, p, n = self.picked, self.army(self.picked)[:2], self.units
+        out = []
+        for i in range(49):
+            here = self.army(i)
+            if near(a, i) and not (here[:2] == p and len(here) - 2 + n > 6):
+                out.append(self.goal(i, p) * 64 + i)
+        out.sort()
+        for k in range(len(out)):
+            out[k] %= 64
+        self.ways = out
+
+    def jump(self, button):
+        """An arrow while an army is picked: to the nearest of its destinations (or
+        itself) that way."""
+        dr, dc = STEP[button]
+        r, c = self.cursor // 7, self.cursor % 7
+        best, key = -1, 0
+        for k in range(len(self.ways) + 1):
+            i = self.ways[k] if k < len(self.ways) else self.picked
+            along = (i // 7 - r) * dr + (i % 7 - c) * dc
+            if along > 0:
+                k = along * 16 + abs(i // 7 - r) + abs(i % 7 - c)
+                if best < 0 or k < key:
+                    best, key = i, k
+        if best >= 0:
+            self.cursor = best
+
+    def sent(self, i):
+        """The units A picks up: those that can move, one left to hold a castle (held
+        by occupying it)."""
+        here = self.army(i)
+        n = fresh(here)
+        return n - 1 if i in CORNERS and n == len(here) - 2 and n > 1 else n
+
+    def pick(self, i):
+        self.picked, self.units = i, self.sent(i) or len(self.army(i)) - 2
+        self.dests()
+        if self.ways:
+            self.cursor = self.ways[0]
 
     def draw(self, app, fb):
         self.armies = self.game.get(self.spec["armies"])  # once a frame, not a square
@@ -69,12 +150,21 @@ class ArmyBoard(GridPage):
         return letter(self.items[i]) + here[1] + str(len(here) - 2)
 
     def head(self, row, col):
+        # two lines from a pick to the next move's: the board below stays where it is
         if self.notice:
-            return self.notice
+            return self.notice if len(self.notice) > 21 else self.notice + "\nA:pick B:back"
         i = row * self.columns + col
-        if self.picked >= 0:
-            return "%d,%d x%d to %d,%d" % (self.picked // 7 + 1, self.picked % 7 + 1,
+        here, card = self.army(i), self.items[i] if i < len(self.items) else ""
+        if self.picked >= 0:  # the move's preview: what A does
+            text = "%d,%dx%d to %d,%d" % (self.picked // 7 + 1, self.picked % 7 + 1,
                                           self.units, row + 1, col + 1)
+            if i == self.picked:
+                return text + "\nA:one fewer B:drop"
+            if here and here[:2] != self.army(self.picked)[:2]:
+                text += " vs %sx%d" % (here[:2], len(here) - 2)
+            else:
+                text += " " + ("??" if self.hidden(i) else NAMES[letter(card)])
+            return text + "\narrows:where A:go"
         here, card = self.army(i), self.items[i] if i < len(self.items) else ""
         text = "%d,%d " % (row + 1, col + 1) + (
             "??" if self.hidden(i) else "%s %s" % (card, NAMES[letter(card)]) if card else "")
@@ -84,7 +174,9 @@ class ArmyBoard(GridPage):
         if self.play.act(app, text, now):
             self.notice = self.game.state.get("message", "")
             self.show(self.game.get(self.spec["value"]))
+            self.armies = self.game.get(self.spec["armies"])
             self.picked = -1
+            self.likely(self.cursor)
             return True
         self.notice = self.play.notice
         self.play.notice = ""
@@ -109,10 +201,10 @@ class ArmyBoard(GridPage):
         elif button == A and self.picked == self.cursor:
             n = len(self.army(self.cursor)) - 2
             self.units = self.units - 1 if self.units > 1 else n
+            self.dests()  # fewer units may fit where more did not
         elif button == A and self.picked < 0:
-            here = self.army(self.cursor)
-            if here[:2] == p:
-                self.picked, self.units = self.cursor, len(here) - 2
+            if self.army(self.cursor)[:2] == p:
+                self.pick(self.cursor)
             else:
                 self.notice = "pick an army of %s" % p
         elif button == A:
@@ -129,7 +221,9 @@ class ArmyBoard(GridPage):
             else:
                 self.act(app, text, now)
         elif button == B and self.picked >= 0:
-            self.picked = -1
+            self.cursor, self.picked = self.picked, -1
+        elif self.picked >= 0 and button in STEP:
+            self.jump(button)
         else:
             super().key(app, button, kind, now)
             return

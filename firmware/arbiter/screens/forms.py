@@ -254,12 +254,14 @@ def roll_form(play):
 
 
 class CorrectForm(Form):
-    """A counter by hand: whose (player or piece), which counter, by how much."""
+    """A counter by hand: whose (player or piece), which counter (with its value now),
+    by how much; below, what it will do ("Kraken damage 3 -> 5")."""
 
     def __init__(self, play):
         game = play.game
         holders = game.players_in_order() + game.piece_keys()
         changes = _changes()
+        self.what, self.now = None, 0
         fields = [["who", holders, 0], ["what", [], 0], ["by", changes, 21]]
         super().__init__(play, "Correct", fields,
                          lambda v: "add %s.%s %s" % (v[0], v[1], v[2]), changes)
@@ -267,13 +269,27 @@ class CorrectForm(Form):
         self.on_change(0)
 
     def on_change(self, row):
+        state = self.play.game.state
+        fields = self.fields
+        who = fields[0][1][fields[0][2]]
+        record = state["pieces"][who] if "." in who else state["players"][who]
         if row == 0:
-            state = self.play.game.state
-            who = self.fields[0][1][self.fields[0][2]]
-            record = state["pieces"][who] if "." in who else state["players"][who]
-            self.fields[1][1] = sorted(k for k, v in record.items()
-                                       if isinstance(v, int) and not isinstance(v, bool))
-            self.fields[1][2] = 0
+            fields[1][1] = sorted(k for k, v in record.items()
+                                  if isinstance(v, int) and not isinstance(v, bool))
+            fields[1][2] = 0
+        self.what = fields[1][1][fields[1][2]] if fields[1][1] else None
+        if self.what is None:
+            self.said = ""
+            return
+        self.now = record[self.what]
+        self.said = "%s %s %d -> %d" % (record.get("name", who) if "." in who else who,
+                                        self.what, self.now,
+                                        self.now + int(fields[2][1][fields[2][2]]))
+
+    def shown(self, value):
+        if value == self.what:  # the counter with its value now
+            return "%s %d" % (value, self.now)
+        return super().shown(value)
 
 
 def correct_form(play):

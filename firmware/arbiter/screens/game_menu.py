@@ -1,24 +1,29 @@
 """The game menu (B on the play screen): actions, dice, corrections, log, end."""
 
 from arbiter.game.expr import EMPTY
+from arbiter.hw.buttons import LONG, A
 from arbiter.screens.view import describe
 from arbiter.ui.menu import Confirm, Menu, TextPage
 
 
 class GameMenu(Menu):
-    """B on the play screen: everything besides the next phase."""
+    """B on the play screen: everything besides the next phase; the phase's actions
+    first, then Undo, Redo, dice, Correct and the rest. It opens at the item last
+    used while that is offered, else at the top."""
 
     def __init__(self, play):
         game = play.game
         self.play = play
-        items = [("Undo", lambda app, now: app.pop() or play.undo(app, now)),
-                 ("Redo", lambda app, now: self._do(app, "redo", now))]
-        if game.state["round"]:
+        items = []
+        if game.state["round"]:  # the phase's own actions first: the ones wanted now
             phase = game.phase()["name"]
             for name, spec in sorted(game.rules.get("actions", EMPTY).items()):
                 if phase in spec.get("phases", (phase,)) and not spec.get("private"):
                     items.append((spec.get("label", name),
                                   lambda app, now, n=name: open_form(app, play, n)))
+        items.append(("Undo", lambda app, now: app.pop() or play.undo(app, now)))
+        items.append(("Redo", lambda app, now: self._do(app, "redo", now)))
+        if game.state["round"]:
             items.append(("Roll dice", lambda app, now: open_form(app, play, None, 1)))
             items.append(("Correct", lambda app, now: open_form(app, play, None, 2)))
         grid = game.rules.get("grid")
@@ -37,6 +42,16 @@ class GameMenu(Menu):
             lambda app, now: end_game(app, play)))))
         items.append(("Connect to PC", lambda app, now: connect_to_pc(app, play)))
         super().__init__("Game", items)
+        last = getattr(play, "menu_label", None)  # it opens at the item last used
+        for i in range(len(items)):
+            if items[i][0] == last:
+                self.cursor = i
+                break
+
+    def key(self, app, button, kind, now):
+        if button == A and kind != LONG:
+            self.play.menu_label = self.items[self.cursor][0]
+        super().key(app, button, kind, now)
 
     def _do(self, app, text, now):
         app.pop()
