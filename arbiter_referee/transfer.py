@@ -206,13 +206,20 @@ def checked(ruleset: str, host_check: bool = True) -> tuple[str, Path]:
     return name, path
 
 
+# The device's check a step at a time, collected between at the top level, where a
+# collection cannot lose what a C frame holds (the emulator's WASI build): a big
+# ruleset's parse and check do not fit a Pico W's heap together with their garbage.
+PUSH = ("import gc\nfrom arbiter.store import install\n"
+        "for _ in install.pushing(%r, %r):\n    gc.collect()\n")
+
+
 def _push_steps(rulesets: list[tuple[str, Path]], force: bool) -> list[list[str]]:
     """mpremote steps installing each ruleset: copied to NAME.part, checked and renamed
     by the device, which prints one OK or REFUSED line per ruleset."""
     steps = [["exec", MKDIR_RULESETS]]
     for name, path in rulesets:
         steps += [["fs", "cp", str(path), f":rulesets/{name}.part"],
-                  ["exec", f"from arbiter.store import install\ninstall.push({name!r}, {force})"]]
+                  ["exec", PUSH % (name, force)]]
     return steps
 
 

@@ -26,12 +26,26 @@ def _in_play(flash):
 
 
 def push(name, force=False, flash=None):
+    """``pushing`` run through: check ``rulesets/NAME.part`` and install it."""
+    for _ in pushing(name, force, flash):
+        pass
+
+
+def pushing(name, force=False, flash=None):
+    """``push`` a step at a time (the ruleset's parse, sharing, check): the host's
+    command collects between the steps at the top level (transfer._push_steps), so
+    a Pico W's heap holds only one step's garbage beside the ruleset."""
     flash = flash or Flash("")
     part = FOLDER + name + ".part"
     try:
         ruleset.check_size(flash.size(part))
-        with flash.open(part) as f:  # streamed: a big ruleset's text and parse in a
-            title = ruleset.read(f).get("name")  # Pico W's heap left no room
+        with flash.open(part) as f:  # streamed: the text is never held whole
+            data = None
+            for step in ruleset.steps(f):
+                data = step  # the last step gives the ruleset
+                yield
+        title = data.get("name")
+        data = step = None
         if title != name:
             raise ruleset.RulesetError("name", "is %r, but the file is %s.json"
                                       % (title, name))
