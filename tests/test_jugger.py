@@ -511,8 +511,7 @@ def test_rosters_are_checked_against_the_budget_and_positions():
     assert g.state["players"]["P1"]["team"] == "Ravens"
 
     def broken(change):
-        data = rules("jugger")
-        change(data["teams"][0]["pieces"])
+        data = rules("jugger", lambda data: change(data["teams"][0]["pieces"]))
         with pytest.raises(Illegal) as refusal:
             new(1, data=data)
         return refusal.value.reason
@@ -531,8 +530,10 @@ def test_a_long_game_swaps_reserves_in_at_a_point_and_deals_synergy_again():
     # "Una vez se han marcado uno o más puntos ... los Juggers en Juego pueden intercambiarse
     # por Juggers de la Reserva"; "Solo se tienen en cuenta para este cálculo de los PSE los
     # Juggers en Juego"
-    data = rules("jugger")
-    data["teams"][3]["pieces"][7]["stats"]["weapon"] = "chain"  # Zed may take Wen's place
+    def chain_for_zed(data):  # Zed may take Wen's place
+        data["teams"][3]["pieces"][7]["stats"]["weapon"] = "chain"
+
+    data = rules("jugger", chain_for_zed)
     g = new(4, "long", data)
     assert g.phase()["name"] == "start" and g.state["players"]["P2"]["synergy"] == 3
     apply(g, "swap {Wen} {Zed}")  # Wen (Brau, Will 4) out, Zed (Osos) in: five Osos

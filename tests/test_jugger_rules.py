@@ -296,9 +296,11 @@ def test_a_qwik_carries_no_weapon():
     # "Los Qwiks o Corredores no son equipados con un Arma"
     from helpers.game import rules
 
-    data = rules("jugger")
-    data["teams"][0]["pieces"][0]["stats"]["weapon"] = "chain"
-    data["teams"][0]["pieces"][4]["stats"]["weapon"] = "staff"
+    def armed_qwik(data):
+        data["teams"][0]["pieces"][0]["stats"]["weapon"] = "chain"
+        data["teams"][0]["pieces"][4]["stats"]["weapon"] = "staff"
+
+    data = rules("jugger", armed_qwik)
     with pytest.raises(Illegal) as refusal:
         new_game(data, 1, options={"length": "short"})
     assert refusal.value.reason == "a Qwik carries no weapon"

@@ -15,9 +15,15 @@ from arbiter.game.engine import Game
 from arbiter_referee.rulesets import bundled
 
 
-def rules(name):
-    """The bundled ruleset ``name``, parsed (a fresh copy: a test may change it)."""
-    return ruleset.parse(bundled()[name].read_text())
+def rules(name, change=None):
+    """The bundled ruleset ``name``, parsed (a fresh copy: a test may change it).
+    ``change``: given the ruleset's JSON data first, to change what a loaded ruleset
+    keeps as text (its teams, its actions' effects)."""
+    if change is None:
+        return ruleset.parse(bundled()[name].read_text())
+    data = json.loads(bundled()[name].read_text())
+    change(data)
+    return ruleset.parse(json.dumps(data))
 
 
 RECORDING = None  # helpers.runtimes.replayed: the games made, to play in MicroPython too
