@@ -254,7 +254,9 @@ def _check(data, deep):
         if not isinstance(phase.get("name"), str):
             _fail("phases[%d].name" % i, "must be a string")
         for key in ("confirm", "on_a", "fast"):
-            # fast "" says the phase has no common action
+            # fast "" says the phase has no common action; an expression, which
+            if key == "fast" and phase.get(key).__class__ is dict:
+                continue
             if phase.get(key) and phase[key] not in data.get("actions", {}) or \
                     phase.get(key, 0) == "" and key != "fast":
                 _fail("phases[%d].%s" % (i, key), "unknown action %r" % (phase[key],))
