@@ -65,9 +65,6 @@ def test_bus_budget_median_at_most_a_quarter_of_full_frames(name):
 WHY_MORE_PRESSES = {
     "tactics": "issue 25: a Tactics move on the board page is the cursor to the army, A, A per "
                "unit left behind, the step, A: median 4",
-    "jugger": "issues 21/23: Jugger's recorded game is its richest actions (a wrestle, a "
-              "reaction, a dispute, a pick-up, a score), forms of 2 to 8 fields; the fast path "
-              "sets who and an amount only: median 12.5",
 }
 
 

@@ -191,6 +191,9 @@ class ActionForm(Form):
                         was = field[1][field[2]] if field[1] else None
                         field[1] = param_choices(self.play.game, self.offered[field[0]],
                                                  binding)
+                        if field[1] is AMOUNTS and field[0] in ("k", "t"):
+                            # no piece is legal now: all, for the reason it is refused
+                            field[1] = self.play.game.piece_keys()
                         # the first choice (what the situation implies), unless set by
                         # hand: then the same while it is offered
                         field[2] = field[1].index(was) if row >= 0 and was in field[1] \
