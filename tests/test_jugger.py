@@ -801,9 +801,9 @@ def test_on_the_device_a_jugger_activates_and_attacks_by_the_knob(rig):
     first = game.state["pieces"][rig.app.screen.values()[0]]
     assert first["owner"] == side and first["stats"]["reflexes"] == 5, shown
     assert "Activate: <%s>" % first["name"] in shown
-    assert "%s activates: focus" % first["name"] in shown  # the preview, before A
     rig.keys("a")
-    assert game.state["game"]["cur"] == rig.app.screen.game.history.events[-1].split("=")[-1]
+    assert game.state["game"]["cur"] == game.history.events[-1].split("=")[-1]
+    assert "%s activates: focus 4, stamina 3" % first["name"] in " ".join(rig.lines)
     rig.keys("right")  # the Qwik's attack: only the other Qwik, standing
     form = rig.app.screen
     assert [game.state["pieces"][k]["stats"]["position"] for k in form.fields[1][1]] == ["qwik"]
@@ -811,3 +811,22 @@ def test_on_the_device_a_jugger_activates_and_attacks_by_the_knob(rig):
     rig.keys("right", "a")  # a duel
     event = game.history.events[-1]
     assert event.startswith("attack ") and "defense=duel" in event and "kind=basic" in event
+
+
+def test_the_common_action_follows_the_activation():
+    # "El Jugger activado debe completar TODAS las acciones que van a hacer en esa
+    # Piedra": the knob offers activating one, then its attack (a chain readied first),
+    # then the next jugger; nothing once none may act
+    from arbiter.screens.fast import fast_action
+
+    g = with_initiative("P1", SEED_P1_INITIATIVE)
+    to_turn(g, "P1", 2)
+    assert fast_action(g) == "act"
+    apply(g, "act {Eli}")
+    assert g.state["message"] == "Eli activates: focus 4, stamina 3"
+    assert fast_action(g) == "ready"  # "Si la Cadena no está preparada"
+    apply(g, "ready {Eli}")
+    assert fast_action(g) == "attack"
+    apply(g, "attack {Eli} {Hal} defense=none")
+    assert fast_action(g) is None  # Eli alone acts at 2: the piece page
+    refused(g, "act {Eli}", "Eli is active")

@@ -89,7 +89,10 @@ def pack(data):
     (``effects.of_action``): the actions' effects are half a parsed ruleset, their
     text a third of that, and one action's parse is a pass's garbage."""
     for spec in data.get("actions", EMPTY).values():
-        if isinstance(spec, dict) and isinstance(spec.get("effects"), list):
+        # "hot": kept parsed, its equal forms shared with the rest of the ruleset: an
+        # action done often whose parse would be the largest garbage of its pass
+        if isinstance(spec, dict) and isinstance(spec.get("effects"), list) and \
+                not spec.get("hot"):
             spec["effects"] = json.dumps(spec["effects"], separators=(",", ":"))
 
 

@@ -138,6 +138,8 @@ class ActionForm(Form):
     def __init__(self, play, name, spec, fields):
         super().__init__(play, spec.get("label", name), fields, self._text, AMOUNTS)
         self.name = name
+        # nothing is kept that no form opens at: a knob's (fast.py) or pieces alone
+        self.keeps = "knob" not in spec and len(spec.get("params", ())) < len(fields)
         self.named = len(spec.get("params", []))  # fields from here on are NAME=VALUE
         self.offered = spec.get("choices", {})
         self.preview = spec.get("preview", False)
@@ -155,7 +157,10 @@ class ActionForm(Form):
                     self.on_change(i)
 
     def memory(self):
-        """Whose choice it is: the form's player, else the player whose turn it is."""
+        """Whose choice it is: the form's player, else the player whose turn it is;
+        None when nothing chosen would be used again."""
+        if not self.keeps:
+            return None
         for label, choices, i in self.fields:
             if label == "p" and choices:
                 return self.name + " " + choices[i]
