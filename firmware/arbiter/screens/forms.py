@@ -139,7 +139,12 @@ class ActionForm(Form):
         super().__init__(play, spec.get("label", name), fields, self._text, AMOUNTS)
         self.name = name
         # nothing is kept that no form opens at: a knob's (fast.py) or pieces alone
-        self.keeps = "knob" not in spec and len(spec.get("params", ())) < len(fields)
+        self.keeps = "knob" not in spec
+        if self.keeps:
+            self.keeps = False
+            for field in fields:
+                if field[0] not in ("p", "k", "t"):
+                    self.keeps = True
         self.named = len(spec.get("params", []))  # fields from here on are NAME=VALUE
         self.offered = spec.get("choices", {})
         self.preview = spec.get("preview", False)
