@@ -746,8 +746,8 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
     anytime = ["Dispute roll", "Hit: crouch", "Out of bounds", "Spend points", "Unpin"]
     assert start[2:start.index("Roll dice")] == sorted(anytime + ["Roster", "Swap reserve"])
     assert acting[2:acting.index("Roll dice")] == sorted(anytime + [
-        "Activate", "Attack (2 focus)", "Delay (1 focus)", "Unhold Qwik", "Pick up Jugg (1)",
-        "Pin (1 focus)", "Ready chain (1)", "Score (2 focus)"])  # and no helper: pay, begin...
+        "Activate", "Attack (2 focus)", "Delay (1 focus)", "Pick up Jugg (1)", "Pin (1 focus)",
+        "Ready chain (1)", "Score (2 focus)"])  # and no helper: pay, act, check...
 
 
 # On arbiter sim (seed 7: P1 has the initiative): Play, Jugger, start, past the dice seal;
