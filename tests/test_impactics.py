@@ -5,14 +5,14 @@ import json
 
 import pytest
 from helpers.device import do, fill_form, game_of, open_menu_item, seal, start_game
-from helpers.game import canonical, new_game, notes, refused, rules, undoes_and_redoes_exactly
+from helpers.game import canonical, notes, refused, undoes_and_redoes_exactly
+from helpers.impactics import DODGE_SEED, RULES, dodge_played, new, queue_from_hands, to_combat
 
 from arbiter.game import ruleset
 from arbiter.game.engine import Game
 from arbiter_referee.headless import play
 from arbiter_referee.rulesets import bundled
 
-RULES = rules("impactics")
 DECK = dict(RULES["values"]["deck"])
 ALEX = ["forward1", "forward1", "rotate_left", "rotate_left", "rotate_right", "rotate_right",
         "attack", "attack"]
@@ -22,35 +22,8 @@ GOONS = ["P2.gun1", "P2.gun2", "P2.gun3", "P2.kf1", "P2.kf2", "P2.kf3"]
 CHI2_1PCT = {17: 33.409, 5: 15.086, 3: 11.345}
 
 
-def new(seed=1):
-    return new_game(RULES, seed)
-
-
 def chi2(counts, expected):
     return sum((counts.get(k, 0) - e) ** 2 / e for k, e in expected.items())
-
-
-def queue_from_hands(g):
-    """6 cards from the two hands (Alex's permanent ones, then Chad's)."""
-    return "queue forward1 attack rotate_left discard:rotate_right sidestep_left sidestep_right"
-
-
-DODGE_SEED = 1  # Chad's hand has a Dodge card
-
-
-def dodge_played():
-    """Combat, its first card Chad's Dodge (DODGE_SEED's hands), just played."""
-    g = new(DODGE_SEED)
-    g.apply("queue dodge forward1 attack rotate_left sidestep_left sidestep_right")
-    g.apply("next")
-    g.apply("step")  # the card; the Goon moves next
-    return g
-
-
-def to_combat(g):
-    g.apply(queue_from_hands(g))
-    g.apply("next")
-    assert g.phase()["name"] == "combat"
 
 
 # -- hands -------------------------------------------------------------------------------

@@ -17,8 +17,6 @@ from helpers.game import (
     apply,
     canonical,
     named,
-    new_game,
-    next_until,
     notes,
     piece,
     piece_state,
@@ -27,65 +25,28 @@ from helpers.game import (
     rules,
     seen_but_log,
 )
+from helpers.jugger import (
+    SEED_BO_1_HAL_2_LAST,
+    SEED_BO_1_HAL_5,
+    SEED_BO_2_HAL_1_0_1,
+    SEED_BO_2_HAL_1_LAST,
+    SEED_BO_BLANKS,
+    SEED_DISPUTE_TIE,
+    SEED_INITIATIVE_TIE,
+    SEED_P1_INITIATIVE,
+    SEED_P2_INITIATIVE,
+    end_stone,
+    juggs,
+    new,
+    scores,
+    to_turn,
+    with_initiative,
+)
 
 from arbiter.game import Illegal
 from arbiter.game.engine import Game
 from arbiter.screens.view import screen_lines
 from arbiter_referee.headless import play
-
-
-def new(seed=1, length="short", data=None):
-    """A game of Jugger (of ``data``, a changed copy of it), short unless told."""
-    return new_game(data or "jugger", seed, options={"length": length})
-
-
-def to_turn(g, player, voa):
-    """``next`` until it is ``player``'s activation at Reflexes ``voa``."""
-    return next_until(g, lambda g: g.phase()["name"] == "activation" and
-                      g.active_player() == player and g.state["game"]["voa"] == voa,
-                      "%s at %d" % (player, voa), limit=40)
-
-
-def end_stone(g):
-    start = g.state["round"]
-    while g.state["round"] == start:
-        g.apply("next")
-    return g
-
-
-# The dice are never mocked: a test that needs particular rolls names a seed that
-# gives them, found once; what each seed gives is checked where it is used.
-SEED_P1_INITIATIVE = 2  # P1 wins the point's first initiative roll (short or long game)
-SEED_P2_INITIATIVE = 1  # P2 wins it
-SEED_INITIATIVE_TIE = 8  # the first initiative rolls tie, and are rolled again
-SEED_DISPUTE_TIE = 2  # a first "dispute n=2" ties, and is rolled again
-# With P1's initiative (each of these gives it), Bo attacks Hal at Reflexes 4: Bo's two
-# attack dice, then Hal's defense dice (5 in full, 3 for none, 2 in a duel or flanked):
-SEED_BO_BLANKS = SEED_P1_INITIATIVE  # Bo: 0 0 (no Jugg), Hal: 1 0 1 0 1
-SEED_BO_1_HAL_5 = 8  # Bo: 0 1, Hal: 1 1 1 1 1
-SEED_BO_1_HAL_2_LAST = 52  # Bo: 1 0, Hal: 0 0 0 1 1
-SEED_BO_2_HAL_1_0_1 = 78  # Bo: 1 1, Hal: 1 1 0 1 1
-SEED_BO_2_HAL_1_LAST = 197  # Bo: 1 1, Hal: 0 0 0 0 1
-
-
-def scores(g, player):
-    """``player``'s Qwik, in its activation at Reflexes 5, picks up the Jugg and scores."""
-    to_turn(g, player, 5)
-    qwik = [k for k, v in g.state["pieces"].items() if v["owner"] == player and v["in_play"]
-            and v["stats"].get("position") == "qwik"][0]
-    apply(g, "pickup " + qwik)
-    apply(g, "score " + qwik)
-    return g
-
-
-def with_initiative(player, seed, length="short"):
-    """A game of ``seed``, the point's initiative rolled: it must go to ``player``."""
-    g = new(seed, length)
-    g.apply("next")
-    assert g.state["players"][player]["initiative"], "seed %d: %s has no initiative" % (
-        seed, player)
-    return g
-
 
 # -- the stone sequence ---------------------------------------------------------------
 
@@ -351,10 +312,6 @@ def combat(action, seed, want, player="P1", voa=4, first=()):
     apply(g, action)
     assert g.state["message"].endswith(want), (seed, g.state["message"])
     return g
-
-
-def juggs(g):
-    return sum(rolls(g, "attack")[-1]["rolls"]), sum(rolls(g, "defense")[-1]["rolls"])
 
 
 @pytest.mark.parametrize("defense, seed, want, a_vs_d", [
@@ -743,11 +700,13 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
     rig.keys("b", "b")
     rig.keys("b")
     acting = [label for label, _ in rig.app.screen.items]
-    anytime = ["Dispute roll", "Hit: crouch", "Out of bounds", "Spend points", "Unpin"]
+    anytime = ["Dispute roll", "Hit: crouch", "Out of bounds", "Spend points", "Talent",
+               "Unpin"]
     assert start[2:start.index("Roll dice")] == sorted(anytime + ["Roster", "Swap reserve"])
     assert acting[2:acting.index("Roll dice")] == sorted(anytime + [
-        "Activate", "Attack (2 focus)", "Delay (1 focus)", "Pick up Jugg (1)", "Pin (1 focus)",
-        "Ready chain (1)", "Score (2 focus)"])  # and no helper: pay, act, check...
+        "Activate", "Attack (2 focus)", "Delay (1 focus)", "Move", "Pick up Jugg (1)",
+        "Pin (1 focus)", "Ready chain (1)", "Score (2 focus)", "Sweep Jugg",
+        "Throw Jugg"])  # no helper: pay, begin...
 
 
 # On arbiter sim (seed 7: P1 has the initiative): Play, Jugger, start, past the dice seal;
@@ -755,8 +714,8 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
 # (Right, A) and attacks Fen (Right, A: a wrestle); from the menu she picks up the Jugg
 # and scores in the same activation.
 SIM_GAME = ("a down a a a a  a a  right a  right a  "
-            "b down down down down down down down down a a  "
-            "b down down down down down down down down down down down a a wait=3000")
+            "b down down down down down down down down down a a  "
+            "b down down down down down down down down down down down down a a wait=3000")
 
 
 def test_a_full_short_game_runs_to_its_end_on_arbiter_sim(tmp_path):

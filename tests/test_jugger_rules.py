@@ -12,8 +12,8 @@ Ravens Fen (Qwik), Gus, Hal, Ivo, Jo (chain)."""
 
 import pytest
 from helpers.game import named, new_game, notes, piece_state, rolls
+from helpers.jugger import SEED_P1_INITIATIVE, juggs
 from helpers.runtimes import RUNTIMES, replayed
-from test_jugger import SEED_P1_INITIATIVE, juggs
 
 from arbiter.game import Illegal
 

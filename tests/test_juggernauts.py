@@ -12,37 +12,21 @@ import json
 import re
 
 import pytest
-from helpers import REPO
 from helpers.device import act, do, game_of, lit, open_menu_item, pick, said, start_game
 from helpers.game import (
     canonical,
-    new_game,
     piece_state,
     player,
     refused,
     rolls,
     to_phase,
 )
+from helpers.juggernauts import FULL, new, started
 
-from arbiter.game import Illegal, ruleset
+from arbiter.game import Illegal
 from arbiter.screens.view import screen_lines
 from arbiter_referee.emulator.rig import Rig
 from arbiter_referee.headless import play
-
-FULL = REPO / "rulesets" / "juggernauts.json"
-RULES = ruleset.parse(FULL.read_text())
-
-
-def new(seed=1, players=None, **options):
-    return new_game(RULES, seed, players, options)
-
-
-def started(seed=1, dice=("d6", "d8"), **options):
-    g = new(seed, players=len(dice), **options)
-    for i, die in enumerate(dice):
-        g.apply("commander P%d %s" % (i + 1, die))
-    return g
-
 
 SEED_REROLL_LANDS_ON_1 = 4  # P1's d4 in Command: a damaged position, then a re-roll of 1
 SEED_AIMS_AT_TWO = 1  # at Resolve (P1's d6, P2's d8), a level 2 attack rolls two positions

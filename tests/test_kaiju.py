@@ -12,25 +12,22 @@ from helpers.game import (
     apply,
     canonical,
     named,
-    new_game,
     notes,
     piece,
     piece_state,
     player,
     refused,
-    rules,
     seen_but_log,
     to_phase,
     undoes_and_redoes_exactly,
 )
+from helpers.kaiju import DATA, new, passing
 from helpers.runtimes import RUNTIMES, previewed, replayed
 
 from arbiter.game import Illegal
 from arbiter.game.public import public_state
 from arbiter.screens.view import screen_lines
 from arbiter_referee.headless import play
-
-DATA = rules("kaiju")
 
 
 @pytest.fixture(params=RUNTIMES)
@@ -40,22 +37,6 @@ def runtime(request):
     (helpers.runtimes). A test parametrized on ``runtime`` itself overrides this."""
     with replayed(request.param, "kaiju", request.session):
         yield request.param
-
-
-def new(players=2, seed=1, actions=()):
-    return new_game(DATA, seed, players, actions=actions)
-
-
-def passing(g):
-    """What moves a game on: in planning the player passes, in select the player's
-    first conscious kaiju goes into the city, in any other phase next."""
-    phase, p = g.phase()["name"], g.active_player()
-    if phase == "planning":
-        return "pass " + p
-    if phase == "select":
-        first = next(k for k in g.piece_keys(p) if piece_state(g, k)["ko"] == 0)
-        return "active %s %s" % (p, first.split(".")[1])
-    return "next"
 
 
 # "Each player then takes a pool of initial Energy Tokens equal to 10 + the highest
@@ -405,11 +386,11 @@ def test_a_challenge_is_accepted_or_declined_an_ally_must_accept(runtime):
     refused(g, "decline P3", "only P2 may decline now")
     g.apply("decline P2")
     assert g.state["message"] == "Leviath declines: nothing happens"
-    refused(g, "attack P1 P3.k1", "P1 already took its action this turn")
+    refused(g, named(g, "attack P1 {Hive}"), "P1 already took its action this turn")
     g.apply("next")
     refused(g, "decline P1", "only nobody may decline now")
     apply(g, "challenge P2 {Gorath}", "accept P1")
-    assert piece_state(g, "Gorath")["active"] == 1 and g.state["game"]["d"] == ["P1.k2"]
+    assert piece_state(g, "Gorath")["active"] == 1 and g.state["game"]["d"] == [piece(g, "Gorath")]
     g.apply("nocard P2")
     g.apply("nocard P1")
     g.apply("next")
@@ -606,8 +587,8 @@ def test_a_player_without_an_active_kaiju_skips_the_action_phase(runtime):
     assert (g.phase()["name"], g.active_player()) == ("action", "P1")
     apply(g, "damage {Kraken} 7 by=P1")  # knocked out in P1's combat
     assert piece_state(g, "Kraken")["active"] == 0 and piece_state(g, "Leviath")["ko"] == 0
-    while piece_state(g, "P3.k1")["ko"] == 0:  # and P3's, in the same combat
-        g.apply("damage P3.k1 1 by=P1")
+    while piece_state(g, "Hive")["ko"] == 0:  # and P3's, in the same combat
+        apply(g, "damage {Hive} 1 by=P1")
     g.apply("next")  # P2 (Leviath still conscious) and P3 have no active kaiju
     assert g.phase()["name"] == "healing"
     said = notes(g)

@@ -138,3 +138,12 @@ def test_screens_let_go_are_imported_at_the_top_only_by_each_other():
             continue
         held = top_level_imports(path) & let_go
         assert not held, f"{module} imports {sorted(held)} at its top"
+
+
+def test_no_test_module_imports_another():
+    # what tests share lives in tests/helpers/, so each test file reads alone
+    for path in (REPO / "tests").glob("test_*.py"):
+        tree = ast.parse(path.read_text())
+        names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        names |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        assert not any(n.startswith("test_") for n in names), path

@@ -7,11 +7,7 @@ led there plus the refused action headless on both runtimes: the refusal must co
 that last action, with that reason."""
 
 import pytest
-import test_impactics as impactics
-import test_jugger as jugger
-import test_juggernauts as juggernauts
-import test_kaiju as kaiju
-import test_tactics as tactics
+from helpers import impactics, jugger, juggernauts, kaiju, tactics
 from helpers.game import named, to_phase
 
 from arbiter_referee.headless import play

@@ -5,18 +5,16 @@ from collections import Counter
 
 import pytest
 from helpers.device import act, fill_form, game_of, lit, open_menu_item, play_screen, start_game
-from helpers.game import canonical, new_game, refused, rolled, rules, undoes_and_redoes_exactly
+from helpers.game import canonical, new_game, refused, rolled, undoes_and_redoes_exactly
 from helpers.runtimes import RUNTIMES, patched, previewed, replayed
+from helpers.tactics import CASTLES, RULES, new, started
 
 from arbiter.game import Illegal
 from arbiter.game.engine import Game
 from arbiter_referee.cli import main as arbiter
 from arbiter_referee.headless import play
 
-RULES = rules("tactics")
 DECK = [r + s for s in "SHDC" for r in ["A"] + [str(n) for n in range(2, 11)] + ["J", "Q", "K"]]
-CASTLES = ["castle P1 1,1", "castle P2 7,7", "castle P2 1,7", "castle P1 7,1",
-           "place P1 1,1 6", "place P1 7,1 3", "place P2 7,7 5", "place P2 1,7 4", "next"]
 # Seeds that deal or roll what a test needs, found once (the dice are never mocked);
 # each test checks its seed still does:
 SEED_TWO_JOKERS = 0  # the battlefield holds both jokers (fog of war or not)
@@ -32,19 +30,6 @@ def runtime(request):
     each refusal must come again and each game end the same (helpers.runtimes)."""
     with replayed(request.param, "tactics", request.session):
         yield request.param
-
-
-def new(seed=1, **options):
-    """A game with the battlefield dealt (``layout``, its first action)."""
-    return new_game(RULES, seed, options={"race." + p: r for p, r in options.items()},
-                    actions=["layout"])
-
-
-def started(seed=1, **options):
-    g = new(seed, **options)
-    for action in CASTLES:
-        g.apply(action)
-    return g
 
 
 # -- the battlefield ---------------------------------------------------------------------

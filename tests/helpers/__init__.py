@@ -6,6 +6,9 @@
   MicroPython in a Pico's heap, each refusal met again, each game ending the same;
 - ``helpers.device``: a game on the emulated device (a ``Rig``): setup, secret picks,
   the game menu and its forms, the play screen, the LEDs;
+- ``helpers.impactics``, ``helpers.jugger``, ``helpers.juggernauts``, ``helpers.kaiju``,
+  ``helpers.tactics``: a game of each set up for a test, and the seeds that deal what
+  a test needs, by name;
 - ``helpers.terminal``: ``arbiter sim`` in a pseudo-terminal;
 - ``helpers.emulator``: the emulated device behind a serial port (``arbiter emulate``);
 - ``helpers.chromium``: a headless Chromium for the page ``arbiter web`` builds.

@@ -5,6 +5,7 @@ MicroPython driver calls ``start`` / ``act`` / ``finish`` from the top level."""
 import binascii
 import json
 import os
+import sys
 
 import framebuf
 
@@ -121,5 +122,8 @@ def screen_ram(game):
 
 
 def finish(game):
-    print("R " + json.dumps(public_state(game)))
+    # streamed: a long game's state as one string would not fit beside the game
+    sys.stdout.write("R ")
+    json.dump(public_state(game), sys.stdout)
+    sys.stdout.write("\n")
     print("S " + binascii.hexlify(screen_ram(game)).decode())
