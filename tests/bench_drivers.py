@@ -60,8 +60,8 @@ def jugger(rig):
     each side's turn its juggers activate (Right, A) and attack (Right, Down to the
     target, Left/Right the defense, A), and A passes. At Reflexes 5 the Qwiks wrestle
     and the second delays; at 4 a jugger running past an opponent takes its attack of
-    opportunity; the delayed Qwik picks up the Jugg; a dispute; at the next stone the
-    Qwik with the Jugg scores. The rest from the game menu."""
+    opportunity and a dispute follows; at 3 the delayed Qwik picks up the Jugg and scores.
+    The rest from the game menu."""
     open_setup(rig, "jugger")
     rig.keys("a")  # start (a short game)
     seal(rig)  # the dice commitment, each player's press
@@ -90,9 +90,9 @@ def jugger(rig):
                 pieces[game.state["game"]["cur"]]["owner"]]
         target = next(n for n in names + foes if standing(n) and (
             n in names or pieces[key(n)]["stats"].get("position") != "qwik"))
-        values = {"t": key(target)}
+        values = [game.state["game"]["cur"], key(target)]  # the form's k, t, boost, ...
         if defense:
-            values["defense"] = defense
+            values += [0, 0, defense]
         done("Attack (2 focus)", values)
         assert game.history.events[-1].startswith("attack "), rig.lines
 
@@ -112,18 +112,19 @@ def jugger(rig):
 
     press_next_until(rig, lambda g: g.phase()["name"] == "activation")
     first = game.active_player()
-    sides = {"P1": {5: ["Ana"], 4: ["Bo"], 3: ["Cyd", "Dag"], 2: ["Eli"], 1: []},
-             "P2": {5: ["Fen"], 4: ["Gus"], 3: ["Hal"], 2: ["Ivo"], 1: ["Jo"]}}
+    # who activates at each value (the point is scored at 3)
+    sides = {"P1": {5: ["Ana"], 4: ["Bo"], 3: ["Cyd", "Dag"]},
+             "P2": {5: ["Fen"], 4: ["Gus"], 3: ["Hal"]}}
     us, them = sides[first], sides["P2" if first == "P1" else "P1"]
     (ours,), (theirs,) = us[5], them[5]  # the Qwiks
     # the stone, value by value: the side with the initiative, then the other
-    for voa in (5, 4, 3, 2, 1):
+    for voa in (5, 4, 3):
         assert game.state["game"]["voa"] == voa and game.active_player() == first
         if voa == 5:  # the wrestle: Qwik on Qwik, the other defends in a duel
             activate(ours)
             attack([theirs], "duel")
         for name in us[voa] if voa < 5 else ():
-            activation(name, them[3] + them[2])
+            activation(name, them[3] + them[4])
         next_turn()
         if voa == 5:
             done("Delay (1 focus)", [key(theirs)])  # to a lower value
@@ -138,25 +139,20 @@ def jugger(rig):
                     done("Attack (2 focus)", [key(reactor), key(name), 0, 0, "none",
                                               "focus", "focus", "opportunity"])
                     assert "kind=opportunity" in game.history.events[-1]
+                    done("Dispute roll", [2])  # was it in the reactor's range?
             if standing(name):
                 if pieces[key(name)]["stats"].get("weapon") == "chain":
                     done("Ready chain (1)", [key(name)])
                 attack(us[4] + us[3])
-        if voa == 3:  # the delayed Qwik's activation: it picks up the Jugg
-            activate(theirs)
+        if voa == 3:  # the delayed Qwik's activation: it picks up the Jugg and runs
+            activate(theirs)  # to the goal, where it scores: the point ends the game
             done("Pick up Jugg (1)", [key(theirs)])
-        if voa == 2:
-            done("Dispute roll", [2])  # was that jugger in range?
+            done("Score (2 focus)", [key(theirs)])
+            break
         next_turn()
-    # the next stone: the Qwik with the Jugg scores in its activation
-    qwik = key(theirs)
-    press_next_until(rig, lambda g: g.phase()["name"] == "activation" and
-                     g.active_player() == pieces[qwik]["owner"])
-    activate(theirs)
-    done("Score (2 focus)", [qwik])
-    assert game.state["winner"] == pieces[qwik]["owner"] and \
+    assert game.state["winner"] == pieces[key(theirs)]["owner"] and \
         f"{game.state['winner']} wins!" in rig.lines, rig.lines
-    assert acts[0] >= 15
+    assert acts[0] >= 14
 
 
 PLAYERS = {"juggernauts": juggernauts, "impactics": impactics, "jugger": jugger,

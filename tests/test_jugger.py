@@ -766,7 +766,7 @@ def test_on_the_device_a_jugger_activates_and_attacks_by_the_knob(rig):
     rig.keys("right")  # the Qwik's attack: only the other Qwik, standing
     form = rig.app.screen
     assert [game.state["pieces"][k]["stats"]["position"] for k in form.fields[1][1]] == ["qwik"]
-    assert form.values()[4] == "full"  # the defender can pay a full defense (2)
+    assert form.values()[4] == "full"  # the cheapest defense (2), none if it cannot pay
     rig.keys("right", "a")  # a duel
     event = game.history.events[-1]
     assert event.startswith("attack ") and "defense=duel" in event and "kind=basic" in event
@@ -774,8 +774,8 @@ def test_on_the_device_a_jugger_activates_and_attacks_by_the_knob(rig):
 
 def test_the_common_action_follows_the_activation():
     # "El Jugger activado debe completar TODAS las acciones que van a hacer en esa
-    # Piedra": the knob offers activating one, then its attack (a chain readied first),
-    # then the next jugger; nothing once none may act
+    # Piedra": the knob offers activating one, then its attack, then the next jugger;
+    # nothing once none may act
     from arbiter.screens.fast import fast_action
 
     g = with_initiative("P1", SEED_P1_INITIATIVE)
@@ -783,9 +783,8 @@ def test_the_common_action_follows_the_activation():
     assert fast_action(g) == "act"
     apply(g, "act {Eli}")
     assert g.state["message"] == "Eli activates: focus 4, stamina 3"
-    assert fast_action(g) == "ready"  # "Si la Cadena no está preparada"
-    apply(g, "ready {Eli}")
     assert fast_action(g) == "attack"
+    apply(g, "ready {Eli}")  # "Si la Cadena no está preparada": from the menu
     apply(g, "attack {Eli} {Hal} defense=none")
     assert fast_action(g) is None  # Eli alone acts at 2: the piece page
     refused(g, "act {Eli}", "Eli is active")
