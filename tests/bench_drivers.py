@@ -3,7 +3,7 @@
 Where the test suite has a whole game on the device for the bundled ruleset,
 that test is the driver, asserts and all: the bench replays what the tests
 hold. Jugger's (SIM_GAME in tests/test_jugger.py) is a wrestle, a pick-up and a score,
-so its game is here, in the tests' style: choices read from the screen and
+so its whole stone is here, in the tests' style: choices read from the screen and
 the game, each action checked, loops bounded.
 """
 
@@ -56,27 +56,103 @@ def juggernauts(rig):
 
 
 def jugger(rig):
-    # A short game (the first point wins): the initiative; at Reflexes 5 a wrestle (Qwik
-    # on Qwik), an attack of opportunity (the other side's reaction), a
-    # referee's hit, a dispute of 2 dice; P1's Qwik picks up the Jugg and scores.
+    """A short game (the first point wins) as a table plays it, by the fast path: in
+    each side's turn its juggers activate (Right, A) and attack (Right, Down to the
+    target, Left/Right the defense, A), and A passes. At Reflexes 5 the Qwiks wrestle
+    and the second delays; at 4 a jugger running past an opponent takes its attack of
+    opportunity and a dispute follows; at 3 the delayed Qwik picks up the Jugg and scores.
+    The rest from the game menu."""
     open_setup(rig, "jugger")
     rig.keys("a")  # start (a short game)
     seal(rig)  # the dice commitment, each player's press
     game = game_of(rig)
+    pieces = game.state["pieces"]
+    acts = [0]
 
-    def turn(player, voa):
-        return lambda g: g.phase()["name"] == "activation" and \
-            g.active_player() == player and g.state["game"]["voa"] == voa
+    def key(name):
+        return piece(game, name)
 
-    press_next_until(rig, turn("P1", 5))
-    ana, bo, cyd, fen, gus = (piece(game, name) for name in ("Ana", "Bo", "Cyd", "Fen", "Gus"))
-    from_menu(rig, "Attack (2 focus)", [ana, fen, 0, 0, "duel"])  # a wrestle
-    from_menu(rig, "Attack (2 focus)", [gus, bo, 0, 0, "none", "focus", "focus", "opportunity"])
-    from_menu(rig, "Hit: crouch", [cyd, fen])
-    from_menu(rig, "Dispute roll", [2])
-    from_menu(rig, "Pick up Jugg (1)", [ana])
-    from_menu(rig, "Score (2 focus)", [ana])
-    assert game.state["winner"] == "P1" and "P1 wins!" in rig.lines, rig.lines
+    def standing(name):
+        record = pieces[key(name)]
+        return record["in_play"] and not record["crouch"] and not record["pinned"]
+
+    def done(label, values):
+        from_menu(rig, label, values)
+        acts[0] += 1
+
+    def activate(name):
+        done("Activate", {"k": key(name)})
+        assert game.state["game"]["cur"] == key(name), rig.lines
+
+    def attack(names, defense=None):
+        # the first standing of the opponents named, else of the others but the Qwik
+        foes = [pieces[k]["name"] for k in pieces if pieces[k]["owner"] !=
+                pieces[game.state["game"]["cur"]]["owner"]]
+        target = next(n for n in names + foes if standing(n) and (
+            n in names or pieces[key(n)]["stats"].get("position") != "qwik"))
+        values = [game.state["game"]["cur"], key(target)]  # the form's k, t, boost, ...
+        if defense:
+            values += [0, 0, defense]
+        done("Attack (2 focus)", values)
+        assert game.history.events[-1].startswith("attack "), rig.lines
+
+    def activation(name, targets):
+        """``name`` activates and makes its Basic Attack, a chain readied first."""
+        if not standing(name):
+            return
+        activate(name)
+        if pieces[key(name)]["stats"].get("weapon") == "chain":
+            done("Ready chain (1)", [key(name)])
+        attack(targets)
+
+    def next_turn():
+        was = (game.state["round"], game.state["turn"], game.state["phase"])
+        rig.keys("a")
+        assert (game.state["round"], game.state["turn"], game.state["phase"]) != was
+
+    press_next_until(rig, lambda g: g.phase()["name"] == "activation")
+    first = game.active_player()
+    # who activates at each value (the point is scored at 3)
+    sides = {"P1": {5: ["Ana"], 4: ["Bo"], 3: ["Cyd", "Dag"]},
+             "P2": {5: ["Fen"], 4: ["Gus"], 3: ["Hal"]}}
+    us, them = sides[first], sides["P2" if first == "P1" else "P1"]
+    (ours,), (theirs,) = us[5], them[5]  # the Qwiks
+    # the stone, value by value: the side with the initiative, then the other
+    for voa in (5, 4, 3):
+        assert game.state["game"]["voa"] == voa and game.active_player() == first
+        if voa == 5:  # the wrestle: Qwik on Qwik, the other defends in a duel
+            activate(ours)
+            attack([theirs], "duel")
+        for name in us[voa] if voa < 5 else ():
+            activation(name, them[3] + them[4])
+        next_turn()
+        if voa == 5:
+            done("Delay (1 focus)", [key(theirs)])  # to a lower value
+        for name in them[voa] if voa < 5 else ():
+            if not standing(name):
+                continue
+            activate(name)
+            if voa == 4:  # it runs (1 focus) past an opponent, who reacts
+                done("Spend points", [key(name), "focus", 1])
+                reactor = next((n for n in us[3] + us[4] if standing(n)), None)
+                if reactor:
+                    done("Attack (2 focus)", [key(reactor), key(name), 0, 0, "none",
+                                              "focus", "focus", "opportunity"])
+                    assert "kind=opportunity" in game.history.events[-1]
+                    done("Dispute roll", [2])  # was it in the reactor's range?
+            if standing(name):
+                if pieces[key(name)]["stats"].get("weapon") == "chain":
+                    done("Ready chain (1)", [key(name)])
+                attack(us[4] + us[3])
+        if voa == 3:  # the delayed Qwik's activation: it picks up the Jugg and runs
+            activate(theirs)  # to the goal, where it scores: the point ends the game
+            done("Pick up Jugg (1)", [key(theirs)])
+            done("Score (2 focus)", [key(theirs)])
+            break
+        next_turn()
+    assert game.state["winner"] == pieces[key(theirs)]["owner"] and \
+        f"{game.state['winner']} wins!" in rig.lines, rig.lines
+    assert acts[0] >= 14
 
 
 PLAYERS = {"juggernauts": juggernauts, "impactics": impactics, "jugger": jugger,

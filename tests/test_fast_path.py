@@ -37,7 +37,7 @@ def test_every_bundled_game_has_a_common_action_where_players_act_most():
     from arbiter.screens.fast import fast_action
 
     expected = {"kaiju": {"planning": "pass", "select": "active", "action": "damage"},
-                "jugger": {"activation": "attack"},
+                "jugger": {"activation": "act"},  # then attack: see test_jugger.py
                 "impactics": {"planning": "hit", "combat": "step", "end": "deal"},
                 "juggernauts": {"resolve": "attack"},
                 "tactics": {"castles": "castle", "turn": "go"}}

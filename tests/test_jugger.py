@@ -559,7 +559,7 @@ def test_a_short_game_has_no_reserves_to_swap():
 def test_helpers_are_no_actions_of_their_own():
     g = with_initiative("P1", SEED_P1_INITIATIVE)
     to_turn(g, "P1", 4)
-    for helper in ("pay", "act", "check", "release", "free"):
+    for helper in ("pay", "begin", "check", "release", "free"):
         refused(g, helper + " {Bo} n=1", "%s is only part of other actions" % helper)
 
 
@@ -696,7 +696,8 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
     start = [label for label, _ in rig.app.screen.items]
     rig.keys("b", "a", "a")  # to the first activation turn
     open_menu_item(rig, "Attack (2 focus)")
-    assert rig.lines[1:3] == ["k <Ana>", "t <Ana>"]  # by name
+    # by name; the attacker among those who may act now, the target an opponent
+    assert rig.lines[1:3] == ["k <Ana>", "t <Fen>"]
     rig.keys("b", "b")
     rig.keys("b")
     acting = [label for label, _ in rig.app.screen.items]
@@ -706,16 +707,18 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
     assert start[:start.index("Undo")] == sorted(anytime + ["Arm", "Qwik choice", "Roster",
                                                             "Swap reserve"])
     assert acting[:acting.index("Undo")] == sorted(anytime + [
-        "Attack (2 focus)", "Delay (1 focus)", "Move", "Pick up Jugg (1)", "Pin (1 focus)",
-        "Ready chain (1)", "Score (2 focus)", "Sweep Jugg", "Throw Jugg"])  # no helper: pay...
+        "Activate", "Attack (2 focus)", "Delay (1 focus)", "Move", "Pick up Jugg (1)",
+        "Pin (1 focus)", "Ready chain (1)", "Score (2 focus)", "Sweep Jugg",
+        "Throw Jugg"])  # no helper: pay, begin...
 
 
 # On arbiter sim (seed 7: P1 has the initiative): Play, Jugger, start, past the dice seal;
-# next to the initiative and to P1's turn at Reflexes 5; from the menu Ana attacks Fen (a
-# wrestle), picks up the Jugg and scores in the same activation.
-SIM_GAME = ("a down a a a a  a a  b a down right right right right right a  "  # Attack first
-            "b down down down down down down a a  "  # the menu opens at Attack: Pick up Jugg
-            "b down down down a a wait=3000")  # and at Pick up Jugg: Score
+# next to the initiative and to P1's turn at Reflexes 5; by the fast path Ana activates
+# (Right, A) and attacks Fen (Right, A: a wrestle); from the menu (opening at its first
+# item, then at the last used) she picks up the Jugg and scores in the same activation.
+SIM_GAME = ("a down a a a a  a a  right a  right a  "
+            "b down down down down down down down a a  "
+            "b down down down a a wait=3000")
 
 
 def test_a_full_short_game_runs_to_its_end_on_arbiter_sim(tmp_path):
@@ -730,7 +733,8 @@ def test_a_full_short_game_runs_to_its_end_on_arbiter_sim(tmp_path):
     header = json.loads(journal[0])
     assert (header["ruleset"], header["options"]) == ("jugger", {"length": "short"})
     events = [line.split("|")[0] for line in journal[1:]]
-    assert [e.split()[0] for e in events] == ["next", "next", "attack", "pickup", "score"]
+    assert [e.split()[0] for e in events] == ["next", "next", "act", "attack", "pickup",
+                                              "score"]
     assert events[-1] == "score far=0 from=focus k=P1.j1"
     g = Game(rules("jugger"), seed=header["seed"], options=header["options"],
              mix=header["mix"])
@@ -738,3 +742,52 @@ def test_a_full_short_game_runs_to_its_end_on_arbiter_sim(tmp_path):
     assert g.state["winner"] == "P1" and screen_lines(g)[6] == "P1 wins!"
     image = Image.open(shot).convert("RGB")
     assert (0, 255, 0) in set(image.get_flattened_data())  # the ring in P1's green
+
+
+# Issue 21: "the arrows pick a piece or player and the phase's common action ... forms
+# that offer only what is legal now, start from what the situation implies". In Jugger's
+# Act phase that is activating a jugger, then its attack: the attacker is the jugger in
+# its activation, the target an opponent standing, the defense the cheapest the defender
+# can pay; Right opens it, Down picks another target, Left/Right the defense, A does it.
+def test_on_the_device_a_jugger_activates_and_attacks_by_the_knob(rig):
+    play = device_game(rig)
+    game = play.game
+    for _ in range(10):  # next to the first activation turn
+        if game.phase()["name"] == "activation":
+            break
+        rig.keys("a")
+    side = game.active_player()
+    rig.keys("right")
+    rig.run(100)
+    shown = " ".join(rig.lines[4:7])
+    first = game.state["pieces"][rig.app.screen.values()[0]]
+    assert first["owner"] == side and first["stats"]["reflexes"] == 5, shown
+    assert "Activate: <%s>" % first["name"] in shown
+    rig.keys("a")
+    assert game.state["game"]["cur"] == game.history.events[-1].split("=")[-1]
+    assert "%s activates: focus 4, stamina 3" % first["name"] in " ".join(rig.lines)
+    rig.keys("right")  # the Qwik's attack: only the other Qwik, standing
+    form = rig.app.screen
+    assert [game.state["pieces"][k]["stats"]["position"] for k in form.fields[1][1]] == ["qwik"]
+    assert form.values()[4] == "full"  # the cheapest defense (2), none if it cannot pay
+    rig.keys("right", "a")  # a duel
+    event = game.history.events[-1]
+    assert event.startswith("attack ") and "defense=duel" in event and "kind=basic" in event
+
+
+def test_the_common_action_follows_the_activation():
+    # "El Jugger activado debe completar TODAS las acciones que van a hacer en esa
+    # Piedra": the knob offers activating one, then its attack, then the next jugger;
+    # nothing once none may act
+    from arbiter.screens.fast import fast_action
+
+    g = with_initiative("P1", SEED_P1_INITIATIVE)
+    to_turn(g, "P1", 2)
+    assert fast_action(g) == "act"
+    apply(g, "act {Eli}")
+    assert g.state["message"] == "Eli activates: focus 4, stamina 3"
+    assert fast_action(g) == "attack"
+    apply(g, "ready {Eli}")  # "Si la Cadena no está preparada": from the menu
+    apply(g, "attack {Eli} {Hal} defense=none")
+    assert fast_action(g) is None  # Eli alone acts at 2: the piece page
+    refused(g, "act {Eli}", "Eli is active")

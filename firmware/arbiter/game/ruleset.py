@@ -91,7 +91,10 @@ def pack(data):
     its text too: a team is read only when a player takes it (Jugger's four rosters
     parsed hold 4 KB more than their text)."""
     for spec in data.get("actions", EMPTY).values():
-        if isinstance(spec, dict) and isinstance(spec.get("effects"), list):
+        # "hot": kept parsed, its equal forms shared with the rest of the ruleset: an
+        # action done often whose parse would be the largest garbage of its pass
+        if isinstance(spec, dict) and isinstance(spec.get("effects"), list) and \
+                not spec.get("hot"):
             spec["effects"] = json.dumps(spec["effects"], separators=(",", ":"))
     teams = data.get("teams")
     if isinstance(teams, list):  # read when a player takes one (teams.py)
@@ -260,7 +263,9 @@ def _check(data, deep):
         if not isinstance(phase.get("name"), str):
             _fail("phases[%d].name" % i, "must be a string")
         for key in ("confirm", "on_a", "fast"):
-            # fast "" says the phase has no common action
+            # fast "" says the phase has no common action; an expression, which
+            if key == "fast" and phase.get(key).__class__ is dict:
+                continue
             if phase.get(key) and phase[key] not in data.get("actions", {}) or \
                     phase.get(key, 0) == "" and key != "fast":
                 _fail("phases[%d].%s" % (i, key), "unknown action %r" % (phase[key],))

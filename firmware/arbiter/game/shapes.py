@@ -19,14 +19,14 @@ _SHAPES = {
     "piece": " key:!s name:s stats:{n ",
     "secret": " name:!s prompt:s field:s action:s choices:![a on_reveal:f ",
     "phase": " name:!s label:s per_player:x skip_if:x repeat_until:x enter:f turn:f leave:f "
-             "exit:f confirm:s on_a:s key_a:s fast:s ",
+             "exit:f confirm:s on_a:s key_a:s fast:x ",
     "order": " by:s die:s key:x high_first:b ",
     "trigger": " counter:!s on:s at:!x falls:b effects:f ",
     "end": " at:s win_if:x lose_if:x ", "leds": " piece:!x level:x flash:{[s ",
     "grid": " value:s armies:s cell:x name:x caption:x shown:x columns:i label:s ",
     "page": " label:!s phases:[s lines:![x ", "team": " name:!s counters:{i pieces:[@piece ",
     "action": " params:[s flags:[s phases:[s label:s choices:{x defaults:x preview:b "
-              "private:b who:x limit:@limit strict:[s effects:f ",
+              "knob:[s hot:b private:b who:x limit:@limit strict:[s effects:f ",
     "limit": " per:!x times:i as:s named:s ",
     "combat": " lead:![s reply:![s costs:{s pool:!s spent:!s cap:!s free:s hit:!s out:s over:s ",
     # the argument of the effects that take an object of fields

@@ -10,12 +10,18 @@ from arbiter.screens.forms import ActionForm, action_form
 
 
 def fast_action(game):
-    """The phase's common action: its ``fast`` field ("" for none), else among the
-    actions offered in it (by name) the first with a piece, then a player, and an
-    amount; an action that names the phase before one allowed in every phase."""
+    """The phase's common action: its ``fast`` field ("" for none; an expression when
+    the situation says which, as Jugger's act, then attack), else among the actions
+    offered in it (by name) the first with a piece, then a player, and an amount; an
+    action that names the phase before one allowed in every phase."""
     phase = game.phase()
     if "fast" in phase:
-        return phase["fast"] or None
+        name = phase["fast"]
+        if name.__class__ is dict:
+            from arbiter.game.expr import evaluate
+
+            name = evaluate(game, name)
+        return name if name in game.rules.get("actions", EMPTY) else None
     here = phase["name"]
     best, rank = None, 99
     for name, spec in sorted(game.rules.get("actions", EMPTY).items()):
@@ -49,10 +55,19 @@ class FastForm(ActionForm):
 
     def __init__(self, play, name, spec, fields):
         self.who = self.amount = -1
+        self.knob = knob = spec.get("knob")  # the fields the arrows set, named
+        # a knob's form opens at what the situation implies, not at choices made for
+        # another piece (Jugger's defense is the defender's)
+        self.remembers = not knob
         for i, field in enumerate(fields):
-            if field[0] == "k" or field[0] == "p" and self.who < 0:
+            if knob:
+                if field[0] == knob[0]:
+                    self.who = i
+                elif field[0] == knob[-1]:
+                    self.amount = i
+            elif field[0] == "k" or field[0] == "p" and self.who < 0:
                 self.who = i
-        for i in range(len(fields)):
+        for i in range(0 if knob else len(fields)):
             if i != self.who:
                 self.amount = i
                 break
@@ -68,7 +83,7 @@ class FastForm(ActionForm):
         if row >= 0 and row == self.who:  # another piece or player: the rest re-open at
             was = self.values()  # what it implies (a damage's dealer) or was chosen last,
             super().on_change(-1)  # the amount kept
-            last = getattr(self.play, "last", None)
+            last = getattr(self.play, "last", None) if self.remembers else None
             last = last.get(self.memory()) if last else None
             for i, field in enumerate(self.fields):
                 value = was[i] if i == row or i == self.amount else \
@@ -114,13 +129,15 @@ class FastForm(ActionForm):
         game = self.play.game
         values = self.values()
         words = [self.title + ":"]
+        knob = self.knob
         for i, field in enumerate(self.fields):
-            if not field[1]:
+            # with a knob, the pieces and what the arrows set: the rest is the menu's
+            if not field[1] or knob and i != self.amount and i >= self.named:
                 continue
             value = self.shown(values[i])
             if i == self.who or i == self.amount:
                 value = "<" + value + ">"  # what the arrows set
-            words.append(value if i == self.who or field[0] == "n" else
+            words.append(value if knob or i == self.who or field[0] == "n" else
                          field[0] + " " + value)
         notice = self.notice or self.said
         below = ui.wrap(" ".join(words)) + (ui.wrap(notice) if notice else [])

@@ -138,6 +138,13 @@ class ActionForm(Form):
     def __init__(self, play, name, spec, fields):
         super().__init__(play, spec.get("label", name), fields, self._text, AMOUNTS)
         self.name = name
+        # nothing is kept that no form opens at: a knob's (fast.py) or pieces alone
+        self.keeps = "knob" not in spec
+        if self.keeps:
+            self.keeps = False
+            for field in fields:
+                if field[0] not in ("p", "k", "t"):
+                    self.keeps = True
         self.named = len(spec.get("params", []))  # fields from here on are NAME=VALUE
         self.offered = spec.get("choices", {})
         self.preview = spec.get("preview", False)
@@ -155,7 +162,10 @@ class ActionForm(Form):
                     self.on_change(i)
 
     def memory(self):
-        """Whose choice it is: the form's player, else the player whose turn it is."""
+        """Whose choice it is: the form's player, else the player whose turn it is;
+        None when nothing chosen would be used again."""
+        if not self.keeps:
+            return None
         for label, choices, i in self.fields:
             if label == "p" and choices:
                 return self.name + " " + choices[i]
@@ -191,6 +201,9 @@ class ActionForm(Form):
                         was = field[1][field[2]] if field[1] else None
                         field[1] = param_choices(self.play.game, self.offered[field[0]],
                                                  binding)
+                        if field[1] is AMOUNTS and field[0] in ("k", "t"):
+                            # no piece is legal now: all, for the reason it is refused
+                            field[1] = self.play.game.piece_keys()
                         # the first choice (what the situation implies), unless set by
                         # hand: then the same while it is offered
                         field[2] = field[1].index(was) if row >= 0 and was in field[1] \
