@@ -33,10 +33,7 @@ def random_action(rng, game):
     if choice < 0.15 and game.rules.get("actions"):  # guided: an action the game accepts
         for _ in range(12):
             name = rng.choice(sorted(game.rules["actions"]) + ["next"])
-            params = game.rules["actions"].get(name, {}).get("params", [])
-            text = " ".join([name] + [rng.choice(param_options(game, name, param, players,
-                                                               pieces, number))
-                                      for param in params])
+            text = by_params(rng, game, name, players, pieces, number)
             if accepted(game, text):
                 return text
     if choice < 0.25:
@@ -53,9 +50,7 @@ def random_action(rng, game):
     if choice < 0.85 and game.rules.get("actions"):
         name = rng.choice(sorted(game.rules["actions"]))
         if rng.random() < 0.5:  # by the action's params, from its choices where it has them
-            return " ".join([name] + [rng.choice(param_options(game, name, param, players,
-                                                               pieces, number))
-                                      for param in game.rules["actions"][name].get("params", [])])
+            return by_params(rng, game, name, players, pieces, number)
         return f"{name} {rng.choice(players)} {number}"
     if choice < 0.9:
         return rng.choice(["undo", "redo"])
@@ -78,13 +73,32 @@ def accepted(game, text):
     return True
 
 
-def param_options(game, name, param, players, pieces, number):
-    """What the device's form would offer for a param (plus the fuzz's wrong ones)."""
+def by_params(rng, game, name, players, pieces, number):
+    """``name`` and a value for each of its params, chosen in turn as the device's form
+    offers them: each param's choices worked out with those before it bound."""
+    chosen = {}
+    for param in game.rules["actions"].get(name, {}).get("params", []):
+        chosen[param] = rng.choice(param_options(game, name, param, players, pieces, number,
+                                                 chosen))
+    return " ".join([name] + list(chosen.values()))
+
+
+def param_options(game, name, param, players, pieces, number, bound=None):
+    """What the device's form would offer for a param (plus the fuzz's wrong ones),
+    the params before it ``bound`` as the form binds them (forms.param_choices)."""
+    from arbiter.game import RuleError
     from arbiter.game.expr import evaluate
 
     offered = game.rules["actions"].get(name, {}).get("choices", {})
     if param in offered:
-        return [str(v) for v in evaluate(game, offered[param])] or [str(number)]
+        saved, game.binding = game.binding, dict(bound or {})
+        try:
+            values = evaluate(game, offered[param])
+        except RuleError:  # as the form: nothing it can offer, so all
+            values = pieces if param in ("k", "t") else []
+        finally:
+            game.binding = saved
+        return [str(v) for v in values] or [str(number)]
     if param == "p":  # mostly real players, the one whose turn it is most
         return players + [p for p in players[:-1]] + [game.active_player() or "P1"] * 3
     if param in ("k", "t"):
