@@ -6,20 +6,19 @@ Spanish) and plays a script of actions on both runtimes: in this process, where 
 message and refusal is read, and in MicroPython in a Pico's 192 KB heap, where each
 refusal is met again and the whole script must end in the same state. A script's
 step is an action and what it must say (part of a message), or ``!`` and the reason
-it is refused; ``to P1 4`` passes (``next``) to P1's turn at Reflexes 4. Juggers go
-by name (test_jugger.py): Falcons Ana (Qwik), Bo, Cyd, Dag, Eli (chain) against
-Ravens Fen (Qwik), Gus, Hal, Ivo, Jo (chain)."""
+it is refused; ``to P1 4`` passes (``next``) to P1's turn at Reflexes 4
+(helpers.jugger.script). Juggers go by name (test_jugger.py): Falcons Ana (Qwik), Bo,
+Cyd, Dag, Eli (chain) against Ravens Fen (Qwik), Gus, Hal, Ivo, Jo (chain)."""
 
 import pytest
-from helpers.game import named, new_game, notes, piece_state, rolls
-from helpers.jugger import SEED_P1_INITIATIVE, juggs
+from helpers.game import new_game, piece_state, rolls
+from helpers.jugger import juggs, script
 from helpers.runtimes import RUNTIMES, replayed
 
 from arbiter.game import Illegal
 
-# P1 wins the point's first initiative, and (after the pin_2 script's first stone) P2 the
-# second stone's
-SEED = SEED_P1_INITIATIVE
+# A script's game is of SEED_P1_INITIATIVE unless told: P1 wins the point's first
+# initiative, and (after the pin_2 script's first stone) P2 the second stone's
 SEED_ANA_HITS = 4  # P1's initiative; Ana's one die at Fen shows a Jugg
 SEED_BO_FEN_EVEN = 8  # P1's initiative; Bo at Fen in a duel: as many Juggs each
 
@@ -29,33 +28,6 @@ def runtime(request):
     """The games a test makes, played again in MicroPython (helpers.runtimes)."""
     with replayed(request.param, "jugger", request.session):
         yield request.param
-
-
-def script(steps, seed=SEED, length="short"):
-    """Plays ``steps`` (see the module's text) and returns the game."""
-    g = new_game("jugger", seed, options={"length": length})
-    for action, want in steps:
-        if action.startswith("to "):
-            _, player, voa = action.split()
-            for _ in range(60):
-                if g.phase()["name"] == "activation" and g.active_player() == player \
-                        and g.state["game"]["voa"] == int(voa):
-                    break
-                g.apply("next")
-            else:
-                raise AssertionError("never reached " + action)
-            continue
-        text = named(g, action)
-        if want.startswith("!"):
-            with pytest.raises(Illegal) as refusal:
-                g.apply(text)
-            assert refusal.value.reason == want[1:], action
-            continue
-        seen = len(notes(g))
-        g.apply(text)
-        said = " | ".join(notes(g)[seen:])
-        assert want in said, (action, said)
-    return g
 
 
 # -- (1) scoring ---------------------------------------------------------------------------

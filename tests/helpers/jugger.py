@@ -15,7 +15,7 @@ def to_turn(g, player, voa):
     """``next`` until it is ``player``'s activation at Reflexes ``voa``."""
     return next_until(g, lambda g: g.phase()["name"] == "activation" and
                       g.active_player() == player and g.state["game"]["voa"] == voa,
-                      "%s at %d" % (player, voa), limit=40)
+                      "%s at %d" % (player, voa), limit=60)
 
 
 def end_stone(g):
