@@ -56,9 +56,6 @@ class FastForm(ActionForm):
     def __init__(self, play, name, spec, fields):
         self.who = self.amount = -1
         self.knob = knob = spec.get("knob")  # the fields the arrows set, named
-        # a knob's form opens at what the situation implies, not at choices made for
-        # another piece (Jugger's defense is the defender's)
-        self.remembers = not knob
         for i, field in enumerate(fields):
             if knob:
                 if field[0] == knob[0]:
@@ -83,7 +80,7 @@ class FastForm(ActionForm):
         if row >= 0 and row == self.who:  # another piece or player: the rest re-open at
             was = self.values()  # what it implies (a damage's dealer) or was chosen last,
             super().on_change(-1)  # the amount kept
-            last = getattr(self.play, "last", None) if self.remembers else None
+            last = getattr(self.play, "last", None)
             last = last.get(self.memory()) if last else None
             for i, field in enumerate(self.fields):
                 value = was[i] if i == row or i == self.amount else \

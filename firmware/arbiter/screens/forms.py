@@ -138,13 +138,9 @@ class ActionForm(Form):
     def __init__(self, play, name, spec, fields):
         super().__init__(play, spec.get("label", name), fields, self._text, AMOUNTS)
         self.name = name
-        # nothing is kept that no form opens at: a knob's (fast.py) or pieces alone
-        self.keeps = "knob" not in spec
-        if self.keeps:
-            self.keeps = False
-            for field in fields:
-                if field[0] not in ("p", "k", "t"):
-                    self.keeps = True
+        # nothing is kept that no form opens at: pieces alone, or a knob's (fast.py),
+        # which opens at what the situation implies (Jugger's defense is the defender's)
+        self.keeps = "knob" not in spec and any(f[0] not in ("p", "k", "t") for f in fields)
         self.named = len(spec.get("params", []))  # fields from here on are NAME=VALUE
         self.offered = spec.get("choices", {})
         self.preview = spec.get("preview", False)
@@ -170,9 +166,6 @@ class ActionForm(Form):
             if label == "p" and choices:
                 return self.name + " " + choices[i]
         return self.name + " " + str(self.play.game.active_player())
-
-    def remember(self, values):
-        self.play.remember(self.memory(), values)
 
     def start_at(self, defaults):
         """Each field at its value in the list ``defaults`` (an expression) gives, when
