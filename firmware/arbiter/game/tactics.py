@@ -25,8 +25,13 @@ def name(i):
     return "%d,%d" % (i // 7 + 1, i % 7 + 1)
 
 
+def dist(a, b):
+    """Squares between ``a`` and ``b``, diagonals counting one (a king's moves)."""
+    return max(abs(a // 7 - b // 7), abs(a % 7 - b % 7))
+
+
 def near(a, b):
-    return a != b and abs(a // 7 - b // 7) <= 1 and abs(a % 7 - b % 7) <= 1
+    return a != b and dist(a, b) <= 1
 
 
 def terrain(card):

@@ -18,7 +18,7 @@ on board_page.py: one module less in the heap of a game in play.
 """
 
 from arbiter.game.expr import evaluate
-from arbiter.game.tactics import CORNERS, near
+from arbiter.game.tactics import CORNERS, dist, near
 from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.screens.grid import GridPage
 
@@ -31,10 +31,6 @@ STEP = {UP: (-1, 0), DOWN: (1, 0), LEFT: (0, -1), RIGHT: (0, 1)}
 def fresh(army):
     """How many of an army's units can still move this turn (under 2 spaces)."""
     return sum(1 for u in army[2:] if u < "2")
-
-
-def dist(a, b):
-    return max(abs(a // 7 - b // 7), abs(a % 7 - b % 7))
 
 
 def letter(card):
@@ -165,7 +161,6 @@ class ArmyBoard(GridPage):
             else:
                 text += " " + ("??" if self.hidden(i) else NAMES[letter(card)])
             return text + "\narrows:where A:go"
-        here, card = self.army(i), self.items[i] if i < len(self.items) else ""
         text = "%d,%d " % (row + 1, col + 1) + (
             "??" if self.hidden(i) else "%s %s" % (card, NAMES[letter(card)]) if card else "")
         return text + " %sx%d" % (here[:2], len(here) - 2) if here else text
