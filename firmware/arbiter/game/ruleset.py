@@ -263,7 +263,8 @@ def _check(data, deep):
         if not isinstance(phase.get("name"), str):
             _fail("phases[%d].name" % i, "must be a string")
         for key in ("confirm", "on_a", "fast"):
-            # fast "" says the phase has no common action; an expression, which
+            # fast "" says the phase has no common action; an expression says which
+            # (fast.py: Jugger's act, then attack)
             if key == "fast" and phase.get(key).__class__ is dict:
                 continue
             if phase.get(key) and phase[key] not in data.get("actions", {}) or \
