@@ -132,3 +132,36 @@ def test_a_long_menu_scrolls_only_when_the_highlight_leaves_the_screen(rig):
     assert rig.lines[1:7] == names[0:6] and _highlighted(rig) == [3]
     rig.keys("up", "up", "up")  # wraps round to the last item, the list's end in view
     assert rig.lines[1:7] == names[6:12] and _highlighted(rig) == [6]
+
+
+def test_under_micropython_a_closed_forms_code_leaves_the_heap(tmp_path):
+    # The recorded Jugger game opens the knob's form, the game menu and its forms
+    # many times: whenever only the play screen is open, none of their code is held
+    # (a FastForm's module is let go and so is the forms module it stands on).
+    from arbiter_referee.bench import scenarios
+    from arbiter_referee.build import device_firmware
+    from arbiter_referee.emulator.session import run_driver
+    from arbiter_referee.paths import factory_flash
+
+    game = {g.name: g for g in scenarios.GAMES}["jugger"]
+    factory_flash(tmp_path)
+    body = (
+        "board, dev = vsession.start(drvdata.SEED, drvdata.SCRIPT, '/flash/')\n"
+        "FORMS = ('arbiter.screens.fast', 'arbiter.screens.forms', 'arbiter.screens.game_menu')\n"
+        "seen = {}\n"
+        "while vsession.step(board, dev):\n"
+        "    if dev.app is None:\n"
+        "        continue\n"
+        "    top = ','.join([type(s).__name__ for s in dev.app.stack[1:]])\n"
+        "    held = ' '.join([m[16:] for m in FORMS if m in sys.modules])\n"
+        "    seen[top + '|' + held] = 1\n"
+        "    gc.collect()  # the WASI build collects only when told\n"
+        "for k in sorted(seen): print('S ' + k)\n")
+    result = run_driver("vsession", body, {"/flash": (tmp_path, True)}, 2 * 1024 * 1024,
+                        device_firmware(), {"SEED": game.device_seed, "SCRIPT": game.keys},
+                        preload=False)
+    seen = dict(line[2:].split("|") for line in result.stdout.splitlines() if line[:2] == "S ")
+    assert {"PlayScreen", "PlayScreen,FastForm", "PlayScreen,GameMenu"} <= set(seen), seen
+    assert seen["PlayScreen"] == ""
+    assert seen["PlayScreen,FastForm"] == "fast forms"
+    assert seen["PlayScreen,GameMenu"] == "game_menu"

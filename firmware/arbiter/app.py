@@ -131,15 +131,19 @@ class App:
         self.dirty = True
 
     def _let_go(self, screen):
-        """The module of a screen just closed goes if it is one to let go and no
-        screen still open is of it."""
-        name = type(screen).__module__
-        if name[16:] not in LET_GO or not name.startswith("arbiter.screens."):
-            return
-        for other in self.stack:
-            if type(other).__module__ == name:
-                return
-        unload(name)
+        """The modules of a screen just closed, its own and the one its class stands
+        on (``stands_on``: a FastForm's forms), go if they are ones to let go and no
+        screen still open uses them."""
+        kind = type(screen)
+        for name in (kind.__module__, getattr(kind, "stands_on", None)):
+            if name is None or name[16:] not in LET_GO or not name.startswith("arbiter.screens."):
+                continue
+            for other in self.stack:
+                used = type(other)
+                if used.__module__ == name or getattr(used, "stands_on", None) == name:
+                    break
+            else:
+                unload(name)
 
     def redraw(self):
         self.dirty = True

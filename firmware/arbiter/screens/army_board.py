@@ -42,6 +42,8 @@ def letter(card):
 
 
 class ArmyBoard(GridPage):
+    stands_on = "arbiter.screens.grid"  # let go with the last screen using it
+
     def __init__(self, game, spec, play):
         self.game, self.spec, self.play = game, spec, play
         self.picked = -1  # the square of the army picked up, and how many of its units

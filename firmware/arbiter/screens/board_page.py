@@ -17,6 +17,8 @@ from arbiter.ui.menu import Confirm, TextPage
 
 
 class BoardPage(GridPage):
+    stands_on = "arbiter.screens.grid"  # let go with the last screen using it
+
     def __init__(self, game, spec):
         self.game = game
         self.spec = spec

@@ -20,6 +20,8 @@ def following(game):
 
 
 class ConfirmForm(ActionForm):
+    stands_on = "arbiter.screens.forms"  # let go with the last screen using it
+
     def __init__(self, play, name, spec, fields):
         super().__init__(play, name, spec, fields)
         self.then = following(play.game)

@@ -50,6 +50,7 @@ class FastForm(ActionForm):
     amount (the next field). Opens at the situation's (the active player, the first
     piece the ruleset offers: those in play first) and, for the rest, at what this
     player chose last time (forms.py)."""
+    stands_on = "arbiter.screens.forms"  # let go with the last screen using it
 
     remembers = True
 

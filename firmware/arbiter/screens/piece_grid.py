@@ -21,6 +21,7 @@ def _numbered(key):
 
 
 class PieceGrid(GridPage):
+    stands_on = "arbiter.screens.grid"  # let go with the last screen using it
     rows_shown = 6  # the last line is the caption
     pad = 2
 
