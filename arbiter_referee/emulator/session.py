@@ -215,11 +215,14 @@ def run_driver(entry: str, body: str, mounts: dict, heap: int,
 def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int,
                      firmware: Path, preload: bool) -> SessionOutput:
     # The WASI build cannot collect inside a pass (see mp_program), so the harness
-    # collects after every pass that allocated: the nearest it can come to a Pico,
-    # which collects whenever an allocation fails. A pass must then fit whole: its
-    # garbage on top of what is alive. heap_high: most in use (garbage included)
-    # seen between passes; heap_live: most still in use right after a collection.
-    # The button script is read in place, outside the heap: a Pico holds no script.
+    # collects as the Pico's main loop does (device.run): after each pass of the
+    # firmware that allocated, before the board sleeps; the nearest it can come to a
+    # Pico, which also collects whenever an allocation fails. A pass must then fit
+    # whole: its garbage on top of what is alive. What the virtual board allocates
+    # while it sleeps (a frame printed) is not a Pico's: collected before the next
+    # pass, out of the figures. heap_high: most in use (garbage included) after a
+    # pass; heap_live: most still in use right after a collection. The button
+    # script is read in place, outside the heap: a Pico holds no script.
     result = run_driver("vsession", (
         "where, size = host.call('blob', '').split()\n"
         "script = __import__('uctypes').bytearray_at(int(where), int(size))\n"
@@ -227,13 +230,19 @@ def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int,
         "where = size = None\n"
         "gc.collect()\n"
         "heap_high = heap_live = live = gc.mem_alloc()\n"
-        "while vsession.step(board, dev):\n"
+        "while True:\n"
+        "    pause = dev.tick()\n"
         "    used = gc.mem_alloc()\n"
         "    if used != live:\n"
         "        heap_high = max(heap_high, used)\n"
         "        gc.collect()\n"
         "        live = gc.mem_alloc()\n"
         "        heap_live = max(heap_live, live)\n"
+        "    if not vsession.sleep(board, pause):\n"
+        "        break\n"
+        "    if gc.mem_alloc() != live:\n"
+        "        gc.collect()\n"
+        "        live = gc.mem_alloc()\n"
         "vsession.finish(board)\n"
         "print('E heap_high=%d heap_live=%d' % (heap_high, heap_live))\n"
     ), {"/flash": (flash_dir, True)}, heap, firmware, {"SEED": seed}, preload,

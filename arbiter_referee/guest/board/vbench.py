@@ -62,7 +62,10 @@ class HeldPanel:
         self.panel = panel
         self.held = []
 
-    def receive(self, data):  # VirtualI2C passes a fresh copy: safe to keep
+    def receive_parts(self, parts):  # a copy kept: the driver reuses its buffers
+        data = bytearray()
+        for part in parts:
+            data.extend(part)
         self.held.append(data)
 
     def deliver(self):

@@ -35,8 +35,14 @@ def start(seed, script, flash_root=""):
 
 def step(board, dev):
     """One main-loop pass; False once the script has run out."""
+    return sleep(board, dev.tick())
+
+
+def sleep(board, pause):
+    """The board sleeps after a pass (a frame reported); False once the script has
+    run out."""
     try:
-        board.sleep_ms(dev.tick())
+        board.sleep_ms(pause)
     except EmulationDone:
         return False
     return True

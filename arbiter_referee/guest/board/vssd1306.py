@@ -27,26 +27,27 @@ class VirtualSSD1306:
 
     def receive(self, data):
         """One I2C write transaction (after the address byte)."""
-        i = 0
-        n = len(data)
-        while i < n:
-            control = data[i]
-            i += 1
-            if control & 0x40:  # D/C = 1: display data
-                if control & 0x80:  # Co = 1: one data byte, then another control byte
-                    self._data(data[i])
-                    i += 1
+        self.receive_parts((data,))
+
+    def receive_parts(self, parts):
+        """One I2C write transaction as the buffers the driver handed over
+        (``writevto``), read in place: no copy in the heap, as on a Pico's bus."""
+        state = 0  # 0: a control byte; 1, 2: one data, command byte; 3, 4: all the rest
+        for part in parts:
+            for byte in part:
+                if state == 0:
+                    if byte & 0x40:  # D/C = 1: display data; Co = 1: just one byte
+                        state = 1 if byte & 0x80 else 3
+                    else:
+                        state = 2 if byte & 0x80 else 4
+                elif state == 1 or state == 3:
+                    self._data(byte)
+                    if state == 1:
+                        state = 0
                 else:
-                    while i < n:
-                        self._data(data[i])
-                        i += 1
-            elif control & 0x80:  # one command byte follows
-                self._command(data[i])
-                i += 1
-            else:  # Co = 0: the rest are command bytes
-                while i < n:
-                    self._command(data[i])
-                    i += 1
+                    self._command(byte)
+                    if state == 2:
+                        state = 0
 
     def _command(self, byte):
         self.commands += 1
@@ -54,7 +55,6 @@ class VirtualSSD1306:
         cmd.append(byte)
         if len(cmd) - 1 < _ARGS.get(cmd[0], 0):
             return
-        self._cmd = []
         op = cmd[0]
         if op == 0xAE or op == 0xAF:
             self.on = op == 0xAF
@@ -76,6 +76,7 @@ class VirtualSSD1306:
             self.col = (self.col & 0xF0) | op
         elif op <= 0x1F:
             self.col = (self.col & 0x0F) | ((op & 0x0F) << 4)
+        cmd.clear()  # kept for the next command: no list per command
 
     def _data(self, byte):
         self.data_bytes += 1
