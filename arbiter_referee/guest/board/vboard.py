@@ -106,7 +106,6 @@ class VirtualBoard:
         self._edge = next(self._edges)
         self.end_ms = -1  # when the script's last edge is reached; None: never
         self.on_frame = on_frame
-        self._last_ram = bytearray(len(self.oled.ram))
         self._last_leds = bytearray(len(self.neopixel.shown))
         self._last_state = -1
         self.wakeups = 0
@@ -165,11 +164,10 @@ class VirtualBoard:
         """Report a frame when the panel or the LEDs changed since the last one."""
         oled, shown = self.oled, self.neopixel.shown
         state = (1 if oled.on else 0) | (2 if oled.inverted else 0) | oled.contrast << 2
-        if state == self._last_state and oled.ram == self._last_ram \
-                and shown == self._last_leds:
+        if state == self._last_state and not oled.changed and shown == self._last_leds:
             return
         self._last_state = state
-        self._last_ram[:] = oled.ram
+        oled.changed = False
         self._last_leds[:] = shown
         if self.on_frame:
             self.on_frame(self)

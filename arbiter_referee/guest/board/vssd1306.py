@@ -13,6 +13,7 @@ class VirtualSSD1306:
         self.width = width
         self.pages = height // 8
         self.ram = bytearray(width * self.pages)
+        self.changed = False  # the RAM since the board last looked (no copy kept to compare)
         self.on = False
         self.contrast = 0x7F
         self.inverted = False
@@ -81,7 +82,10 @@ class VirtualSSD1306:
     def _data(self, byte):
         self.data_bytes += 1
         if self.col < self.width and self.page < self.pages:
-            self.ram[self.page * self.width + self.col] = byte
+            at = self.page * self.width + self.col
+            if self.ram[at] != byte:
+                self.ram[at] = byte
+                self.changed = True
         if self.mode == 0:  # horizontal: column first, then page
             if self.col >= self.col_end:
                 self.col = self.col_start
