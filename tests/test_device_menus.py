@@ -147,7 +147,8 @@ def test_under_micropython_a_closed_forms_code_leaves_the_heap(tmp_path):
     factory_flash(tmp_path)
     body = (
         "board, dev = vsession.start(drvdata.SEED, drvdata.SCRIPT, '/flash/')\n"
-        "FORMS = ('arbiter.screens.fast', 'arbiter.screens.forms', 'arbiter.screens.game_menu')\n"
+        "FORMS = ('arbiter.screens.fast', 'arbiter.screens.forms', 'arbiter.screens.game_menu',\n"
+        "         'arbiter.screens.tool_forms')\n"
         "seen = {}\n"
         "while vsession.step(board, dev):\n"
         "    if dev.app is None:\n"

@@ -6,4 +6,4 @@ uses both the game and the drawing kit (``arbiter.ui``)."""
 # in a Pico's heap, nor the dice roller's and settings' code. Modules that stay import
 # them only inside functions (a test holds it), so letting them go frees them.
 LET_GO = ("setup", "game_menu", "forms", "confirm", "grids", "grid", "piece_grid", "board_page",
-          "army_board", "pages", "usb", "fast", "pieces", "dice", "settings")
+          "army_board", "pages", "usb", "fast", "pieces", "dice", "settings", "tool_forms")

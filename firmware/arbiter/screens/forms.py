@@ -109,20 +109,12 @@ class Form:
         self.cursor, self.top, self.notice = cursor, top, notice
 
 
-def _numbers(low, high):
+def number_choices(low, high):
     return [str(n) for n in range(low, high + 1)]
 
 
-AMOUNTS = _numbers(0, 30)  # the Roll dice and Correct forms' numbers are made when
+AMOUNTS = number_choices(0, 30)  # the Roll dice and Correct forms' numbers are made when
 # they open, out of these where they can: kept with the forms' code, they took 2 KB
-
-
-def _counts():
-    return AMOUNTS[1:21]
-
-
-def _changes():
-    return _numbers(-20, -1) + AMOUNTS[:21]
 
 
 class ActionForm(Form):
@@ -247,56 +239,3 @@ def param_choices(game, form, binding=None):
     finally:
         game.binding = saved
     return [str(v) for v in values] if isinstance(values, list) and values else AMOUNTS
-
-
-def roll_form(play):
-    dice = sorted(play.game.rules.get("dice", {}))  # sorted: dict order differs by runtime
-    dice += [d for d in ("d4", "d6", "d8", "d10", "d12", "d20") if d not in dice]
-    counts = _counts()
-    form = Form(play, "Roll dice", [["die", dice, 0], ["count", counts, 0]],
-                lambda values: "roll %s %s" % (values[0], values[1]), counts)
-    form.tool = 1
-    return form
-
-
-class CorrectForm(Form):
-    """A counter by hand: whose (player or piece), which counter (with its value now),
-    by how much; below, what it will do ("Kraken damage 3 -> 5")."""
-
-    def __init__(self, play):
-        game = play.game
-        holders = game.players_in_order() + game.piece_keys()
-        changes = _changes()
-        self.what, self.now = None, 0
-        fields = [["who", holders, 0], ["what", [], 0], ["by", changes, 21]]
-        super().__init__(play, "Correct", fields,
-                         lambda v: "add %s.%s %s" % (v[0], v[1], v[2]), changes)
-        self.tool = 2
-        self.on_change(0)
-
-    def on_change(self, row):
-        state = self.play.game.state
-        fields = self.fields
-        who = fields[0][1][fields[0][2]]
-        record = state["pieces"][who] if "." in who else state["players"][who]
-        if row == 0:
-            fields[1][1] = sorted(k for k, v in record.items()
-                                  if isinstance(v, int) and not isinstance(v, bool))
-            fields[1][2] = 0
-        self.what = fields[1][1][fields[1][2]] if fields[1][1] else None
-        if self.what is None:
-            self.said = ""
-            return
-        self.now = record[self.what]
-        self.said = "%s %s %d -> %d" % (record.get("name", who) if "." in who else who,
-                                        self.what, self.now,
-                                        self.now + int(fields[2][1][fields[2][2]]))
-
-    def shown(self, value):
-        if value == self.what:  # the counter with its value now
-            return "%s %d" % (value, self.now)
-        return super().shown(value)
-
-
-def correct_form(play):
-    return CorrectForm(play)

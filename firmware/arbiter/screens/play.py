@@ -182,15 +182,18 @@ class PlayScreen:
         app.redraw()
 
     def _form(self, app, name, tool, at, memo, notice):
-        from arbiter.screens.forms import action_form, correct_form, roll_form
+        from arbiter.screens.forms import action_form
 
         if tool == 3:  # the play screen's own (fast.py), back in place
             from arbiter.screens.fast import FastForm
 
             form = action_form(self, name, FastForm)
+        elif tool:
+            from arbiter.screens.tool_forms import correct_form, roll_form
+
+            form = roll_form(self) if tool == 1 else correct_form(self)
         else:
-            form = roll_form(self) if tool == 1 else correct_form(self) if tool == 2 else \
-                action_form(self, name)
+            form = action_form(self, name)
         form.menu_at = at
         app.push(form)
         if memo is not None:  # as it was when its action was refused
