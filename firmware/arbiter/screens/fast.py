@@ -78,17 +78,22 @@ class FastForm(ActionForm):
         self.cursor = self.amount if self.amount >= 0 else max(0, self.who)
 
     def on_change(self, row):
-        if row >= 0 and row == self.who:  # another piece or player: the rest re-open at
-            was = self.values()  # what it implies (a damage's dealer) or was chosen last,
-            super().on_change(-1)  # the amount kept
-            last = getattr(self.play, "last", None)
-            last = last.get(self.memory()) if last else None
-            for i, field in enumerate(self.fields):
-                value = was[i] if i == row or i == self.amount else \
-                    last[i] if last and field[0] not in ("p", "k", "t") else None
-                if value is not None and value in field[1]:
-                    field[2] = field[1].index(value)
+        if row < 0 or row != self.who or self.fields[row][0] not in ("p", "k", "t"):
+            super().on_change(row)
+            return
+        # another piece or player: the rest re-open at what it implies (a damage's
+        # dealer) or was chosen last, the amount kept; their choices worked out once
+        was, by_hand = self.values(), self.set
+        self.set &= 1 << row
         super().on_change(row)
+        self.set = by_hand
+        last = getattr(self.play, "last", None)
+        last = last.get(self.memory()) if last else None
+        for i, field in enumerate(self.fields):
+            value = was[i] if i == self.amount else \
+                last[i] if last and i != row and field[0] not in ("p", "k", "t") else None
+            if value is not None and value in field[1]:
+                field[2] = field[1].index(value)
 
     def key(self, app, button, kind, now):
         self.notice = ""
