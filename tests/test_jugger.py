@@ -708,7 +708,7 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
     assert acting[:acting.index("Undo")] == sorted(anytime + [
         "Activate", "Attack (2 focus)", "Delay (1 focus)", "Move", "Pick up Jugg (1)",
         "Pin (1 focus)", "Ready chain (1)", "Score (2 focus)", "Sweep Jugg",
-        "Throw Jugg"])  # no helper: pay, begin...
+        "Throw Jugg", "Unhold Qwik"])  # no helper: pay, begin...
 
 
 # On arbiter sim (seed 7: P1 has the initiative): Play, Jugger, start, past the dice seal;

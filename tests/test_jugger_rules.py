@@ -12,7 +12,7 @@ Cyd, Dag, Eli (chain) against Ravens Fen (Qwik), Gus, Hal, Ivo, Jo (chain)."""
 
 import pytest
 from helpers.game import new_game, piece_state, rolls
-from helpers.jugger import juggs, script
+from helpers.jugger import juggs, named, script
 from helpers.runtimes import RUNTIMES, replayed
 
 from arbiter.game import Illegal
@@ -21,6 +21,9 @@ from arbiter.game import Illegal
 # initiative, and (after the pin_2 script's first stone) P2 the second stone's
 SEED_ANA_HITS = 4  # P1's initiative; Ana's one die at Fen shows a Jugg
 SEED_BO_FEN_EVEN = 8  # P1's initiative; Bo at Fen in a duel: as many Juggs each
+SEED_ANA_STEALS = 11  # P2's initiative; Ana's one die at Fen (no defense) shows a Jugg
+SEED_FEN_ESCAPES = 81  # P1's initiative; Ana's die beats Fen's, then Fen's beats Ana's
+SEED_QWIKS_EVEN = 13  # P1's initiative; Ana at Fen in a duel: a Jugg each
 
 
 @pytest.fixture(params=RUNTIMES)
@@ -245,6 +248,55 @@ def test_a_qwik_wields_no_weapon(runtime):
     a, d = juggs(g)
     assert 0 < a == d and piece_state(g, "Bo")["crouch"] == 0  # doubles: only Fen crouches
     assert piece_state(g, "Fen")["crouch"] == 3
+
+
+def test_a_wrestle_won_holds_the_other_qwik_who_cannot_score(runtime):
+    # "Si el Qwik atacante gana el Forcejeo éste puede elegir: ... Contener/Apresar: El
+    # atacante apresa y contiene al defensor: o La Ficha de Condición "Apresado" se pone a
+    # su lado. o El defensor no puede moverse ... o marcar un punto"; "Para mantener la
+    # Presa sobre el oponente, el atacante debe gastar 1PC al comienzo de su Activación";
+    # "el atacante declara que termina con la presa"
+    g = script([
+        ("to P1 5", ""),
+        ("attack {Ana} {Fen} defense=full win=hold", "Ana holds Fen: Apresado"),
+        ("to P2 5", ""),
+        ("pickup {Fen}", "Fen picks up the Jugg"),
+        ("score {Fen}", "!Fen is held: it cannot score"),
+        ("to P1 5", ""),
+        ("act {Ana}", "Ana keeps the hold: 1 focus"),
+        ("unhold", "The hold ends")], seed=SEED_ANA_HITS)
+    assert piece_state(g, "Ana")["focus"] == 3 and g.state["game"]["hold"] == ""
+
+
+def test_a_wrestle_won_steals_the_jugg_or_pushes_and_a_tie_does_nothing(runtime):
+    # "Robar el Jugg: El atacante roba el Jugg del defensor"; "Empujar: El defensor es
+    # desplazado 1 hexágono hacia atrás"; "Si el Duelo acaba en un empate en la tirada de
+    # dados de combate, el forcejeo o agarre no tiene efecto"
+    g = script([
+        ("to P2 5", ""),
+        ("pickup {Fen}", "Fen picks up the Jugg"),
+        ("to P1 5", ""),
+        ("attack {Ana} {Fen} defense=none", "Ana steals the Jugg")],  # what Fen carries
+               seed=SEED_ANA_STEALS)
+    assert g.state["game"]["jugg"] == named(g, "{Ana}")
+    script([("to P1 5", ""),
+            ("attack {Ana} {Fen} defense=full win=push", "Fen is pushed 1 hex back")],
+           seed=SEED_ANA_HITS)
+    g = script([("to P1 5", ""),
+                ("attack {Ana} {Fen} defense=duel win=hold", "1-1 doubles")],
+               seed=SEED_QWIKS_EVEN)
+    assert g.state["game"]["hold"] == "" and piece_state(g, "Fen")["crouch"] == 0
+
+
+def test_the_held_qwik_escapes_by_winning_a_wrestle_in_its_activation(runtime):
+    # "El Jugger Apresado puede escapar de la Presa durante su Activación ganando un
+    # ataque de lucha normal contra el Jugger que lo está conteniendo"
+    g = script([
+        ("to P1 5", ""),
+        ("attack {Ana} {Fen} defense=full win=hold", "Ana holds Fen"),
+        ("to P2 5", ""),
+        ("attack {Fen} {Ana} defense=full", "Fen escapes the hold")], seed=SEED_FEN_ESCAPES)
+    assert g.state["game"]["hold"] == ""
 
 
 # -- (10) rosters and stats ----------------------------------------------------------------
