@@ -704,7 +704,8 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
     anytime = ["Dispute roll", "Hit: crouch", "Out of bounds", "Spend points", "Talent",
                "Unpin"]
     # the phase's actions first (by name), then Undo, Redo, Roll dice...
-    assert start[:start.index("Undo")] == sorted(anytime + ["Roster", "Swap reserve"])
+    assert start[:start.index("Undo")] == sorted(anytime + ["Arm", "Qwik choice", "Roster",
+                                                            "Swap reserve"])
     assert acting[:acting.index("Undo")] == sorted(anytime + [
         "Activate", "Attack (2 focus)", "Delay (1 focus)", "Move", "Pick up Jugg (1)",
         "Pin (1 focus)", "Ready chain (1)", "Score (2 focus)", "Sweep Jugg",
