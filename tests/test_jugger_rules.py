@@ -127,6 +127,43 @@ def test_an_attack_of_opportunity_is_the_other_sides_reaction(runtime):
     assert gus["acted"] == 0 and jo["acted"] == 0  # a reaction is no activation
 
 
+def test_when_both_sides_declare_a_reaction_higher_reflexes_then_initiative_take_it(runtime):
+    # "Si ambos Jugadores declaran la reacción al mismo tiempo ... El Jugger con mayor
+    # puntuación de Reflejos toma la Reacción."; "Si ambos Juggers tienen la misma
+    # puntuación de Reflejos, el Jugger que tiene la Iniciativa realiza la Reacción."
+    g = script([
+        ("to P1 5", ""),
+        ("react {Bo} vs={Cyd}", "!one jugger of each side"),
+        ("react {Gus} vs={Bo}", "Bo takes the reaction"),  # Reflexes 4 each: P1's initiative
+        ("attack {Gus} {Ana} kind=opportunity defense=none", "!Bo has the reaction"),
+        ("talent {Bo} n=1", "Bo uses a talent for 1"),  # Bo's reaction, resolved
+        ("react {Bo} vs={Fen}", "Fen takes the reaction"),  # 4 against 5
+        ("throw {Fen} kind=reaction", "!Fen does not carry the Jugg"),
+        ("talent {Fen} n=0", "Fen uses a talent"),
+        ("react {Ana} vs={Gus}", "Ana takes the reaction")])  # 5 against 4
+    assert g.state["game"]["rx"] == named(g, "{Ana}") and piece_state(g, "Bo")["focus"] == 3
+
+
+def test_no_reaction_is_declared_while_another_is_being_resolved(runtime):
+    # "NINGUNA PARTE DE UNA REACCIÓN PUEDE DESENCADENAR OTRA REACCIÓN"; "si una Reacción
+    # es declarada, ninguna otra Reacción se puede declarar hasta que se haya completado y
+    # resuelto la Reacción actual."
+    script([
+        ("to P1 5", ""),
+        ("move {Ana} kind=run", "Ana may run 6 hexes"),  # past Gus
+        ("react {Gus}", "Gus takes the reaction"),  # the first to declare it
+        ("react {Hal}", "!Gus has the reaction"),
+        ("talent {Bo} n=0", "!Gus has the reaction"),
+        ("attack {Hal} {Ana} kind=opportunity defense=none", "!Gus has the reaction"),
+        ("attack {Gus} {Ana} kind=opportunity defense=none", "-"),  # resolved
+        ("react {Hal}", "Hal takes the reaction"),
+        ("to P2 5", ""),  # the turn moves on: Hal's reaction was not taken
+        ("talent {Bo} n=0", "Bo uses a talent"),
+        ("react {Jo}", "Jo takes the reaction"),
+        ("act {Fen}", "Fen activates"),  # the activation goes on: Jo's was not taken
+        ("react {Bo}", "Bo takes the reaction")])
+
+
 # -- (4) exhaustion ------------------------------------------------------------------------
 
 
