@@ -287,18 +287,25 @@ def test_a_qwik_wields_no_weapon(runtime):
     assert piece_state(g, "Fen")["crouch"] == 3
 
 
-def test_a_wrestle_won_holds_the_other_qwik_who_cannot_score(runtime):
+NO_QWIK_BOOST = "a Qwik is held: no Qwik boosts its defense against a Defender"
+
+
+def test_a_wrestle_won_holds_the_other_qwik_who_cannot_move_or_score(runtime):
     # "Si el Qwik atacante gana el Forcejeo éste puede elegir: ... Contener/Apresar: El
     # atacante apresa y contiene al defensor: o La Ficha de Condición "Apresado" se pone a
-    # su lado. o El defensor no puede moverse ... o marcar un punto"; "Para mantener la
-    # Presa sobre el oponente, el atacante debe gastar 1PC al comienzo de su Activación";
-    # "el atacante declara que termina con la presa"
+    # su lado. o El defensor no puede moverse (movimientos normales o Pasos Rápidos), o
+    # marcar un punto. o Ninguno de los Qwikers puede potenciar su tirada de defensa contra
+    # ataques de Defensores."; "Para mantener la Presa sobre el oponente, el atacante debe
+    # gastar 1PC al comienzo de su Activación"; "el atacante declara que termina con la presa"
     g = script([
         ("to P1 5", ""),
         ("attack {Ana} {Fen} defense=full win=hold", "Ana holds Fen: Apresado"),
         ("to P2 5", ""),
+        ("move {Fen} kind=walk", "!Fen is held (Apresado)"),
         ("pickup {Fen}", "Fen picks up the Jugg"),
-        ("score {Fen}", "!Fen is held: it cannot score"),
+        ("score {Fen}", "!Fen is held (Apresado)"),
+        ("to P2 4", ""),
+        ("attack {Gus} {Ana} defense=full dboost=1", "!" + NO_QWIK_BOOST),
         ("to P1 5", ""),
         ("act {Ana}", "Ana keeps the hold: 1 focus"),
         ("unhold", "The hold ends")], seed=SEED_ANA_HITS)
