@@ -58,10 +58,11 @@ def juggernauts(rig):
 def jugger(rig):
     """A short game (the first point wins) as a table plays it, by the fast path: in
     each side's turn its juggers activate (Right, A) and attack (Right, Down to the
-    target, Left/Right the defense, A), and A passes. At Reflexes 5 the Qwiks wrestle
-    and the second delays; at 4 a jugger running past an opponent takes its attack of
-    opportunity and a dispute follows; at 3 the delayed Qwik picks up the Jugg and scores.
-    The rest from the game menu."""
+    target, Left/Right the defense, A), and A passes. At Reflexes 5 the first Qwik picks
+    up the Jugg and wrestles the other, who delays; at 4 a jugger running past an
+    opponent takes its attack of opportunity and a dispute follows; the first of that side
+    to attack goes for the carrier, who reacts and throws the Jugg; at 3 the delayed Qwik
+    picks up the Jugg and scores. The rest from the game menu."""
     open_setup(rig, "jugger")
     rig.keys("a")  # start (a short game)
     seal(rig)  # the dice commitment, each player's press
@@ -120,8 +121,9 @@ def jugger(rig):
     # the stone, value by value: the side with the initiative, then the other
     for voa in (5, 4, 3):
         assert game.state["game"]["voa"] == voa and game.active_player() == first
-        if voa == 5:  # the wrestle: Qwik on Qwik, the other defends in a duel
+        if voa == 5:  # the Jugg, then the wrestle: Qwik on Qwik, the other in a duel
             activate(ours)
+            done("Pick up Jugg (1)", [key(ours)])
             attack([theirs], "duel")
         for name in us[voa] if voa < 5 else ():
             activation(name, them[3] + them[4])
@@ -140,9 +142,17 @@ def jugger(rig):
                                               "focus", "focus", "opportunity"])
                     assert "kind=opportunity" in game.history.events[-1]
                     done("Dispute roll", [2])  # was it in the reactor's range?
-            if standing(name):
-                if pieces[key(name)]["stats"].get("weapon") == "chain":
-                    done("Ready chain (1)", [key(name)])
+            if not standing(name):
+                continue
+            if pieces[key(name)]["stats"].get("weapon") == "chain":
+                done("Ready chain (1)", [key(name)])
+            if game.state["game"]["jugg"] == key(ours) and standing(ours):
+                # an attack declared on the carrier: it reacts, throwing the Jugg
+                done("Reaction", [key(ours)])
+                done("Throw Jugg", [key(ours), "focus", "reaction"])
+                assert game.state["game"]["jugg"] == "", rig.lines
+                attack([ours])
+            else:
                 attack(us[4] + us[3])
         if voa == 3:  # the delayed Qwik's activation: it picks up the Jugg and runs
             activate(theirs)  # to the goal, where it scores: the point ends the game

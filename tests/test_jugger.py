@@ -704,11 +704,12 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
     anytime = ["Dispute roll", "Hit: crouch", "Out of bounds", "Spend points", "Talent",
                "Unpin"]
     # the phase's actions first (by name), then Undo, Redo, Roll dice...
-    assert start[:start.index("Undo")] == sorted(anytime + ["Roster", "Swap reserve"])
+    assert start[:start.index("Undo")] == sorted(anytime + ["Arm", "Qwik choice", "Roster",
+                                                            "Swap reserve"])
     assert acting[:acting.index("Undo")] == sorted(anytime + [
         "Activate", "Attack (2 focus)", "Delay (1 focus)", "Move", "Pick up Jugg (1)",
-        "Pin (1 focus)", "Ready chain (1)", "Score (2 focus)", "Sweep Jugg",
-        "Throw Jugg"])  # no helper: pay, begin...
+        "Pin (1 focus)", "Reaction", "Ready chain (1)", "Score (2 focus)", "Sweep Jugg",
+        "Throw Jugg", "Unhold Qwik"])  # no helper: pay, begin...
 
 
 # On arbiter sim (seed 7: P1 has the initiative): Play, Jugger, start, past the dice seal;
@@ -717,7 +718,7 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
 # item, then at the last used) she picks up the Jugg and scores in the same activation.
 SIM_GAME = ("a down a a a a  a a  right a  right a  "
             "b down down down down down down down a a  "
-            "b down down down a a wait=3000")
+            "b down down down down a a wait=3000")
 
 
 def test_a_full_short_game_runs_to_its_end_on_arbiter_sim(tmp_path):

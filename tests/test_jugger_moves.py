@@ -1,8 +1,8 @@
 """Jugger TTG's movement, the Jugg and talents (issue 23): the players move the figures
 on the field; the device takes each movement's declared type and its cost, once an
 activation, and holds an exhausted jugger to a walk; it lets the carrier throw the Jugg
-and a Defender sweep it, and a standing jugger use a talent, each at its cost; it says
-who deploys first at each point. Quotes from
+and a Defender sweep it, and a standing jugger use a talent, each at its cost; at each
+point the players choose the Qwik and hand out the weapons. Quotes from
 ../shared/seeds/002_3f7d8541c1733e1c.txt
 (Tabla 3: Límites de Movimiento y su Coste). Both runtimes, as tests/test_jugger_rules.py.
 Juggers by name: Falcons Ana (Qwik), Bo, Cyd, Dag, Eli (chain) against Ravens Fen (Qwik),
@@ -142,6 +142,35 @@ def test_a_talent_needs_a_standing_jugger_its_whole_cost_and_no_exhaustion(runti
         ("spend {Dag} n=7", "Dag spends 7"),  # the last stamina: exhausted
         ("talent {Dag}", "!Dag is exhausted: no talents")])
     assert piece_state(g, "Cyd")["focus"] == 4  # refilled at Reflexes 3, after the talent
+
+
+# -- each point: the Qwik and the weapons ------------------------------------------------
+
+
+def test_each_point_the_players_choose_the_qwik_and_hand_out_the_weapons(runtime):
+    # "Los jugadores seleccionan a uno de sus jugadores para ser el Qwik."; "Los Jugadores
+    # restantes son Defensores. Las Cartas de Arma se pueden asignar a estos jugadores";
+    # "Los Qwiks o Corredores no son equipados con un Arma"; "al menos: 1x Cadena (Solo
+    # puede haber una Cadena por cada equipo de Jugger en el campo)"
+    g = script([
+        ("qwik {Ana}", "!Ana is the Qwik"),
+        ("qwik {Bo}", "Bo is the Qwik, Ana takes the sword_shield"),
+        ("arm {Bo} weapon=staff", "!Bo is the Qwik"),
+        ("arm {Ana} weapon=staff", "Ana takes the staff"),
+        ("arm {Cyd} weapon=chain", "Eli takes the staff | Cyd takes the chain"),
+        ("arm {Cyd} weapon=long_sword", "!Falcons needs one Chain in play"),
+        ("next", ""),  # the initiative: the point is under way
+        ("arm {Dag} weapon=staff", "!arm is for the start phase, not initiative")])
+    stats = {name: piece_state(g, name)["stats"] for name in ("Ana", "Bo", "Cyd", "Eli")}
+    kept = {name: (s.get("position", "defender"), s["weapon"]) for name, s in stats.items()}
+    assert kept == {"Ana": ("defender", "staff"), "Bo": ("qwik", "none"),
+                    "Cyd": ("defender", "chain"), "Eli": ("defender", "staff")}
+    # the new Qwik scores: "Los puntos se marcan consiguiendo que tu Qwik ... "
+    script([
+        ("qwik {Bo}", "Bo is the Qwik"),
+        ("to P1 4", ""),
+        ("pickup {Bo}", "Bo picks up the Jugg"),
+        ("score {Bo}", "P1 scores 1-0")])
 
 
 def test_the_side_without_the_initiative_deploys_first_at_each_point(runtime):

@@ -12,7 +12,7 @@ Cyd, Dag, Eli (chain) against Ravens Fen (Qwik), Gus, Hal, Ivo, Jo (chain)."""
 
 import pytest
 from helpers.game import new_game, piece_state, rolls
-from helpers.jugger import juggs, script
+from helpers.jugger import juggs, named, script
 from helpers.runtimes import RUNTIMES, replayed
 
 from arbiter.game import Illegal
@@ -21,6 +21,9 @@ from arbiter.game import Illegal
 # initiative, and (after the pin_2 script's first stone) P2 the second stone's
 SEED_ANA_HITS = 4  # P1's initiative; Ana's one die at Fen shows a Jugg
 SEED_BO_FEN_EVEN = 8  # P1's initiative; Bo at Fen in a duel: as many Juggs each
+SEED_ANA_STEALS = 11  # P2's initiative; Ana's one die at Fen (no defense) shows a Jugg
+SEED_FEN_ESCAPES = 81  # P1's initiative; Ana's die beats Fen's, then Fen's beats Ana's
+SEED_QWIKS_EVEN = 13  # P1's initiative; Ana at Fen in a duel: a Jugg each
 
 
 @pytest.fixture(params=RUNTIMES)
@@ -122,6 +125,43 @@ def test_an_attack_of_opportunity_is_the_other_sides_reaction(runtime):
     gus, jo = piece_state(g, "Gus"), piece_state(g, "Jo")
     assert (gus["focus"], jo["focus"]) == (2, 1)
     assert gus["acted"] == 0 and jo["acted"] == 0  # a reaction is no activation
+
+
+def test_when_both_sides_declare_a_reaction_higher_reflexes_then_initiative_take_it(runtime):
+    # "Si ambos Jugadores declaran la reacción al mismo tiempo ... El Jugger con mayor
+    # puntuación de Reflejos toma la Reacción."; "Si ambos Juggers tienen la misma
+    # puntuación de Reflejos, el Jugger que tiene la Iniciativa realiza la Reacción."
+    g = script([
+        ("to P1 5", ""),
+        ("react {Bo} vs={Cyd}", "!one jugger of each side"),
+        ("react {Gus} vs={Bo}", "Bo takes the reaction"),  # Reflexes 4 each: P1's initiative
+        ("attack {Gus} {Ana} kind=opportunity defense=none", "!Bo has the reaction"),
+        ("talent {Bo} n=1", "Bo uses a talent for 1"),  # Bo's reaction, resolved
+        ("react {Bo} vs={Fen}", "Fen takes the reaction"),  # 4 against 5
+        ("throw {Fen} kind=reaction", "!Fen does not carry the Jugg"),
+        ("talent {Fen} n=0", "Fen uses a talent"),
+        ("react {Ana} vs={Gus}", "Ana takes the reaction")])  # 5 against 4
+    assert g.state["game"]["rx"] == named(g, "{Ana}") and piece_state(g, "Bo")["focus"] == 3
+
+
+def test_no_reaction_is_declared_while_another_is_being_resolved(runtime):
+    # "NINGUNA PARTE DE UNA REACCIÓN PUEDE DESENCADENAR OTRA REACCIÓN"; "si una Reacción
+    # es declarada, ninguna otra Reacción se puede declarar hasta que se haya completado y
+    # resuelto la Reacción actual."
+    script([
+        ("to P1 5", ""),
+        ("move {Ana} kind=run", "Ana may run 6 hexes"),  # past Gus
+        ("react {Gus}", "Gus takes the reaction"),  # the first to declare it
+        ("react {Hal}", "!Gus has the reaction"),
+        ("talent {Bo} n=0", "!Gus has the reaction"),
+        ("attack {Hal} {Ana} kind=opportunity defense=none", "!Gus has the reaction"),
+        ("attack {Gus} {Ana} kind=opportunity defense=none", "-"),  # resolved
+        ("react {Hal}", "Hal takes the reaction"),
+        ("to P2 5", ""),  # the turn moves on: Hal's reaction was not taken
+        ("talent {Bo} n=0", "Bo uses a talent"),
+        ("react {Jo}", "Jo takes the reaction"),
+        ("act {Fen}", "Fen activates"),  # the activation goes on: Jo's was not taken
+        ("react {Bo}", "Bo takes the reaction")])
 
 
 # -- (4) exhaustion ------------------------------------------------------------------------
@@ -245,6 +285,62 @@ def test_a_qwik_wields_no_weapon(runtime):
     a, d = juggs(g)
     assert 0 < a == d and piece_state(g, "Bo")["crouch"] == 0  # doubles: only Fen crouches
     assert piece_state(g, "Fen")["crouch"] == 3
+
+
+NO_QWIK_BOOST = "a Qwik is held: no Qwik boosts its defense against a Defender"
+
+
+def test_a_wrestle_won_holds_the_other_qwik_who_cannot_move_or_score(runtime):
+    # "Si el Qwik atacante gana el Forcejeo éste puede elegir: ... Contener/Apresar: El
+    # atacante apresa y contiene al defensor: o La Ficha de Condición "Apresado" se pone a
+    # su lado. o El defensor no puede moverse (movimientos normales o Pasos Rápidos), o
+    # marcar un punto. o Ninguno de los Qwikers puede potenciar su tirada de defensa contra
+    # ataques de Defensores."; "Para mantener la Presa sobre el oponente, el atacante debe
+    # gastar 1PC al comienzo de su Activación"; "el atacante declara que termina con la presa"
+    g = script([
+        ("to P1 5", ""),
+        ("attack {Ana} {Fen} defense=full win=hold", "Ana holds Fen: Apresado"),
+        ("to P2 5", ""),
+        ("move {Fen} kind=walk", "!Fen is held (Apresado)"),
+        ("pickup {Fen}", "Fen picks up the Jugg"),
+        ("score {Fen}", "!Fen is held (Apresado)"),
+        ("to P2 4", ""),
+        ("attack {Gus} {Ana} defense=full dboost=1", "!" + NO_QWIK_BOOST),
+        ("to P1 5", ""),
+        ("act {Ana}", "Ana keeps the hold: 1 focus"),
+        ("unhold", "The hold ends")], seed=SEED_ANA_HITS)
+    assert piece_state(g, "Ana")["focus"] == 3 and g.state["game"]["hold"] == ""
+
+
+def test_a_wrestle_won_steals_the_jugg_or_pushes_and_a_tie_does_nothing(runtime):
+    # "Robar el Jugg: El atacante roba el Jugg del defensor"; "Empujar: El defensor es
+    # desplazado 1 hexágono hacia atrás"; "Si el Duelo acaba en un empate en la tirada de
+    # dados de combate, el forcejeo o agarre no tiene efecto"
+    g = script([
+        ("to P2 5", ""),
+        ("pickup {Fen}", "Fen picks up the Jugg"),
+        ("to P1 5", ""),
+        ("attack {Ana} {Fen} defense=none", "Ana steals the Jugg")],  # what Fen carries
+               seed=SEED_ANA_STEALS)
+    assert g.state["game"]["jugg"] == named(g, "{Ana}")
+    script([("to P1 5", ""),
+            ("attack {Ana} {Fen} defense=full win=push", "Fen is pushed 1 hex back")],
+           seed=SEED_ANA_HITS)
+    g = script([("to P1 5", ""),
+                ("attack {Ana} {Fen} defense=duel win=hold", "1-1 doubles")],
+               seed=SEED_QWIKS_EVEN)
+    assert g.state["game"]["hold"] == "" and piece_state(g, "Fen")["crouch"] == 0
+
+
+def test_the_held_qwik_escapes_by_winning_a_wrestle_in_its_activation(runtime):
+    # "El Jugger Apresado puede escapar de la Presa durante su Activación ganando un
+    # ataque de lucha normal contra el Jugger que lo está conteniendo"
+    g = script([
+        ("to P1 5", ""),
+        ("attack {Ana} {Fen} defense=full win=hold", "Ana holds Fen"),
+        ("to P2 5", ""),
+        ("attack {Fen} {Ana} defense=full", "Fen escapes the hold")], seed=SEED_FEN_ESCAPES)
+    assert g.state["game"]["hold"] == ""
 
 
 # -- (10) rosters and stats ----------------------------------------------------------------

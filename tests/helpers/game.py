@@ -23,7 +23,7 @@ def rules(name, change=None):
         return ruleset.parse(bundled()[name].read_text())
     data = json.loads(bundled()[name].read_text())
     change(data)
-    return ruleset.parse(json.dumps(data))
+    return ruleset.parse(json.dumps(data, separators=(",", ":")))  # as compact as the file
 
 
 RECORDING = None  # helpers.runtimes.replayed: the games made, to play in MicroPython too
