@@ -18,11 +18,11 @@ from arbiter.game.state import clone
 
 SNAP_EVERY = 16  # events between in-memory snapshots
 SNAP_KEEP = 4  # snapshots kept: undo further back replays from the start
-# keep=N (a device): an undo or a refused action replays at most 3 events from a
+# keep=N (a device): an undo or a refused action replays at most 4 events from a
 # snapshot (a button answers at once, a pass's garbage stays small), undo reaches
-# 20 actions back or more, and the snapshots take a few KB.
-BOUNDED_SNAP_EVERY = 4
-BOUNDED_SNAP_KEEP = 6
+# 20 actions back or more, and the snapshots take a few KB (Jugger's five, 5 KB).
+BOUNDED_SNAP_EVERY = 5
+BOUNDED_SNAP_KEEP = 5
 
 
 class History:
