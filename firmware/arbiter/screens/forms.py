@@ -109,12 +109,11 @@ class Form:
         self.cursor, self.top, self.notice = cursor, top, notice
 
 
-def number_choices(low, high):
-    return [str(n) for n in range(low, high + 1)]
-
-
-AMOUNTS = number_choices(0, 30)  # the Roll dice and Correct forms' numbers are made when
-# they open, out of these where they can: kept with the forms' code, they took 2 KB
+# The forms' numbers: literals, so a Pico keeps them as interned names (a list of
+# 31 made strings took 1 KB); the Roll dice and Correct forms make theirs from these.
+AMOUNTS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13",
+           "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25",
+           "26", "27", "28", "29", "30")
 
 
 class ActionForm(Form):

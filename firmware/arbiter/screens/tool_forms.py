@@ -2,15 +2,19 @@
 Loaded when one opens and let go after (screens.LET_GO): the knob's and the
 actions' forms (forms.py) do not carry them."""
 
-from arbiter.screens.forms import AMOUNTS, Form, number_choices
+from arbiter.screens.forms import AMOUNTS, Form
+
+
+def _numbers(low, high):
+    return [str(n) for n in range(low, high + 1)]
 
 
 def _counts():
-    return AMOUNTS[1:21]
+    return list(AMOUNTS[1:21])
 
 
 def _changes():
-    return number_choices(-20, -1) + AMOUNTS[:21]
+    return _numbers(-20, -1) + list(AMOUNTS[:21])
 
 
 class RollForm(Form):
