@@ -222,12 +222,15 @@ def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int,
     # while it sleeps (a frame printed) is not a Pico's: collected before the next
     # pass, out of the figures. heap_high: most in use (garbage included) after a
     # pass; heap_live: most still in use right after a collection. The button
-    # script is read in place, outside the heap: a Pico holds no script.
+    # script is read in place, outside the heap: a Pico holds no script; nor the
+    # panel's RAM, which lies beside it.
     result = run_driver("vsession", (
         "where, size = host.call('blob', '').split()\n"
-        "script = __import__('uctypes').bytearray_at(int(where), int(size))\n"
-        "board, dev = vsession.start(drvdata.SEED, script, '/flash/')\n"
-        "where = size = None\n"
+        "at = __import__('uctypes').bytearray_at\n"
+        "script = at(int(where), drvdata.SCRIPT_BYTES)\n"
+        "panel = at(int(where) + drvdata.SCRIPT_BYTES, 1024)\n"
+        "board, dev = vsession.start(drvdata.SEED, script, '/flash/', panel)\n"
+        "where = size = at = panel = None\n"
         "gc.collect()\n"
         "heap_high = heap_live = live = gc.mem_alloc()\n"
         "while True:\n"
@@ -245,8 +248,9 @@ def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int,
         "        live = gc.mem_alloc()\n"
         "vsession.finish(board)\n"
         "print('E heap_high=%d heap_live=%d' % (heap_high, heap_live))\n"
-    ), {"/flash": (flash_dir, True)}, heap, firmware, {"SEED": seed}, preload,
-        blob=script.encode())
+    ), {"/flash": (flash_dir, True)}, heap, firmware,
+        {"SEED": seed, "SCRIPT_BYTES": len(script.encode())}, preload,
+        blob=script.encode() + bytes(1024))  # then the panel's RAM, zeroed as at power-up
     if result.exit_code != 0:
         raise RuntimeError(f"MicroPython exited with {result.exit_code}:\n{result.stderr}")
     return SessionOutput.parse(result.stdout, result.fuel)

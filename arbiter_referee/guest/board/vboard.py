@@ -87,13 +87,14 @@ class VirtualFlash(Flash):
 
 
 class VirtualBoard:
-    def __init__(self, seed, script="", flash_root="", on_frame=None, start_ms=0):
+    def __init__(self, seed, script="", flash_root="", on_frame=None, start_ms=0,
+                 panel_ram=None):
         self.flash = VirtualFlash(flash_root)
         from arbiter.hw import wiring  # read once, at boot, then let go as board.py does
 
         self.wiring, self.errors = wiring.from_flash(self.flash)
         unload("arbiter.hw.wiring")
-        self.oled = VirtualSSD1306()
+        self.oled = VirtualSSD1306(ram=panel_ram)
         self.i2c = VirtualI2C({self.wiring["oled_addr"]: self.oled})
         self.neopixel = VirtualNeoPixel(self.wiring["led_count"])
         self.levels = bytearray(b"\x01" * 6)  # pull-ups: 1 = released

@@ -27,9 +27,9 @@ def print_frame(board, write=None):
     write("\n")
 
 
-def start(seed, script, flash_root=""):
+def start(seed, script, flash_root="", panel_ram=None):
     """Boot the firmware on a virtual board; drive it with ``step``."""
-    board = VirtualBoard(seed, script, flash_root, on_frame=print_frame)
+    board = VirtualBoard(seed, script, flash_root, on_frame=print_frame, panel_ram=panel_ram)
     return board, device.Device(board)
 
 

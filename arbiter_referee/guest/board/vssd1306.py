@@ -9,10 +9,12 @@ _ARGS = {0x20: 1, 0x21: 2, 0x22: 2, 0x81: 1, 0x8D: 1, 0xA8: 1, 0xD3: 1, 0xD5: 1,
 
 
 class VirtualSSD1306:
-    def __init__(self, width=128, height=64):
+    def __init__(self, width=128, height=64, ram=None):
+        """``ram``: where the panel's RAM lies (under MicroPython the harness puts it
+        outside the heap, where a Pico's panel keeps it: in the panel)."""
         self.width = width
         self.pages = height // 8
-        self.ram = bytearray(width * self.pages)
+        self.ram = bytearray(width * self.pages) if ram is None else ram
         self.changed = False  # the RAM since the board last looked (no copy kept to compare)
         self.on = False
         self.contrast = 0x7F
