@@ -17,16 +17,18 @@ SHIMS = PACKAGE / "cpython_shims"  # what CPython lacks of MicroPython's modules
 
 
 def factory_flash(flash_dir: Path) -> None:
-    """A new device's flash: the bundled rulesets in ``rulesets/``, as a deploy leaves them
-    (each checked by the device at its push, which noted so in NAME.ok; every bundled
-    ruleset passes the check: tests/test_docs_rulesets.py).
+    """A new device's flash: the bundled rulesets in ``rulesets/``, compiled (compiled.py)
+    as a deploy leaves them (each checked by the device at its push, which noted so in
+    NAME.ok; every bundled ruleset passes the check: tests/test_docs_rulesets.py).
     A flash that already has the folder is left as it is."""
     target = Path(flash_dir) / "rulesets"
     if target.exists():
         return
     target.mkdir(parents=True)
+    from arbiter_referee.compiled import compiled
+
     for path in sorted(RULESETS.glob("*.json")):
-        data = path.read_bytes()
+        data = compiled(path.read_bytes())
         (target / path.name).write_bytes(data)
         (target / (path.stem + ".ok")).write_text(passed_record(data))
 

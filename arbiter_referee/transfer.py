@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from arbiter_referee import build
+from arbiter_referee.compiled import compiled
 from arbiter_referee.rulesets import bundled, check_file, ruleset_path
 
 TIMEOUT = 300  # seconds for one mpremote run (a full deploy over USB takes a few)
@@ -213,6 +214,23 @@ PUSH = ("import gc\nfrom arbiter.store import install\n"
         "for _ in install.pushing(%r, %r):\n    gc.collect()\n")
 
 
+def compile_into(folder: Path, rulesets: list[tuple[str, Path]]) -> list[tuple[str, Path]]:
+    """Each (name, source) as (name, its compiled file in ``folder``): what a device
+    keeps (compiled.py). DeviceError when one is over the device's cap."""
+    from arbiter.game.ruleset import MAX_FILE_BYTES  # (compiled() has put it on the path)
+
+    out = []
+    for name, path in rulesets:
+        data = compiled(path.read_bytes())
+        if len(data) > MAX_FILE_BYTES:
+            raise DeviceError(f"{path}: compiled, it is {len(data)} bytes; a device takes "
+                              f"at most {MAX_FILE_BYTES}")
+        target = Path(folder) / (name + ".json")
+        target.write_bytes(data)
+        out.append((name, target))
+    return out
+
+
 def _push_steps(rulesets: list[tuple[str, Path]], force: bool) -> list[list[str]]:
     """mpremote steps installing each ruleset: copied to NAME.part, checked and renamed
     by the device, which prints one OK or REFUSED line per ruleset."""
@@ -241,7 +259,8 @@ def push_many(port: str, rulesets: list[str], force: bool = False,
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
         raise DeviceError(f"two rulesets are named {', '.join(twice)}: push one of them")
-    out = mpremote(port, *_push_steps(ready, force))
+    with tempfile.TemporaryDirectory() as tmp:
+        out = mpremote(port, *_push_steps(compile_into(Path(tmp), ready), force))
     answers = _answers(out)
     if len(answers) != len(ready):
         _no_answer(out)
@@ -392,11 +411,21 @@ def deploy(port: str, staging: Path | None = None, rulesets: bool = True,
     as ``arbiter push`` does: checked by the device; the ruleset of a game in
     progress is kept (a refusal in ``rulesets``)."""
     say = progress or (lambda _line: None)
+    compiled_dir = tempfile.TemporaryDirectory()  # the rulesets as sent, until the end
+    try:
+        return _deploy(port, staging, rulesets, say, compiled_dir)
+    finally:
+        compiled_dir.cleanup()
+
+
+def _deploy(port: str, staging: Path | None, rulesets: bool, say: Callable[[str], None],
+            compiled_dir: tempfile.TemporaryDirectory) -> Deployed:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(staging or tmp)
         build.compile_tree(out)
         files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
         bundle = [checked(str(path)) for path in bundled().values()] if rulesets else []
+        bundle = compile_into(Path(compiled_dir.name), bundle)
         ruleset_files = {name: f"rulesets/{name}.json" for name, _ in bundle}
         # a source module beside its bytecode would be imported instead (mip installs those)
         shadows = [f[:-4] + ".py" for f in files if f.endswith(".mpy")]

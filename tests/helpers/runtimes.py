@@ -14,9 +14,12 @@ A board a test arranges by hand (not by actions) is recorded with ``patched``.""
 
 import contextlib
 import json
+import tempfile
+from pathlib import Path
 
 from arbiter.game import Illegal
 from arbiter.game.engine import Game
+from arbiter_referee.compiled import compiled
 from arbiter_referee.emulator.screen_text import read_lines
 from arbiter_referee.emulator.session import run_driver
 from arbiter_referee.headless import RUN_HEAP
@@ -133,9 +136,11 @@ def on_micropython(ruleset, recorded):
         heads.append((len(blob), len(blob) + len(head)))
         blob += head + b"".join(steps)
     kinds = {step[0] for game in recorded for step in game.replay_steps}
-    result = run_driver("vrun", driver(kinds), {"/rs": (path.parent, False)}, RUN_HEAP,
-                        data={"RULESET": "/rs/" + path.name, "GAMES": heads},
-                        blob=bytes(blob))
+    with tempfile.TemporaryDirectory() as folder:  # the ruleset as a device keeps it
+        (Path(folder) / path.name).write_bytes(compiled(path.read_bytes()))
+        result = run_driver("vrun", driver(kinds), {"/rs": (Path(folder), False)}, RUN_HEAP,
+                            data={"RULESET": "/rs/" + path.name, "GAMES": heads},
+                            blob=bytes(blob))
     if result.exit_code != 0:
         raise RuntimeError(f"MicroPython failed:\n{result.stderr}")
     outs = []

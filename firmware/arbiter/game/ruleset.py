@@ -11,7 +11,10 @@ from arbiter.game import FORMAT  # noqa: F401  (re-exported for the host's valid
 from arbiter.game.effects import EFFECTS, NATIVE
 from arbiter.game.expr import EMPTY, OPERATORS
 
-MAX_BYTES = 32768  # a ruleset must parse comfortably in a Pico's heap
+MAX_BYTES = 32768  # a ruleset as written must parse comfortably in a Pico's heap
+# a device's file: compiled on the PC (arbiter_referee/compiled.py), whose actions'
+# effects are text, their quotes escaped: larger than its source, parsed in less heap
+MAX_FILE_BYTES = 40960
 MAX_PLAYERS = 8
 
 MAX_DEPTH = 32  # JSON nesting (the bundled games reach 20): the walks here and the
@@ -35,15 +38,15 @@ class RulesetError(ValueError):
 
 
 def check_size(size):
-    """Refuse a file over the cap before reading it (``size`` in bytes, as the host counts)."""
-    if size is not None and size > MAX_BYTES:
-        raise RulesetError("", "too large: %d bytes, the limit is %d" % (size, MAX_BYTES))
+    """Refuse a device's file over the cap before reading it (``size`` in bytes)."""
+    if size is not None and size > MAX_FILE_BYTES:
+        raise RulesetError("", "too large: %d bytes, the limit is %d" % (size, MAX_FILE_BYTES))
 
 
 def parse(text):
-    """Text to a checked ruleset dict; raises RulesetError."""
-    if len(text) > MAX_BYTES:
-        raise RulesetError("", "too large: %d bytes, the limit is %d" % (len(text), MAX_BYTES))
+    """Text (a device's file, compiled or not) to a checked ruleset dict; raises
+    RulesetError. A source's own cap, MAX_BYTES, is the host's to check."""
+    check_size(len(text))
     return _checked(text, json.loads)
 
 
@@ -78,28 +81,47 @@ def steps(source, load=json.load, passed=False):
     data = shared(data)
     yield None
     if not passed:
+        # a compiled ruleset's effects (their text) are set aside, then checked an
+        # action a step: all parsed at once they would not fit a Pico W's heap
+        texts = {}
+        actions = data.get("actions") if isinstance(data, dict) else None
+        for name in actions if isinstance(actions, dict) else ():  # (check says if not)
+            spec = actions[name]
+            if isinstance(spec, dict) and isinstance(spec.get("effects"), str):
+                texts[name] = spec.pop("effects")
         check(data, False)  # only reads: sharing first changes nothing it sees
         yield None
+        for name in texts:
+            check_text(data, name, texts[name])
+            data["actions"][name]["effects"] = texts[name]
+            yield None
     pack(data)
     yield data
 
 
 def pack(data):
+    """Each action's effects as their JSON text (``pack_effects``), each team as its
+    text too: a team is read only when a player takes it (Jugger's four rosters
+    parsed hold 4 KB more than their text)."""
+    pack_effects(data)
+    teams = data.get("teams")
+    if isinstance(teams, list):  # read when a player takes one (teams.py)
+        data["teams"] = [team if isinstance(team, str) else
+                         json.dumps(team, separators=(",", ":")) for team in teams]
+
+
+def pack_effects(data):
     """Each action's effects as their JSON text, parsed when the action is done
     (``effects.of_action``): the actions' effects are half a parsed ruleset, their
-    text a third of that, and one action's parse is a pass's garbage. Each team as
-    its text too: a team is read only when a player takes it (Jugger's four rosters
-    parsed hold 4 KB more than their text)."""
-    for spec in data.get("actions", EMPTY).values():
+    text a third of that, and one action's parse is a pass's garbage. What the PC
+    does before it sends a ruleset (arbiter_referee/compiled.py)."""
+    actions = data.get("actions")
+    for spec in actions.values() if isinstance(actions, dict) else ():
         # "hot": kept parsed, its equal forms shared with the rest of the ruleset: an
         # action done often whose parse would be the largest garbage of its pass
         if isinstance(spec, dict) and isinstance(spec.get("effects"), list) and \
                 not spec.get("hot"):
             spec["effects"] = json.dumps(spec["effects"], separators=(",", ":"))
-    teams = data.get("teams")
-    if isinstance(teams, list):  # read when a player takes one (teams.py)
-        data["teams"] = [team if isinstance(team, str) else
-                         json.dumps(team, separators=(",", ":")) for team in teams]
 
 
 # The walks below recurse once per JSON value. MicroPython keeps a call's frame
@@ -222,6 +244,21 @@ def check(data, deep=True):
     finally:
         _shapes = None
         unload("arbiter.game.shapes")
+
+
+def check_text(data, name, text):
+    """Action ``name``'s effects as a compiled ruleset keeps them, their JSON text,
+    checked as ``check`` checks effects (RulesetError saying why and where)."""
+    global _shapes
+    _shapes = __import__("arbiter.game.shapes", None, None, ("check",))
+    _shapes.bind((_fail, _bad_operator, _bad_forms))
+    try:
+        bad = _bad_forms(text, data, True)
+    finally:
+        _shapes = None
+        unload("arbiter.game.shapes")
+    if bad is not None:
+        _fail("actions.%s.effects%s" % (name, bad[0]), bad[1])
 
 
 def _check(data, deep):
@@ -368,10 +405,18 @@ def _check_counters(counters, where):
             _fail(path + ".start", "outside min..max")
 
 
-def _bad_forms(effects, data):
+def _bad_forms(effects, data, text_ok=False):
     """None, or (the path below ``effects``, the reason): effects are one-key objects
     from the known vocabulary and the dice they roll exist. Like ``_bad_operator``
-    the walk allocates nothing until it finds a mistake."""
+    the walk allocates nothing until it finds a mistake. ``text_ok``: an action's,
+    which a compiled ruleset (arbiter_referee/compiled.py) keeps as its JSON text."""
+    if text_ok and isinstance(effects, str):
+        try:
+            effects = json.loads(effects)
+        except ValueError:
+            return "", "not valid JSON"
+        if too_deep(effects, MAX_DEPTH - 3):  # actions.NAME.effects: 3 deep already
+            _fail("", "nested over %d deep" % MAX_DEPTH)  # as its source is refused
     if not isinstance(effects, list):
         return "", "must be a list of effects"
     for i in range(len(effects)):

@@ -7,9 +7,10 @@ from arbiter.game.effects import MAX_DICE, MAX_PIECES
 # Each block's fields and what each holds, as text (a table would hold more of a
 # Pico's heap): "s" text, "i" a whole number, "b" true or false, "c" a choice (text,
 # number, true/false), "n" text or number, "v" a game value (a choice or a list),
-# "a" anything, "x" an expression, "f" effects; "[T" a list of T, "{T" an object of
-# any names to T, "@NAME" the block NAME; "!" first: required. A field not listed is
-# refused: a misspelt one would be silently ignored.
+# "a" anything, "x" an expression, "f" effects, "F" effects or (compiled) their JSON
+# text; "[T" a list of T, "{T" an object of any names to T, "@NAME" the block NAME;
+# "!" first: required. A field not listed is refused: a misspelt one would be
+# silently ignored.
 _SHAPES = {
     "players": " min:i max:i default:i names:[s colours:[s warn:@warn pulse:@pulse ",
     "warn": " counter:!s amber:i red:i ", "pulse": " counter:!s at:i ",
@@ -26,7 +27,7 @@ _SHAPES = {
     "grid": " value:s armies:s cell:x name:x caption:x shown:x columns:i label:s ",
     "page": " label:!s phases:[s lines:![x ", "team": " name:!s counters:{i pieces:[@piece ",
     "action": " params:[s flags:[s phases:[s label:s choices:{x defaults:x preview:b "
-              "knob:[s hot:b private:b who:x limit:@limit strict:[s effects:f ",
+              "knob:[s hot:b private:b who:x limit:@limit strict:[s effects:F ",
     "limit": " per:!x times:i as:s named:s ",
     "combat": " lead:![s reply:![s costs:{s pool:!s spent:!s cap:!s free:s hit:!s out:s over:s ",
     # the argument of the effects that take an object of fields
@@ -65,10 +66,15 @@ def _fail(path, message):
     _ruleset[0](path, message)  # raises RulesetError
 
 
-def check(data, ruleset):
-    """The blocks of ``data`` against their shapes. ``ruleset``: ruleset.py's fail,
-    bad_operator and bad_forms; fail raises on a mistake."""
+def bind(ruleset):
+    """``ruleset``: ruleset.py's fail, bad_operator and bad_forms; fail raises on a
+    mistake."""
     _ruleset[:] = ruleset
+
+
+def check(data, ruleset):
+    """The blocks of ``data`` against their shapes (``ruleset``: see ``bind``)."""
+    bind(ruleset)
     for key in data:
         if _find(_TOP, key, ":") < 0:
             _fail(key, "unknown block")
@@ -149,8 +155,8 @@ def bad_shape(value, text, at, data):
         if isinstance(value, dict) and len(value) != 1:
             return "", "an expression has exactly one operator"
         return _ruleset[1](value)
-    if text.startswith("f", at):
-        return _ruleset[2](value, data)
+    if text.startswith("f", at) or text.startswith("F", at):
+        return _ruleset[2](value, data, text.startswith("F", at))
     code = "isbncva".find(text[at])
     if code < 3:
         if not isinstance(value, (int, str, bool)[code]) or code == 0 and isinstance(value, bool):
