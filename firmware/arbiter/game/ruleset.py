@@ -448,7 +448,7 @@ def _bad_effect(effect, data):
     if bad is not None:
         return bad
     for key in _NESTED:
-        if key in effect and isinstance(effect[key], list):
+        if key in effect:  # (a list, never text: only an action's own effects may be)
             bad = _bad_forms(effect[key], data)
             if bad is not None:
                 return "." + key + bad[0], bad[1]
