@@ -11,6 +11,7 @@ device checks a compiled ruleset as it checks its source (ruleset.steps).
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from arbiter_referee.emulator.session import use_firmware_path
 
@@ -28,3 +29,11 @@ def compiled(source: bytes) -> bytes:
         return source
     pack_effects(data)  # the firmware's own: the same form the device would make
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def compiled_copy(path: Path, folder: Path) -> Path:
+    """The ruleset file ``path`` compiled into ``folder``, under its own name: for a
+    MicroPython run that reads it as a device reads what it was sent."""
+    target = Path(folder) / Path(path).name
+    target.write_bytes(compiled(Path(path).read_bytes()))
+    return target

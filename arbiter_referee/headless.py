@@ -5,8 +5,11 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
+from arbiter_referee.compiled import compiled_copy
 from arbiter_referee.emulator.screen_text import read_lines
 from arbiter_referee.emulator.session import run_driver, use_firmware_path
 from arbiter_referee.rulesets import ruleset_path
@@ -41,7 +44,17 @@ def play(ruleset: str, players: int | None, seed: int, options: dict, actions: l
     path = ruleset_path(ruleset)
     if runtime == "cpython":
         return _play_here(path.read_text(), players, seed, options, actions, mix)
-    result = run_driver("vrun", (
+    with tempfile.TemporaryDirectory() as folder:  # the ruleset as a device keeps it
+        result = _play_micropython(compiled_copy(path, Path(folder)), players, seed, options,
+                                   actions, mix)
+    if result.exit_code != 0:
+        raise RuntimeError(f"MicroPython failed:\n{result.stderr}")
+    return _parse(result.stdout)
+
+
+def _play_micropython(path: Path, players: int | None, seed: int, options: dict,
+                      actions: list[str], mix: str | None):
+    return run_driver("vrun", (
         "steps = vrun.load_steps(drvdata.RULESET)\n"
         "done = False\n"
         "while not done:\n"
@@ -61,9 +74,6 @@ def play(ruleset: str, players: int | None, seed: int, options: dict, actions: l
         "    vrun.finish(game)\n"), {"/rs": (path.parent, False)}, RUN_HEAP,
         data={"RULESET": "/rs/" + path.name, "PLAYERS": players, "SEED": seed, "OPTIONS": options,
               "ACTIONS": actions, "MIX": mix})
-    if result.exit_code != 0:
-        raise RuntimeError(f"MicroPython failed:\n{result.stderr}")
-    return _parse(result.stdout)
 
 
 def _play_here(text: str, players: int | None, seed: int, options: dict,

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from arbiter.game import Illegal
 from arbiter.game.engine import Game
-from arbiter_referee.compiled import compiled
+from arbiter_referee.compiled import compiled_copy
 from arbiter_referee.emulator.screen_text import read_lines
 from arbiter_referee.emulator.session import run_driver
 from arbiter_referee.headless import RUN_HEAP
@@ -137,7 +137,7 @@ def on_micropython(ruleset, recorded):
         blob += head + b"".join(steps)
     kinds = {step[0] for game in recorded for step in game.replay_steps}
     with tempfile.TemporaryDirectory() as folder:  # the ruleset as a device keeps it
-        (Path(folder) / path.name).write_bytes(compiled(path.read_bytes()))
+        compiled_copy(path, Path(folder))
         result = run_driver("vrun", driver(kinds), {"/rs": (Path(folder), False)}, RUN_HEAP,
                             data={"RULESET": "/rs/" + path.name, "GAMES": heads},
                             blob=bytes(blob))
