@@ -24,6 +24,7 @@ from typing import NoReturn
 
 from arbiter_referee import build
 from arbiter_referee.compiled import compiled
+from arbiter_referee.emulator.session import use_firmware_path
 from arbiter_referee.rulesets import bundled, check_file, ruleset_path
 
 TIMEOUT = 300  # seconds for one mpremote run (a full deploy over USB takes a few)
@@ -217,7 +218,8 @@ PUSH = ("import gc\nfrom arbiter.store import install\n"
 def compile_into(folder: Path, rulesets: list[tuple[str, Path]]) -> list[tuple[str, Path]]:
     """Each (name, source) as (name, its compiled file in ``folder``): what a device
     keeps (compiled.py). DeviceError when one is over the device's cap."""
-    from arbiter.game.ruleset import MAX_FILE_BYTES  # (compiled() has put it on the path)
+    use_firmware_path()
+    from arbiter.game.ruleset import MAX_FILE_BYTES
 
     out = []
     for name, path in rulesets:

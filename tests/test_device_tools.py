@@ -18,6 +18,7 @@ from helpers.game import new_game
 from arbiter.game import ruleset
 from arbiter.hw.flash import Flash
 from arbiter.store import journal as jnl
+from arbiter_referee.compiled import compiled
 from arbiter_referee.rulesets import bundled
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs pseudo-terminals")
@@ -33,7 +34,8 @@ def device(tmp_path_factory):
 
 
 def ruleset_text(name):
-    return bundled()[name].read_bytes()
+    """As a device keeps it: compiled (arbiter_referee/compiled.py)."""
+    return compiled(bundled()[name].read_bytes())
 
 
 def test_mpremote_file_commands_work_unmodified(device, tmp_path):
@@ -74,7 +76,8 @@ def test_deploy_says_what_the_device_runs_and_each_file_as_it_goes(device):
 def test_deploy_installs_the_bundled_rulesets_checked_by_the_device(device):
     assert "5 bundled ruleset(s) installed" in device.first_deploy.stdout
     for name, path in bundled().items():
-        assert (device.flash / "rulesets" / f"{name}.json").read_bytes() == path.read_bytes()
+        assert (device.flash / "rulesets" / f"{name}.json").read_bytes() == \
+            compiled(path.read_bytes())
     assert not list((device.flash / "rulesets").glob("*.part"))
 
 
@@ -187,7 +190,7 @@ def test_a_push_killed_half_way_leaves_the_old_ruleset_valid(device, tmp_path):
     new.write_text(json.dumps(data))
     assert ruleset.parse(new.read_text())
     part = device.flash / "rulesets" / "tactics.part"
-    size = len(new.read_bytes())
+    size = len(compiled(new.read_bytes()))  # what goes across
     for fraction in (0.1, 0.5, 0.9):
         # the whole command, mpremote included, dies once part of the file is across
         process = subprocess.Popen([*ARBITER, "push", str(new), "--port", device.port],
@@ -204,7 +207,8 @@ def test_a_push_killed_half_way_leaves_the_old_ruleset_valid(device, tmp_path):
         assert on_device == old
         ruleset.parse(on_device.decode())
     device.arbiter("push", str(new))  # the device recovers from the dropped connections
-    assert (device.flash / "rulesets" / "tactics.json").read_bytes() == new.read_bytes()
+    assert (device.flash / "rulesets" / "tactics.json").read_bytes() == \
+        compiled(new.read_bytes())
 
 
 def play_kaiju(flash_dir, finish):
