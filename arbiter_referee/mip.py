@@ -4,9 +4,10 @@
     mpremote mip install --target / ./package.json   (from a checkout)
 
 puts the firmware (as source) and the bundled games on a device. It lists every
-file of ``firmware/`` and ``rulesets/``, so it is made from those folders:
-``python -m arbiter_referee.mip`` writes it again after the firmware changes
-(tests/test_mip.py fails while it is stale).
+file of ``firmware/``, and the games compiled as a push sends them (compiled.py),
+kept in ``mip/rulesets/`` for mip to fetch: ``python -m arbiter_referee.mip``
+writes both again after the firmware or a game changes (tests/test_mip.py fails
+while they are stale).
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ import json
 import sys
 
 from arbiter_referee import __version__
+from arbiter_referee.compiled import compiled
 from arbiter_referee.paths import FIRMWARE, RULESETS
 
 PACKAGE_JSON = FIRMWARE.parent / "package.json"  # beside firmware/ in a checkout
+COMPILED = FIRMWARE.parent / "mip" / "rulesets"  # the games as a device keeps them
 # Not for the device: MicroPython's build manifest, should the firmware get one.
 _NOT_INSTALLED = {"manifest.py"}
 
@@ -30,8 +33,13 @@ def manifest() -> dict:
         if on_device not in _NOT_INSTALLED and "__pycache__" not in path.parts:
             urls.append([on_device, f"{FIRMWARE.name}/{on_device}"])
     for path in sorted(RULESETS.glob("*.json")):
-        urls.append([f"rulesets/{path.name}", f"{RULESETS.name}/{path.name}"])
+        urls.append([f"rulesets/{path.name}", f"mip/rulesets/{path.name}"])
     return {"urls": urls, "version": __version__}
+
+
+def compiled_rulesets() -> dict[str, bytes]:
+    """File name -> the bundled game compiled, as ``mip/rulesets/`` holds it."""
+    return {path.name: compiled(path.read_bytes()) for path in sorted(RULESETS.glob("*.json"))}
 
 
 def text(data: dict | None = None) -> str:
@@ -43,6 +51,11 @@ def text(data: dict | None = None) -> str:
 
 def main() -> int:
     PACKAGE_JSON.write_text(text())
+    COMPILED.mkdir(parents=True, exist_ok=True)
+    for stale in COMPILED.glob("*.json"):
+        stale.unlink()
+    for name, data in compiled_rulesets().items():
+        (COMPILED / name).write_bytes(data)
     print(f"wrote {PACKAGE_JSON} ({len(manifest()['urls'])} files)")
     return 0
 

@@ -10,21 +10,27 @@ from helpers import REPO
 from helpers.emulator import MPREMOTE, Emulator, run
 
 from arbiter_referee import mip
+from arbiter_referee.compiled import compiled
 from arbiter_referee.paths import FIRMWARE, RULESETS
 from arbiter_referee.rulesets import bundled
 
-STALE = "package.json is stale: run python -m arbiter_referee.mip and commit it"
+STALE = "package.json or mip/rulesets is stale: run python -m arbiter_referee.mip, commit"
 
 
 def test_package_json_is_in_step_with_the_firmware():
     assert (REPO / "package.json").read_text() == mip.text(), STALE
 
 
+def test_mips_rulesets_are_the_bundled_games_compiled_as_a_push_sends_them():
+    on_disk = {path.name: path.read_bytes() for path in mip.COMPILED.glob("*.json")}
+    assert on_disk == mip.compiled_rulesets(), STALE
+
+
 def test_package_json_lists_every_firmware_and_ruleset_file_once():
     data = json.loads((REPO / "package.json").read_text())
     sources = [source for _, source in data["urls"]]
     wanted = [p for p in FIRMWARE.rglob("*.py") if "__pycache__" not in p.parts] + \
-        list(RULESETS.glob("*.json"))
+        [mip.COMPILED / p.name for p in RULESETS.glob("*.json")]
     assert sorted(sources) == sorted(p.relative_to(REPO).as_posix() for p in wanted), STALE
     assert len({target for target, _ in data["urls"]}) == len(sources)
     assert ["main.py", "firmware/main.py"] in data["urls"]
@@ -50,9 +56,9 @@ def test_mip_install_from_the_checkout_makes_a_working_device(tmp_path):
         assert done.returncode == 0, done.stderr.decode()
         assert done.stdout.decode().rstrip().endswith("Done")
         assert (emulator.flash / "main.py").read_bytes() == (FIRMWARE / "main.py").read_bytes()
-        for name, path in bundled().items():
+        for name, path in bundled().items():  # as a push sends them: compiled
             assert (emulator.flash / "rulesets" / f"{name}.json").read_bytes() == \
-                path.read_bytes()
+                compiled(path.read_bytes())
         listed = emulator.arbiter("ls").stdout  # restarts it: main.py boots the firmware
         assert sorted(line.split("\t")[0] for line in listed.splitlines()) == sorted(bundled())
         assert [line.strip() for line in emulator.screen_lines(timeout=120)[:2]] == \

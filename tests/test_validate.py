@@ -37,7 +37,7 @@ def _set(path, value):
 
 BAD = {
     "truncated JSON": (bundled()["kaiju"].read_text()[:500], "not valid JSON at line"),
-    "over the size cap": ('{"format": 1, "name": "big", "notes": "%s"}' % ("x" * 40000),
+    "over the size cap": ('{"format": 1, "name": "big", "notes": "%s"}' % ("x" * 50000),
                           "too large"),
     "die with no faces": (mutate(_set(["dice", "d6", "faces"], [])), "dice.d6.faces"),
     "die without faces": (mutate(_set(["dice", "d6"], {"label": "six"})), "dice.d6"),

@@ -222,7 +222,7 @@ TEXTS_BAD = {
     "a list": (b"[1, 2, 3]", "object"),
     "a number": (b"3", "object"),
     "null": (b"null", "object"),
-    "over the size cap": (b'{"format": 1, "name": "big", "notes": "%s"}' % (b"x" * 40000),
+    "over the size cap": (b'{"format": 1, "name": "big", "notes": "%s"}' % (b"x" * 50000),
                           "too large"),
     "nested 100000 deep": (b"[" * 16000 + b"]" * 16000, ""),
 }
