@@ -8,6 +8,7 @@ import json
 
 from helpers.device import open_setup
 
+from arbiter_referee.compiled import compiled
 from arbiter_referee.paths import RULESETS, passed_record
 
 
@@ -33,7 +34,7 @@ def test_a_ruleset_checked_once_starts_without_the_walk(rig, tmp_path, monkeypat
     open_setup(rig, "jugger")
     assert rig.lines[1] == "Game length   <short>" and len(checks) == 1
     # the device notes what it checked as a deploy's push does
-    assert record.read_text() == passed_record((RULESETS / "jugger.json").read_bytes())
+    assert record.read_text() == passed_record(compiled((RULESETS / "jugger.json").read_bytes()))
     rig.keys("b", "b")
     open_setup(rig, "jugger")
     assert rig.lines[1] == "Game length   <short>" and len(checks) == 1

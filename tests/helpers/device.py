@@ -14,6 +14,11 @@ def open_setup(rig, name):
     offset = 1 if rig.lines[1] == "Resume game" else 0
     rig.keys(*["down"] * (BUNDLED.index(name) + offset))
     rig.keys("a")
+    for _ in range(6000):  # the ruleset loads a step a pass (its check, an action a step)
+        if not getattr(rig.app.screen, "loads", False):
+            break
+        rig.run(10)
+    rig.settle()  # and what follows it drawn
 
 
 def start_game(rig, name, *setup_keys):
