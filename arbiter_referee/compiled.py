@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from arbiter_referee.emulator.session import use_firmware_path
+from arbiter_referee.paths import RULESETS, passed_record, use_firmware_path
 
 
 def compiled(source: bytes) -> bytes:
@@ -37,3 +37,18 @@ def compiled_copy(path: Path, folder: Path) -> Path:
     target = Path(folder) / Path(path).name
     target.write_bytes(compiled(Path(path).read_bytes()))
     return target
+
+
+def factory_flash(flash_dir: Path) -> None:
+    """A new device's flash: the bundled rulesets in ``rulesets/``, compiled (compiled.py)
+    as a deploy leaves them (each checked by the device at its push, which noted so in
+    NAME.ok; every bundled ruleset passes the check: tests/test_docs_rulesets.py).
+    A flash that already has the folder is left as it is."""
+    target = Path(flash_dir) / "rulesets"
+    if target.exists():
+        return
+    target.mkdir(parents=True)
+    for path in sorted(RULESETS.glob("*.json")):
+        data = compiled(path.read_bytes())
+        (target / path.name).write_bytes(data)
+        (target / (path.stem + ".ok")).write_text(passed_record(data))

@@ -2,6 +2,7 @@
 package in a checkout, and inside it once installed from a wheel."""
 
 import hashlib
+import sys
 from pathlib import Path
 
 from arbiter_referee import __version__
@@ -16,21 +17,11 @@ GUEST_SERIAL = PACKAGE / "guest" / "serial"  # inside MicroPython behind arbiter
 SHIMS = PACKAGE / "cpython_shims"  # what CPython lacks of MicroPython's modules
 
 
-def factory_flash(flash_dir: Path) -> None:
-    """A new device's flash: the bundled rulesets in ``rulesets/``, compiled (compiled.py)
-    as a deploy leaves them (each checked by the device at its push, which noted so in
-    NAME.ok; every bundled ruleset passes the check: tests/test_docs_rulesets.py).
-    A flash that already has the folder is left as it is."""
-    target = Path(flash_dir) / "rulesets"
-    if target.exists():
-        return
-    target.mkdir(parents=True)
-    from arbiter_referee.compiled import compiled
-
-    for path in sorted(RULESETS.glob("*.json")):
-        data = compiled(path.read_bytes())
-        (target / path.name).write_bytes(data)
-        (target / (path.stem + ".ok")).write_text(passed_record(data))
+def use_firmware_path() -> None:
+    """Make the firmware, the virtual board and the CPython shims importable here."""
+    for path in (GUEST_BOARD, FIRMWARE, SHIMS):
+        if str(path) not in sys.path:
+            sys.path.insert(0, str(path))
 
 
 def passed_record(data: bytes) -> str:

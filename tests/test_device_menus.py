@@ -140,8 +140,8 @@ def test_under_micropython_a_closed_forms_code_leaves_the_heap(tmp_path):
     # (a FastForm's module is let go and so is the forms module it stands on).
     from arbiter_referee.bench import scenarios
     from arbiter_referee.build import device_firmware
+    from arbiter_referee.compiled import factory_flash
     from arbiter_referee.emulator.session import run_driver
-    from arbiter_referee.paths import factory_flash
 
     game = {g.name: g for g in scenarios.GAMES}["jugger"]
     factory_flash(tmp_path)

@@ -27,7 +27,7 @@ SCORERS = ["P1", "P2", "P1", "P1"]
 def device_with_teams(make_rig, tmp_path):
     """A device whose Jugger ruleset holds the teams file's teams, as ``arbiter push
     jugger --teams`` leaves it: not yet checked by the device (no NAME.ok)."""
-    from arbiter_referee.paths import factory_flash
+    from arbiter_referee.compiled import factory_flash
 
     flash = tmp_path  # make_rig's flash
     factory_flash(flash)

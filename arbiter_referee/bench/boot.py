@@ -8,8 +8,9 @@ import tempfile
 from pathlib import Path
 
 from arbiter_referee.bench.heap import device_firmware, device_rom, smallest_heap
+from arbiter_referee.compiled import factory_flash
 from arbiter_referee.emulator.session import run_driver
-from arbiter_referee.paths import FIRMWARE, factory_flash
+from arbiter_referee.paths import FIRMWARE
 
 BOOT_HEAP = 256 * 1024
 # Fuel counts from interpreter start (the driver's imports, a collection after

@@ -30,8 +30,9 @@ from pathlib import Path
 
 from arbiter_referee.bench import scenarios
 from arbiter_referee.bench.heap import STEP, device_firmware
+from arbiter_referee.compiled import factory_flash
 from arbiter_referee.emulator.session import SessionOutput, run_session
-from arbiter_referee.paths import GUEST_BOARD, factory_flash
+from arbiter_referee.paths import GUEST_BOARD
 
 BUILD = "build-arbiter32"
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from arbiter_referee.bench.bus import KeyPress
 from arbiter_referee.build import device_firmware
+from arbiter_referee.compiled import factory_flash
 from arbiter_referee.emulator.session import run_driver, use_firmware_path
-from arbiter_referee.paths import factory_flash
 
 # The probe's own bookkeeping needs heap beside the firmware's, and a game is
 # already tight in a Pico's 192 KB (see heap.py for the firmware's real need):

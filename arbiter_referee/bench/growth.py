@@ -59,8 +59,8 @@ def growth(ruleset: str, events: int = EVENTS, first: int = FIRST, seed: int = 1
     """{"events", "first": heap needed and live over the first ``first`` events,
     "whole": the same over all, "growth": how much more the whole game needs}."""
     from arbiter_referee.bench.heap import device_firmware
+    from arbiter_referee.compiled import factory_flash
     from arbiter_referee.emulator.session import run_driver
-    from arbiter_referee.paths import factory_flash
 
     players, start, cycle = CYCLES[ruleset]
     with tempfile.TemporaryDirectory() as folder:

@@ -16,8 +16,8 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from arbiter_referee.compiled import factory_flash
 from arbiter_referee.emulator.session import run_driver, use_firmware_path
-from arbiter_referee.paths import factory_flash
 
 IDLE = """
 probe = vbench.IdleProbe(drvdata.SEED, '/flash/')

@@ -168,8 +168,8 @@ def _checkpoint_line(path: str, prefix: str) -> str:
 
 
 def _resume_micropython(flash_dir: Path, ruleset: str) -> dict:
+    from arbiter_referee.compiled import factory_flash
     from arbiter_referee.emulator.session import run_driver
-    from arbiter_referee.paths import factory_flash
 
     factory_flash(flash_dir)
     result = run_driver("vrun", RESUME, {"/flash": (flash_dir, True)}, RESUME_HEAP,

@@ -17,8 +17,8 @@ import tempfile
 from pathlib import Path
 
 from arbiter_referee.bench.bus import median
+from arbiter_referee.compiled import factory_flash
 from arbiter_referee.emulator.session import use_firmware_path
-from arbiter_referee.paths import factory_flash
 
 BUDGET = 3  # the median a phone's life counter sets (issue 21)
 

@@ -15,9 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from arbiter_referee.compiled import factory_flash
 from arbiter_referee.emulator.frames import Frame, to_png, to_text
 from arbiter_referee.emulator.session import use_firmware_path
-from arbiter_referee.paths import factory_flash
 
 PRESS_MS = 80
 LONG_MS = 900

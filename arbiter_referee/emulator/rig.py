@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from arbiter_referee.compiled import factory_flash
 from arbiter_referee.emulator.frames import Frame
 from arbiter_referee.emulator.screen_text import read_lines
 from arbiter_referee.emulator.session import use_firmware_path
-from arbiter_referee.paths import factory_flash
 
 use_firmware_path()
 

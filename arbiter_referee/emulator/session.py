@@ -10,14 +10,14 @@ import ast
 import contextlib
 import functools
 import io
-import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arbiter_referee.compiled import factory_flash
 from arbiter_referee.emulator import RUNTIMES  # noqa: F401  (re-exported)
 from arbiter_referee.emulator import wasm as mpwasm
-from arbiter_referee.paths import FIRMWARE, GUEST_BOARD, SHIMS, factory_flash
+from arbiter_referee.paths import FIRMWARE, GUEST_BOARD, SHIMS, use_firmware_path  # noqa: F401  (use_firmware_path re-exported)
 
 
 @dataclass
@@ -39,13 +39,6 @@ class SessionOutput:
             else:
                 result.serial.append(line)
         return result
-
-
-def use_firmware_path():
-    """Make the firmware, the virtual board and the CPython shims importable here."""
-    for path in (GUEST_BOARD, FIRMWARE, SHIMS):
-        if str(path) not in sys.path:
-            sys.path.insert(0, str(path))
 
 
 def run_session(seed: int, script: str, runtime: str = "cpython",

@@ -51,7 +51,7 @@ def play_until(seed: int, flash: str, keys: str, actions: int):
 def write_all(folder: str | Path) -> list[Path]:
     """docs/play-NAME.png for each game the bench has a recorded script of."""
     from arbiter_referee.bench.scenarios import GAMES
-    from arbiter_referee.paths import factory_flash
+    from arbiter_referee.compiled import factory_flash
 
     written = []
     for game in GAMES:
