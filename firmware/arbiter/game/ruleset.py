@@ -236,29 +236,39 @@ def check(data, deep=True):
     """``data`` if the engine runs it in bounded time and memory, else RulesetError
     saying why and where. The shapes' checks (arbiter.game.shapes) come for this
     and go after: a Pico's heap holds this module while the ruleset is parsed."""
-    global _shapes
-    # by name: loaded here and not before, even by the emulator's preload
-    _shapes = __import__("arbiter.game.shapes", None, None, ("check",))
-    try:
-        return _check(data, deep)
-    finally:
-        _shapes = None
-        unload("arbiter.game.shapes")
+    return _with_shapes(_check, data, deep)
 
 
 def check_text(data, name, text):
     """Action ``name``'s effects as a compiled ruleset keeps them, their JSON text,
     checked as ``check`` checks effects (RulesetError saying why and where)."""
-    global _shapes
-    _shapes = __import__("arbiter.game.shapes", None, None, ("check",))
-    _shapes.bind((_fail, _bad_operator, _bad_forms))
     try:
-        bad = _bad_forms(text, data, True)
+        effects = json.loads(text)
+    except ValueError:
+        _fail("actions.%s.effects" % name, "not valid JSON")
+    if too_deep(effects, MAX_DEPTH - 3):  # actions.NAME.effects: 3 deep already
+        _fail("", "nested over %d deep" % MAX_DEPTH)  # as its source is refused
+    bad = _with_shapes(_bad_text_forms, effects, data)
+    if bad is not None:
+        _fail("actions.%s.effects%s" % (name, bad[0]), bad[1])
+
+
+def _bad_text_forms(effects, data):
+    _shapes.bind((_fail, _bad_operator, _bad_forms))  # (check binds them in its walk)
+    return _bad_forms(effects, data)
+
+
+def _with_shapes(walk, a, b):
+    """``walk(a, b)`` with the shapes' checks (arbiter.game.shapes) loaded,
+    then let go: a Pico's heap holds this module while the ruleset is parsed."""
+    global _shapes
+    # by name: loaded here and not before, even by the emulator's preload
+    _shapes = __import__("arbiter.game.shapes", None, None, ("check",))
+    try:
+        return walk(a, b)
     finally:
         _shapes = None
         unload("arbiter.game.shapes")
-    if bad is not None:
-        _fail("actions.%s.effects%s" % (name, bad[0]), bad[1])
 
 
 def _check(data, deep):
@@ -405,18 +415,10 @@ def _check_counters(counters, where):
             _fail(path + ".start", "outside min..max")
 
 
-def _bad_forms(effects, data, text_ok=False):
+def _bad_forms(effects, data):
     """None, or (the path below ``effects``, the reason): effects are one-key objects
     from the known vocabulary and the dice they roll exist. Like ``_bad_operator``
-    the walk allocates nothing until it finds a mistake. ``text_ok``: an action's,
-    which a compiled ruleset (arbiter_referee/compiled.py) keeps as its JSON text."""
-    if text_ok and isinstance(effects, str):
-        try:
-            effects = json.loads(effects)
-        except ValueError:
-            return "", "not valid JSON"
-        if too_deep(effects, MAX_DEPTH - 3):  # actions.NAME.effects: 3 deep already
-            _fail("", "nested over %d deep" % MAX_DEPTH)  # as its source is refused
+    the walk allocates nothing until it finds a mistake."""
     if not isinstance(effects, list):
         return "", "must be a list of effects"
     for i in range(len(effects)):
@@ -448,7 +450,7 @@ def _bad_effect(effect, data):
     if bad is not None:
         return bad
     for key in _NESTED:
-        if key in effect:  # (a list, never text: only an action's own effects may be)
+        if key in effect:  # (a list: only a compiled action's own effects are text)
             bad = _bad_forms(effect[key], data)
             if bad is not None:
                 return "." + key + bad[0], bad[1]

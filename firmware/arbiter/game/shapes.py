@@ -7,10 +7,9 @@ from arbiter.game.effects import MAX_DICE, MAX_PIECES
 # Each block's fields and what each holds, as text (a table would hold more of a
 # Pico's heap): "s" text, "i" a whole number, "b" true or false, "c" a choice (text,
 # number, true/false), "n" text or number, "v" a game value (a choice or a list),
-# "a" anything, "x" an expression, "f" effects, "F" effects or (compiled) their JSON
-# text; "[T" a list of T, "{T" an object of any names to T, "@NAME" the block NAME;
-# "!" first: required. A field not listed is refused: a misspelt one would be
-# silently ignored.
+# "a" anything, "x" an expression, "f" effects; "[T" a list of T, "{T" an object of
+# any names to T, "@NAME" the block NAME; "!" first: required. A field not listed is
+# refused: a misspelt one would be silently ignored.
 _SHAPES = {
     "players": " min:i max:i default:i names:[s colours:[s warn:@warn pulse:@pulse ",
     "warn": " counter:!s amber:i red:i ", "pulse": " counter:!s at:i ",
@@ -27,7 +26,7 @@ _SHAPES = {
     "grid": " value:s armies:s cell:x name:x caption:x shown:x columns:i label:s ",
     "page": " label:!s phases:[s lines:![x ", "team": " name:!s counters:{i pieces:[@piece ",
     "action": " params:[s flags:[s phases:[s label:s choices:{x defaults:x preview:b "
-              "knob:[s hot:b private:b who:x limit:@limit strict:[s effects:F ",
+              "knob:[s hot:b private:b who:x limit:@limit strict:[s effects:f ",
     "limit": " per:!x times:i as:s named:s ",
     "combat": " lead:![s reply:![s costs:{s pool:!s spent:!s cap:!s free:s hit:!s out:s over:s ",
     # the argument of the effects that take an object of fields
@@ -155,8 +154,8 @@ def bad_shape(value, text, at, data):
         if isinstance(value, dict) and len(value) != 1:
             return "", "an expression has exactly one operator"
         return _ruleset[1](value)
-    if text.startswith("f", at) or text.startswith("F", at):
-        return _ruleset[2](value, data, text.startswith("F", at))
+    if text.startswith("f", at):
+        return _ruleset[2](value, data)
     code = "isbncva".find(text[at])
     if code < 3:
         if not isinstance(value, (int, str, bool)[code]) or code == 0 and isinstance(value, bool):
