@@ -189,9 +189,9 @@ class PlayScreen:
 
             form = action_form(self, name, FastForm)
         elif tool:
-            from arbiter.screens.tool_forms import correct_form, roll_form
+            from arbiter.screens.tool_forms import CorrectForm, RollForm
 
-            form = roll_form(self) if tool == 1 else correct_form(self)
+            form = RollForm(self) if tool == 1 else CorrectForm(self)
         else:
             form = action_form(self, name)
         form.menu_at = at

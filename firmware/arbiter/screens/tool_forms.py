@@ -30,10 +30,6 @@ class RollForm(Form):
         self.tool = 1
 
 
-def roll_form(play):
-    return RollForm(play)
-
-
 class CorrectForm(Form):
     """A counter by hand: whose (player or piece), which counter (with its value now),
     by how much; below, what it will do ("Kraken damage 3 -> 5")."""
@@ -72,7 +68,3 @@ class CorrectForm(Form):
         if value == self.what:  # the counter with its value now
             return "%s %d" % (value, self.now)
         return super().shown(value)
-
-
-def correct_form(play):
-    return CorrectForm(play)
