@@ -31,11 +31,18 @@ def compiled(source: bytes) -> bytes:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def compiled_copy(path: Path, folder: Path) -> Path:
-    """The ruleset file ``path`` compiled into ``folder``, under its own name: for a
-    MicroPython run that reads it as a device reads what it was sent."""
-    target = Path(folder) / Path(path).name
-    target.write_bytes(compiled(Path(path).read_bytes()))
+def compiled_copy(path: Path, folder: Path, name: str | None = None) -> Path:
+    """The ruleset file ``path`` compiled into ``folder`` as NAME.json (``name``, else
+    the file's own): what a device is sent. ValueError when it is over the device's
+    cap (a source within its own can still be: the escaped quotes)."""
+    data = compiled(Path(path).read_bytes())
+    from arbiter.game.ruleset import MAX_FILE_BYTES  # (compiled() put it on the path)
+
+    if len(data) > MAX_FILE_BYTES:
+        raise ValueError(f"{path}: compiled, it is {len(data)} bytes; a device takes at "
+                         f"most {MAX_FILE_BYTES}")
+    target = Path(folder) / ((name or Path(path).stem) + ".json")
+    target.write_bytes(data)
     return target
 
 
@@ -49,6 +56,5 @@ def factory_flash(flash_dir: Path) -> None:
         return
     target.mkdir(parents=True)
     for path in sorted(RULESETS.glob("*.json")):
-        data = compiled(path.read_bytes())
-        (target / path.name).write_bytes(data)
+        data = compiled_copy(path, target).read_bytes()
         (target / (path.stem + ".ok")).write_text(passed_record(data))

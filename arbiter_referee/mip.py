@@ -16,7 +16,7 @@ import json
 import sys
 
 from arbiter_referee import __version__
-from arbiter_referee.compiled import compiled
+from arbiter_referee.compiled import compiled, compiled_copy
 from arbiter_referee.paths import FIRMWARE, RULESETS
 
 PACKAGE_JSON = FIRMWARE.parent / "package.json"  # beside firmware/ in a checkout
@@ -54,8 +54,8 @@ def main() -> int:
     COMPILED.mkdir(parents=True, exist_ok=True)
     for stale in COMPILED.glob("*.json"):
         stale.unlink()
-    for name, data in compiled_rulesets().items():
-        (COMPILED / name).write_bytes(data)
+    for path in sorted(RULESETS.glob("*.json")):
+        compiled_copy(path, COMPILED)
     print(f"wrote {PACKAGE_JSON} ({len(manifest()['urls'])} files)")
     return 0
 

@@ -23,8 +23,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from arbiter_referee import build
-from arbiter_referee.compiled import compiled
-from arbiter_referee.emulator.session import use_firmware_path
+from arbiter_referee.compiled import compiled_copy
 from arbiter_referee.rulesets import bundled, check_file, ruleset_path
 
 TIMEOUT = 300  # seconds for one mpremote run (a full deploy over USB takes a few)
@@ -218,19 +217,10 @@ PUSH = ("import gc\nfrom arbiter.store import install\n"
 def compile_into(folder: Path, rulesets: list[tuple[str, Path]]) -> list[tuple[str, Path]]:
     """Each (name, source) as (name, its compiled file in ``folder``): what a device
     keeps (compiled.py). DeviceError when one is over the device's cap."""
-    use_firmware_path()
-    from arbiter.game.ruleset import MAX_FILE_BYTES
-
-    out = []
-    for name, path in rulesets:
-        data = compiled(path.read_bytes())
-        if len(data) > MAX_FILE_BYTES:
-            raise DeviceError(f"{path}: compiled, it is {len(data)} bytes; a device takes "
-                              f"at most {MAX_FILE_BYTES}")
-        target = Path(folder) / (name + ".json")
-        target.write_bytes(data)
-        out.append((name, target))
-    return out
+    try:
+        return [(name, compiled_copy(path, folder, name)) for name, path in rulesets]
+    except ValueError as exc:
+        raise DeviceError(str(exc)) from None
 
 
 def _push_steps(rulesets: list[tuple[str, Path]], force: bool) -> list[list[str]]:
@@ -412,22 +402,18 @@ def deploy(port: str, staging: Path | None = None, rulesets: bool = True,
     ``.py`` would shadow its ``.mpy``). Each bundled ruleset that differs is pushed
     as ``arbiter push`` does: checked by the device; the ruleset of a game in
     progress is kept (a refusal in ``rulesets``)."""
-    say = progress or (lambda _line: None)
-    compiled_dir = tempfile.TemporaryDirectory()  # the rulesets as sent, until the end
-    try:
-        return _deploy(port, staging, rulesets, say, compiled_dir)
-    finally:
-        compiled_dir.cleanup()
+    with tempfile.TemporaryDirectory() as sent:  # the rulesets as sent, until the end
+        return _deploy(port, staging, rulesets, progress or (lambda _line: None), Path(sent))
 
 
 def _deploy(port: str, staging: Path | None, rulesets: bool, say: Callable[[str], None],
-            compiled_dir: tempfile.TemporaryDirectory) -> Deployed:
+            sent: Path) -> Deployed:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(staging or tmp)
         build.compile_tree(out)
         files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
         bundle = [checked(str(path)) for path in bundled().values()] if rulesets else []
-        bundle = compile_into(Path(compiled_dir.name), bundle)
+        bundle = compile_into(sent, bundle)
         ruleset_files = {name: f"rulesets/{name}.json" for name, _ in bundle}
         # a source module beside its bytecode would be imported instead (mip installs those)
         shadows = [f[:-4] + ".py" for f in files if f.endswith(".mpy")]

@@ -78,3 +78,17 @@ def test_only_an_actions_own_effects_may_be_text():
     data["actions"]["hit"]["effects"] = [{"if": True, "then": '[{"say": "x"}]'}]
     with pytest.raises(ruleset.RulesetError, match=r"actions.hit.effects\[0\].then: must be"):
         ruleset.parse(json.dumps(data))
+
+
+def test_a_source_within_its_cap_but_over_the_devices_compiled_is_refused_in_one_line(tmp_path):
+    from arbiter_referee.transfer import DeviceError, compile_into
+
+    data = copy.deepcopy(BASE)
+    data["actions"]["hit"]["effects"] = [{"say": '"' * 10500}]  # each quote escaped twice
+    source = tmp_path / "quotes.json"
+    source.write_text(json.dumps(data))
+    assert check_text(source.read_text()) is None  # within the source's 32 KB
+    with pytest.raises(DeviceError) as refused:
+        compile_into(tmp_path / "sent", [("quotes", source)])
+    assert "compiled, it is" in str(refused.value) and "at most 40960" in str(refused.value)
+    assert "\n" not in str(refused.value)

@@ -17,7 +17,11 @@ from pathlib import Path
 from arbiter_referee.compiled import factory_flash
 from arbiter_referee.emulator import RUNTIMES  # noqa: F401  (re-exported)
 from arbiter_referee.emulator import wasm as mpwasm
-from arbiter_referee.paths import FIRMWARE, GUEST_BOARD, SHIMS, use_firmware_path  # noqa: F401  (use_firmware_path re-exported)
+from arbiter_referee.paths import (
+    FIRMWARE,
+    GUEST_BOARD,
+    use_firmware_path,  # noqa: F401  (re-exported)
+)
 
 
 @dataclass
