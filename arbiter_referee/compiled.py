@@ -1,11 +1,13 @@
 """A ruleset as the PC sends it to a device: compiled from its JSON source.
 
-Still JSON, and data only: each action's effects (but a ``hot`` action's) as the
-text of their JSON, what the device's ``ruleset.pack_effects`` makes of a ruleset
-as it loads it. The device then parses no action's effects at
-load, only when the action is done, so loading a ruleset no longer needs a heap
-three times the file's size (Jugger TTG: 197 KB in use while it parsed). The
-device checks a compiled ruleset as it checks its source (ruleset.steps).
+Data only: a head, then each action's effects (but a ``hot`` action's) as the
+text of their JSON, a line each after its length, then the ruleset's JSON with each of those
+actions' effects the byte offset of its line (``ruleset.LINES_HEAD``). The
+device parses no action's effects at load and holds none of their text: it
+reads an action's line from flash when the action is done. So loading a
+ruleset no longer needs a heap three times the file's size (Jugger TTG: 197 KB
+in use while it parsed) and the game holds only the actions it keeps parsed.
+The device checks a compiled ruleset as it checks its source (ruleset.steps).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from arbiter_referee.paths import RULESETS, passed_record, use_firmware_path
 def compiled(source: bytes) -> bytes:
     """The bytes a device keeps for the ruleset ``source`` (its JSON text)."""
     use_firmware_path()
-    from arbiter.game.ruleset import pack_effects
+    from arbiter.game.ruleset import LINES_HEAD, pack_effects
 
     try:
         data = json.loads(source)
@@ -27,8 +29,21 @@ def compiled(source: bytes) -> bytes:
         return source
     if not isinstance(data, dict):
         return source
-    pack_effects(data)  # the firmware's own: the same form the device would make
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    pack_effects(data)  # the firmware's own: the same text the device would make
+    lines = []
+    at = len(LINES_HEAD) + 9  # the head: its 8 digits and a newline
+    for spec in (data.get("actions") or {}).values():
+        if isinstance(spec, dict) and isinstance(spec.get("effects"), str):
+            text = spec["effects"].encode()  # ASCII: json.dumps escapes the rest
+            line = b"%05d%s" % (len(text), text)
+            lines.append(line)
+            spec["effects"] = at
+            at += len(line) + 1
+    if not lines:
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    head = f"{LINES_HEAD}{at:08d}\n".encode()
+    return b"".join([head, *(line + b"\n" for line in lines),
+                     json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()])
 
 
 def compiled_copy(path: Path, folder: Path, name: str | None = None) -> Path:

@@ -1,7 +1,8 @@
 """Rulesets compiled on the PC (arbiter_referee/compiled.py): what push, deploy and a
-new device's flash send. Still JSON and data only; the device reads each action's
-effects as text, checks them an action at a time and refuses the malformed as it
-refuses the source."""
+new device's flash send. Data only: each action's effects a line of JSON text, the
+ruleset's JSON after them. The device checks them an action at a time, refuses the
+malformed as it refuses the source, and reads a line from flash when its action is
+done."""
 
 import copy
 import io
@@ -26,21 +27,66 @@ def _device_reads(data):
     return ruleset.read(io.StringIO(data.decode()))
 
 
+def _parts(data):
+    """A compiled file's lines (by byte offset) and its JSON."""
+    head, rest = data.split(b"\n", 1)
+    assert head.startswith(ruleset.LINES_HEAD.encode())
+    end = int(head[len(ruleset.LINES_HEAD):])
+    lines, at = {}, len(head) + 1
+    for line in data[at:end].split(b"\n")[:-1]:
+        assert int(line[:5]) == len(line) - 5
+        lines[at] = line[5:].decode()
+        at += len(line) + 1
+    return lines, json.loads(data[end:])
+
+
 @pytest.mark.parametrize("name", sorted(bundled()))
-def test_a_compiled_ruleset_keeps_actions_effects_as_text_and_loads_as_its_source(name):
+def test_a_compiled_ruleset_keeps_actions_effects_as_lines_and_loads_as_its_source(name):
     source = bundled()[name].read_bytes()
-    data = json.loads(compiled(source))
+    lines, data = _parts(compiled(source))
     for action, spec in data["actions"].items():
-        hot = spec.get("hot")  # an action done often stays parsed: its parse is garbage
-        assert isinstance(spec.get("effects", []), list if hot else str), action
+        effects = json.loads(source)["actions"][action].get("effects", [])
+        if spec.get("hot"):  # an action done often stays parsed: its parse is garbage
+            assert spec["effects"] == effects, action
+        else:
+            assert json.loads(lines[spec["effects"]]) == effects, action
     assert _device_reads(compiled(source)) == ruleset.parse(source.decode())
 
 
-def test_compiled_the_bundled_games_are_over_their_source_but_under_the_device_cap():
+def test_a_device_keeps_a_compiled_actions_effects_on_flash_and_plays_them(tmp_path):
+    from arbiter.game.engine import Game
+    from arbiter.game.public import public_state
+    from arbiter.hw.flash import Flash
+
+    (tmp_path / "kaiju.json").write_bytes(compiled(bundled()["kaiju"].read_bytes()))
+    flash = Flash(str(tmp_path) + "/")
+    with flash.open("kaiju.json") as stream:
+        rules = ruleset.read(stream, lines=flash.lines("kaiju.json"))
+    assert all(type(spec["effects"]) is int for spec in rules["actions"].values())
+    from_flash = Game(rules, seed=3)
+    from_source = Game(ruleset.parse(bundled()["kaiju"].read_text()), seed=3)
+    for game in (from_flash, from_source):
+        game.apply("team p=P1 name=Titans")
+    assert public_state(from_flash) == public_state(from_source)
+    assert from_flash.log[-3:] == from_source.log[-3:]
+
+
+def test_compiled_the_bundled_games_are_under_the_device_cap():
     for path in bundled().values():
-        size = len(compiled(path.read_bytes()))
-        assert path.stat().st_size <= ruleset.MAX_BYTES < size or size <= ruleset.MAX_BYTES
-        assert size <= ruleset.MAX_FILE_BYTES
+        assert len(compiled(path.read_bytes())) <= ruleset.MAX_FILE_BYTES
+
+
+def test_a_compiled_files_broken_head_or_line_is_refused_in_one_line():
+    data = compiled(bundled()["tactics"].read_bytes())
+    head = len(ruleset.LINES_HEAD)
+    with pytest.raises(ruleset.RulesetError, match="^ruleset: a compiled ruleset's head is broken$"):
+        _device_reads(data[:head] + b"0000001x" + data[head + 8:])
+    lines, _ = _parts(data)
+    first = min(lines)
+    end = int(data[head:head + 8])
+    beyond = data[:end] + data[end:].replace(b'"effects":%d' % first, b'"effects":%d' % end, 1)
+    with pytest.raises(ruleset.RulesetError, match=r"^actions\.\w+\.effects: not a line of the file$"):
+        _device_reads(beyond)
 
 
 @pytest.mark.parametrize("case", IN_EFFECTS)
@@ -84,9 +130,9 @@ def test_a_source_within_its_cap_but_over_the_devices_compiled_is_refused_in_one
     from arbiter_referee.transfer import DeviceError, compile_into
 
     data = copy.deepcopy(BASE)
-    data["actions"]["hit"]["effects"] = [{"say": '"' * 10500}]  # each quote escaped twice
+    data["actions"]["hit"]["effects"] = [{"say": "\u00f1" * 7000}]  # each \\u00f1 in a line
     source = tmp_path / "quotes.json"
-    source.write_text(json.dumps(data))
+    source.write_text(json.dumps(data, ensure_ascii=False))
     assert check_text(source.read_text()) is None  # within the source's 32 KB
     with pytest.raises(DeviceError) as refused:
         compile_into(tmp_path / "sent", [("quotes", source)])

@@ -83,9 +83,9 @@ def test_deploy_installs_the_bundled_rulesets_checked_by_the_device(device):
 
 def test_deploy_keeps_the_ruleset_of_a_game_in_progress(device):
     kept = device.flash / "rulesets" / "kaiju.json"
-    data = json.loads(ruleset_text("kaiju"))
+    data = json.loads(bundled()["kaiju"].read_text())
     data["title"] = "House Kaiju"
-    kept.write_text(json.dumps(data))
+    kept.write_bytes(compiled(json.dumps(data).encode()))  # as a push leaves it
     before = kept.read_bytes()
     play_kaiju(device.flash, finish=False)
     try:
@@ -126,7 +126,7 @@ def test_a_bad_ruleset_among_several_stops_the_push_before_the_device(device, tm
 
 def test_the_device_refusing_one_of_several_installs_the_others(device, tmp_path):
     device.arbiter("rm", "jugger")
-    changed = json.loads(ruleset_text("kaiju"))
+    changed = json.loads(bundled()["kaiju"].read_text())
     changed["title"] = "House Kaiju"
     house = tmp_path / "kaiju.json"
     house.write_text(json.dumps(changed))
@@ -170,7 +170,7 @@ def test_a_push_refused_on_the_host_or_on_the_device_leaves_the_old_file(device,
 
     from arbiter_referee import transfer as device_tools
 
-    data = json.loads(before)
+    data = json.loads(bundled()["kaiju"].read_text())  # the source of what it keeps
     data["dice"] = {"broken": {"faces": []}}
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
@@ -183,8 +183,9 @@ def test_a_push_refused_on_the_host_or_on_the_device_leaves_the_old_file(device,
 def test_a_push_killed_half_way_leaves_the_old_ruleset_valid(device, tmp_path):
     device.arbiter("push", "tactics")
     old = (device.flash / "rulesets" / "tactics.json").read_bytes()
-    data = json.loads(old)
-    room = ruleset.MAX_BYTES - len(old) - 1000
+    source = bundled()["tactics"].read_text()  # (``old`` is its compiled form)
+    data = json.loads(source)
+    room = ruleset.MAX_BYTES - len(source) - 1000
     data["notes"] = "A long house rule. "[:19] * (room // 19)  # near the cap: a slow transfer
     new = tmp_path / "tactics.json"
     new.write_text(json.dumps(data))

@@ -13,6 +13,7 @@ from arbiter import ui, unload
 from arbiter.game import Illegal
 from arbiter.game.engine import Game
 from arbiter.game.public import public_state
+from arbiter.hw.flash import Flash
 from arbiter.screens.view import play_lines
 
 
@@ -36,7 +37,7 @@ def load_file(path):
 
     try:
         with open(path) as f:
-            return ruleset.read(f)
+            return ruleset.read(f, lines=Flash().lines(path))
     except ValueError as exc:
         print("X 0 " + str(exc))
         return None
@@ -54,7 +55,7 @@ def _steps(path):
 
     ruleset.check_size(os.stat(path)[6])  # at the first step: load_step says why
     with open(path) as f:
-        steps = ruleset.steps(f, json.load)
+        steps = ruleset.steps(f, json.load, lines=Flash().lines(path))
         yield next(steps)  # the parse: the only step that reads the file
     yield from steps
 

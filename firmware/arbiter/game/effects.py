@@ -8,7 +8,7 @@ checker (ruleset.py) and docs/rulesets.md read the same table.
 import json
 import sys
 
-from arbiter.game import Illegal, RuleError
+from arbiter.game import LINES, Illegal, RuleError
 from arbiter.game.expr import EMPTY, evaluate
 
 MAX_CALLS = 8  # ``call`` nested this deep is a ruleset's loop
@@ -30,15 +30,17 @@ def deeper(game):
 
 
 def of_action(game, spec):
-    """An action's effects: a loaded ruleset keeps them as JSON text (ruleset.pack),
+    """An action's effects: a loaded ruleset keeps them as JSON text (ruleset.pack)
+    or, compiled, as the byte offset of that text in its file (ruleset.LINES_HEAD),
     parsed here once per action done (an action ``call``ed in a loop too), so a
-    Pico's heap holds the text, not the parse of every action."""
+    Pico's heap holds neither the parse of every action nor, compiled, its text."""
     effects = spec.get("effects", ())
-    if not isinstance(effects, str):
+    if isinstance(effects, list) or isinstance(effects, tuple):
         return effects
     parsed = game.parsed.get(effects)
     if parsed is None:
-        parsed = game.parsed[effects] = json.loads(effects)
+        text = effects if isinstance(effects, str) else game.rules[LINES](effects)
+        parsed = game.parsed[effects] = json.loads(text)
     return parsed
 
 

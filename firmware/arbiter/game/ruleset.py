@@ -7,14 +7,18 @@ Schema pass and line numbers) and on the device before a ruleset is used.
 import json
 
 from arbiter import unload
-from arbiter.game import FORMAT  # noqa: F401  (re-exported for the host's validate)
+from arbiter.game import FORMAT, LINES  # noqa: F401  (FORMAT: for the host's validate)
 from arbiter.game.effects import EFFECTS, NATIVE
 from arbiter.game.expr import EMPTY, OPERATORS
 
 MAX_BYTES = 32768  # a ruleset as written must parse comfortably in a Pico's heap
-# a device's file: compiled on the PC (arbiter_referee/compiled.py), whose actions'
-# effects are text, their quotes escaped: larger than its source, parsed in less heap
-MAX_FILE_BYTES = 40960
+MAX_FILE_BYTES = 40960  # a device's file, its source or compiled (below)
+
+# A ruleset compiled on the PC (arbiter_referee/compiled.py): this head, the JSON's
+# byte offset in 8 digits and a newline, then a line per action's effects (their
+# text's length in 5 digits, the JSON text), then the ruleset's JSON, whose actions'
+# effects are their line's byte offset. Still data: the lines are checked as effects.
+LINES_HEAD = "//arbiter lines "
 MAX_PLAYERS = 8
 
 MAX_DEPTH = 32  # JSON nesting (the bundled games reach 20): the walks here and the
@@ -45,32 +49,37 @@ def check_size(size):
 
 def parse(text):
     """Text (a device's file, compiled or not) to a checked ruleset dict; raises
-    RulesetError. A source's own cap, MAX_BYTES, is the host's to check."""
+    RulesetError. A source's own cap, MAX_BYTES, is the host's to check. A compiled
+    ruleset's effects come back as their text (the host has the room)."""
     check_size(len(text))
     return _checked(text, json.loads)
 
 
-def read(stream, passed=False):
+def read(stream, passed=False, lines=None):
     """``parse`` from an open file (its size checked first, ``check_size``): the
     text is never held whole, so a big ruleset loads in a small heap."""
-    return _checked(stream, json.load, passed)
+    return _checked(stream, json.load, passed, lines)
 
 
-def _checked(source, load, passed=False):
+def _checked(source, load, passed=False, lines=None):
     data = None
-    for step in steps(source, load, passed):
+    for step in steps(source, load, passed, lines):
         data = step
     return data
 
 
-def steps(source, load=json.load, passed=False):
+def steps(source, load=json.load, passed=False, lines=None):
     """``read`` a step at a time: parse, share equal strings and forms, check, pack
     the actions' effects. Each ``next`` does one; the last gives the ruleset.
     Between the steps a Pico's heap can let go of what the step before left (the
     device loads in as many main-loop passes). ``passed``: these exact bytes passed
-    the checks before (arbiter.store.checked), so the walks are skipped."""
+    the checks before (arbiter.store.checked), so the walks are skipped. ``lines``:
+    a function giving the line at a byte offset of this file (hw.flash.Flash.lines);
+    with it a compiled ruleset's effects stay on flash, the ruleset's ``LINES``
+    read them; without it they are read here, as text."""
+    end = _lines_end(source)  # 0: not compiled
     try:
-        data = load(source)
+        data = load(source[end:] if end and isinstance(source, str) else source)
     except ValueError as exc:
         raise RulesetError("", "not valid JSON (%s)" % exc) from None
     except RuntimeError:  # CPython's parser recursing past its stack
@@ -80,23 +89,72 @@ def steps(source, load=json.load, passed=False):
     yield None
     data = shared(data)
     yield None
+    # a compiled ruleset's effects are set aside, then checked an action a step:
+    # all parsed at once they would not fit a Pico W's heap
+    refs = {}
+    actions = data.get("actions") if isinstance(data, dict) else None
+    for name in actions if isinstance(actions, dict) else ():  # (check says if not)
+        spec = actions[name]
+        if isinstance(spec, dict) and _compiled_effects(spec.get("effects"), end):
+            refs[name] = spec.pop("effects")
     if not passed:
-        # a compiled ruleset's effects (their text) are set aside, then checked an
-        # action a step: all parsed at once they would not fit a Pico W's heap
-        texts = {}
-        actions = data.get("actions") if isinstance(data, dict) else None
-        for name in actions if isinstance(actions, dict) else ():  # (check says if not)
-            spec = actions[name]
-            if isinstance(spec, dict) and isinstance(spec.get("effects"), str):
-                texts[name] = spec.pop("effects")
         check(data, False)  # only reads: sharing first changes nothing it sees
         yield None
-        for name in texts:
-            check_text(data, name, texts[name])
-            data["actions"][name]["effects"] = texts[name]
+    for name in refs:
+        ref = text = refs[name]
+        if not isinstance(ref, str) and not (passed and lines):  # else left on flash
+            text = _line(source, ref, end)
+            if text is None:
+                _fail("actions.%s.effects" % name, "not a line of the file")
+        if not passed:
+            check_text(data, name, text)
+        data["actions"][name]["effects"] = text if lines is None else ref
+        text = None
+        if not passed:
             yield None
+    if end and lines is not None:
+        data[LINES] = lines
     pack(data)
     yield data
+
+
+def _compiled_effects(effects, end):
+    """Whether ``effects`` are an action's as compiled: JSON text, or (in a compiled
+    file, ``end`` not 0) the byte offset of their line."""
+    return isinstance(effects, str) or (end and type(effects) is int)
+
+
+def _lines_end(source):
+    """Where a compiled file's lines end and its JSON starts, a stream left there;
+    0 (a stream at its start) if it is not compiled. ``source``: a stream or text."""
+    if _read(source, 0, len(LINES_HEAD)) != LINES_HEAD:
+        _read(source, 0, 0)  # the JSON starts there
+        return 0
+    digits = _read(source, len(LINES_HEAD), 9)
+    end = int(digits) if digits[:8].isdigit() and digits[8:] == "\n" else 0
+    if end < len(LINES_HEAD) + 9:
+        raise RulesetError("", "a compiled ruleset's head is broken")
+    _read(source, end, 0)
+    return end
+
+
+def _line(source, at, end):
+    """The effects text of the line at byte ``at`` of a compiled file whose lines
+    end at ``end`` (hw.flash.Flash.lines reads it so in play), or None if no line
+    is there."""
+    if not len(LINES_HEAD) + 9 <= at < end - 6:
+        return None
+    digits = _read(source, at, 5)
+    size = int(digits) if digits.isdigit() else end
+    return _read(source, at + 5, size) if at + 5 + size < end else None
+
+
+def _read(source, at, size):
+    """``size`` characters at ``at`` of a stream (left after them) or a text."""
+    if isinstance(source, str):
+        return source[at:at + size]
+    source.seek(at)
+    return source.read(size)
 
 
 def pack(data):

@@ -22,6 +22,19 @@ class Flash:
         """The file, open (to stream it: a ruleset or a journal is not read whole)."""
         return self._open(self.path(name), mode)
 
+    def lines(self, name):
+        """A function giving the text of the line at a byte offset of file ``name``,
+        a compiled ruleset's (its length in 5 digits, then the text, as
+        game.ruleset.LINES_HEAD says): an action's effects, read when it is done.
+        Two reads of known size: a ``readline`` reads a byte at a time."""
+        path, opener = self.path(name), self._open
+
+        def line(at):
+            with opener(path) as f:
+                f.seek(at)
+                return f.read(int(f.read(5)))
+        return line
+
     def rename(self, name, new):
         self._os.rename(self.path(name), self.path(new))
 

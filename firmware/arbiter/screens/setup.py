@@ -23,7 +23,7 @@ def load_rules(flash, name):
     passed = checked.passed(flash, name, digest)
     try:
         with _ruleset_file(flash, name, ruleset) as stream:
-            rules = ruleset.read(stream, passed)
+            rules = ruleset.read(stream, passed, flash.lines(FOLDER + name + ".json"))
     finally:
         unload("arbiter.game.ruleset")
     if not passed:
@@ -111,7 +111,8 @@ class Loading:
         from arbiter.game import ruleset
 
         self.stream = _ruleset_file(app.flash, self.name, ruleset)
-        return ruleset.steps(self.stream, passed=self.passed)
+        return ruleset.steps(self.stream, passed=self.passed,
+                             lines=app.flash.lines(FOLDER + self.name + ".json"))
 
     def _done(self, app):
         if self.steps:

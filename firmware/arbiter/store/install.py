@@ -41,7 +41,8 @@ def pushing(name, force=False, flash=None):
         ruleset.check_size(flash.size(part))
         with flash.open(part) as f:  # streamed: the text is never held whole
             data = None
-            for step in ruleset.steps(f):
+            # lines: each action's effects read to be checked, not kept
+            for step in ruleset.steps(f, lines=flash.lines(part)):
                 data = step  # the last step gives the ruleset
                 yield
         title = data.get("name")
