@@ -54,10 +54,8 @@ def _steps(path):
     from arbiter.game import ruleset
 
     ruleset.check_size(os.stat(path)[6])  # at the first step: load_step says why
-    with open(path) as f:
-        steps = ruleset.steps(f, json.load, lines=Flash().lines(path))
-        yield next(steps)  # the parse: the only step that reads the file
-    yield from steps
+    with open(path) as f:  # open to the last step: the checks read the effects' lines
+        yield from ruleset.steps(f, json.load, lines=Flash().lines(path))
 
 
 def load_step(steps):
