@@ -79,13 +79,16 @@ def test_compiled_the_bundled_games_are_under_the_device_cap():
 def test_a_compiled_files_broken_head_or_line_is_refused_in_one_line():
     data = compiled(bundled()["tactics"].read_bytes())
     head = len(ruleset.LINES_HEAD)
-    with pytest.raises(ruleset.RulesetError, match="^ruleset: a compiled ruleset's head is broken$"):
+    broken = "^ruleset: a compiled ruleset's head is broken$"
+    with pytest.raises(ruleset.RulesetError, match=broken):
         _device_reads(data[:head] + b"0000001x" + data[head + 8:])
     lines, _ = _parts(data)
     first = min(lines)
     end = int(data[head:head + 8])
-    beyond = data[:end] + data[end:].replace(b'"effects":%d' % first, b'"effects":%d' % end, 1)
-    with pytest.raises(ruleset.RulesetError, match=r"^actions\.\w+\.effects: not a line of the file$"):
+    beyond = data[:end] + data[end:].replace(b'"effects":%d' % first,
+                                             b'"effects":%d' % end, 1)
+    not_a_line = r"^actions\.\w+\.effects: not a line of the file$"
+    with pytest.raises(ruleset.RulesetError, match=not_a_line):
         _device_reads(beyond)
 
 
