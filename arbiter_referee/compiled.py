@@ -1,8 +1,8 @@
 """A ruleset as the PC sends it to a device: compiled from its JSON source.
 
 Data only: a head, then each action's effects (but a ``hot`` action's) as the
-text of their JSON, a line each after its length, then the ruleset's JSON with each of those
-actions' effects the byte offset of its line (``ruleset.LINES_HEAD``). The
+text of their JSON, a line each after its length, then the ruleset's JSON with
+each of those actions' effects the byte offset of its line (``ruleset.LINES_HEAD``). The
 device parses no action's effects at load and holds none of their text: it
 reads an action's line from flash when the action is done. So loading a
 ruleset no longer needs a heap three times the file's size (Jugger TTG: 197 KB
@@ -39,17 +39,17 @@ def compiled(source: bytes) -> bytes:
             lines.append(line)
             spec["effects"] = at
             at += len(line) + 1
+    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
     if not lines:
-        return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+        return body
     head = f"{LINES_HEAD}{at:08d}\n".encode()
-    return b"".join([head, *(line + b"\n" for line in lines),
-                     json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()])
+    return b"".join([head, *(line + b"\n" for line in lines), body])
 
 
 def compiled_copy(path: Path, folder: Path, name: str | None = None) -> Path:
     """The ruleset file ``path`` compiled into ``folder`` as NAME.json (``name``, else
     the file's own): what a device is sent. ValueError when it is over the device's
-    cap (a source within its own can still be: the escaped quotes)."""
+    cap (a source within its own can still be: its lines escape what is not ASCII)."""
     data = compiled(Path(path).read_bytes())
     from arbiter.game.ruleset import MAX_FILE_BYTES  # (compiled() put it on the path)
 
