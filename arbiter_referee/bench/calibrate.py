@@ -7,8 +7,11 @@ an allocation fails, and between busy passes as the firmware asks. This runs
 the same recorded sessions, as .mpy files, under a 32-bit build of MicroPython's
 unix port (same source version as the WASI build; its collector scans the
 stack as the rp2 port's does), with the emulated board frozen into it (on a
-Pico the board is C, off the heap), and finds the smallest heap each game
-plays whole in: same frames as CPython, no crash.
+Pico the board is C, off the heap; the button script and the panel's RAM are
+given on top of the heap measured), and finds the smallest heap each game plays
+whole in, same frames as CPython and no crash, with every heap up to 8 KB
+larger (a heap can play where one a little larger fails: where the free blocks
+lie decides whether a large allocation fits).
 
     python -m arbiter_referee.bench.calibrate --build SOURCE [--bench FILE] [GAME...]
 
@@ -37,18 +40,41 @@ from arbiter_referee.paths import GUEST_BOARD
 BUILD = "build-arbiter32"
 
 # The Pico's main loop (arbiter.device.run): collect after a pass that allocated,
-# and whenever an allocation fails (automatic collection stays on).
+# and whenever an allocation fails (automatic collection stays on). As on a Pico
+# the modules are imported from the current folder ("arbiter/app.mpy": each
+# module's path is a string the heap keeps). What a Pico holds off its heap, the
+# button script and the panel's RAM, is allocated first and given on top of the
+# heap measured (RESERVE); a frame is printed after the pass's garbage went, as
+# the bench does (its allocations are the emulator's, not the firmware's).
 DRIVER = """\
 import gc, sys
-sys.path[:0] = [%(firmware)r]
+script = panel = f = base = None
+gc.collect()
+base = gc.mem_alloc()
+with open(%(script)r, 'rb') as f:
+    script = f.read()
+panel = bytearray(1024)
+f = None
+if %(probe)d:
+    gc.collect()
+    print('E reserve=%%d' %% (gc.mem_alloc() - base))
+    sys.exit()
+sys.path[:0] = ['']
 import vsession
-board, dev = vsession.start(%(seed)d, %(script)r, %(flash)r)
+board, dev = vsession.start(%(seed)d, script, %(flash)r, panel)
+script = panel = None
 gc.collect()
 live = gc.mem_alloc()
 high = live
-while vsession.step(board, dev):
+while True:
+    pause = dev.tick()
     if gc.mem_alloc() != live:
         high = max(high, gc.mem_alloc())
+        gc.collect()
+        live = gc.mem_alloc()
+    if not vsession.sleep(board, pause):
+        break
+    if gc.mem_alloc() != live:
         gc.collect()
         live = gc.mem_alloc()
 vsession.finish(board)
@@ -75,38 +101,71 @@ def build(source: Path) -> Path:
     return source / "ports" / "unix" / BUILD / "micropython"
 
 
-def attempt(micropython: str, seed: int, script: str, heap: int,
-            reference: SessionOutput) -> bool:
-    """True when the session plays whole in ``heap`` bytes, as CPython plays it."""
+def run(micropython: str, seed: int, script: str, heap: int,
+        probe: bool = False) -> subprocess.CompletedProcess:
+    """The session under ``micropython`` with a heap of ``heap`` bytes (``probe``:
+    only the reserve's allocation, its size printed)."""
     with tempfile.TemporaryDirectory() as folder:
         flash = Path(folder) / "flash"
         flash.mkdir()
         factory_flash(flash)
+        (Path(folder) / "script").write_text(script)
         driver = Path(folder) / "driver.py"
-        driver.write_text(DRIVER % {"firmware": str(device_firmware()), "seed": seed,
-                                    "script": script, "flash": str(flash) + "/"})
-        run = subprocess.run([micropython, "-X", f"heapsize={heap}", str(driver)],
-                             capture_output=True, text=True, cwd=folder)
-    if run.returncode != 0:
+        driver.write_text(DRIVER % {"script": str(Path(folder) / "script"), "seed": seed,
+                                    "flash": str(flash) + "/", "probe": probe})
+        return subprocess.run([micropython, "-X", f"heapsize={heap}", str(driver)],
+                              capture_output=True, text=True, cwd=device_firmware())
+
+
+def reserve(micropython: str, seed: int, script: str) -> int:
+    """The bytes the script and the panel's RAM take of the emulated heap."""
+    out = SessionOutput.parse(run(micropython, seed, script, 1 << 20, probe=True).stdout)
+    return out.counters["reserve"]
+
+
+def attempt(micropython: str, seed: int, script: str, heap: int,
+            reference: SessionOutput, extra: int = 0) -> bool:
+    """True when the session plays whole in ``heap`` bytes (with ``extra`` on top
+    for what a Pico holds off its heap), as CPython plays it."""
+    done = run(micropython, seed, script, heap + extra)
+    if done.returncode != 0:
         return False
-    out = SessionOutput.parse(run.stdout)
+    out = SessionOutput.parse(done.stdout)
     crashed = any("crash" in line or "MemoryError" in line for line in out.serial)
     return not crashed and out.frames == reference.frames
 
 
+MARGIN = 8  # KB above the figure that must all play too
+
+
 def smallest_heap(micropython: str, seed: int, script: str) -> int | None:
-    """The smallest heap (to STEP) the session plays whole in, by bisection."""
+    """The smallest heap (to STEP) the session plays whole in, with every heap up to
+    MARGIN KB larger: where a collection leaves the free blocks decides whether a
+    large allocation fits, so a heap can play where one a little larger fails."""
     reference = run_session(seed, script, "cpython")
+    extra = reserve(micropython, seed, script)
+    plays: dict[int, bool] = {}
+
+    def tried(kb: int) -> bool:
+        if kb not in plays:
+            plays[kb] = attempt(micropython, seed, script, kb * STEP, reference, extra)
+        return plays[kb]
+
     low, high = 16, 512  # in KB: 16 fails (assumed), 512 must run
-    if not attempt(micropython, seed, script, high * STEP, reference):
+    if not tried(high):
         return None
-    while high - low > 1:
-        mid = (low + high) // 2
-        if attempt(micropython, seed, script, mid * STEP, reference):
-            high = mid
-        else:
-            low = mid
-    return high * STEP
+    while True:
+        while high - low > 1:
+            mid = (low + high) // 2
+            if tried(mid):
+                high = mid
+            else:
+                low = mid
+        failed = [kb for kb in range(high + 1, high + 1 + MARGIN) if not tried(kb)]
+        if not failed:
+            return high * STEP
+        low = failed[-1]
+        high = min(kb for kb, ok in plays.items() if ok and kb > low)
 
 
 def main(argv: list[str] | None = None) -> int:
