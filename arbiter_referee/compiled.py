@@ -1,10 +1,11 @@
 """A ruleset as the PC sends it to a device: compiled from its JSON source.
 
 Data only: a head, then each action's effects (but a ``hot`` action's) as the
-text of their JSON, a line each after its length, then the ruleset's JSON with
-each of those actions' effects the byte offset of its line (``ruleset.LINES_HEAD``). The
-device parses no action's effects at load and holds none of their text: it
-reads an action's line from flash when the action is done. So loading a
+text of their JSON, in lines of at most LINE_BYTES after their length, then the
+ruleset's JSON with each of those actions' effects the byte offset of its line,
+or the list of its lines' (``ruleset.LINES_HEAD``). The device parses no
+action's effects at load and holds none of their text: it reads an action's
+lines from flash when the action is done. So loading a
 ruleset no longer needs a heap three times the file's size (Jugger TTG: 197 KB
 in use while it parsed) and the game holds only the actions it keeps parsed.
 The device checks a compiled ruleset as it checks its source (ruleset.steps).
@@ -16,6 +17,11 @@ import json
 from pathlib import Path
 
 from arbiter_referee.paths import RULESETS, passed_record, use_firmware_path
+
+# The longest line an action's effects are split into (an effect longer than this
+# is a line alone): the device reads a line whole, and once its heap is nearly
+# full a free block of 2 KB is rarer than the 2 KB (Juggernauts' attack).
+LINE_BYTES = 512
 
 
 def compiled(source: bytes) -> bytes:
@@ -34,16 +40,33 @@ def compiled(source: bytes) -> bytes:
     at = len(LINES_HEAD) + 9  # the head: its 8 digits and a newline
     for spec in (data.get("actions") or {}).values():
         if isinstance(spec, dict) and isinstance(spec.get("effects"), str):
-            text = spec["effects"].encode()  # ASCII: json.dumps escapes the rest
-            line = b"%05d%s" % (len(text), text)
-            lines.append(line)
-            spec["effects"] = at
-            at += len(line) + 1
+            offsets = []
+            for text in _split(spec["effects"]):
+                line = b"%05d%s" % (len(text), text.encode())  # ASCII: dumps escapes the rest
+                lines.append(line)
+                offsets.append(at)
+                at += len(line) + 1
+            spec["effects"] = offsets[0] if len(offsets) == 1 else offsets
     body = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
     if not lines:
         return body
     head = f"{LINES_HEAD}{at:08d}\n".encode()
     return b"".join([head, *(line + b"\n" for line in lines), body])
+
+
+def _split(text: str) -> list[str]:
+    """An action's effects text (a JSON list) as the texts of lists of at most
+    LINE_BYTES, in order; joined they are ``text`` again (the device checks so)."""
+    groups: list[list[str]] = [[]]
+    size = 2
+    for effect in json.loads(text):
+        part = json.dumps(effect, separators=(",", ":"))
+        if groups[-1] and size + 1 + len(part) > LINE_BYTES:
+            groups.append([])
+            size = 2
+        groups[-1].append(part)
+        size += 1 + len(part)
+    return ["[" + ",".join(group) + "]" for group in groups]
 
 
 def compiled_copy(path: Path, folder: Path, name: str | None = None) -> Path:

@@ -31,16 +31,28 @@ def deeper(game):
 
 def of_action(game, spec):
     """An action's effects: a loaded ruleset keeps them as JSON text (ruleset.pack)
-    or, compiled, as the byte offset of that text in its file (ruleset.LINES_HEAD),
-    parsed here once per action done (an action ``call``ed in a loop too), so a
-    Pico's heap holds neither the parse of every action nor, compiled, its text."""
+    or, compiled, as the byte offset of that text in its file, or of its parts
+    (ruleset.LINES_HEAD), parsed here once per action done (an action ``call``ed in
+    a loop too), so a Pico's heap holds neither the parse of every action nor,
+    compiled, its text (nor more than a part of it at once)."""
     effects = spec.get("effects", ())
-    if isinstance(effects, list) or isinstance(effects, tuple):
-        return effects
-    parsed = game.parsed.get(effects)
+    if isinstance(effects, str) or type(effects) is int:
+        key = effects
+    elif effects and type(effects[0]) is int:  # the offsets of its lines
+        key = effects[0]
+    else:
+        return effects  # parsed: a hot action's
+    parsed = game.parsed.get(key)
     if parsed is None:
-        text = effects if isinstance(effects, str) else game.rules[LINES](effects)
-        parsed = game.parsed[effects] = json.loads(text)
+        if isinstance(effects, str):
+            parsed = json.loads(effects)
+        elif type(effects) is int:
+            parsed = json.loads(game.rules[LINES](effects))
+        else:
+            parsed = []
+            for at in effects:
+                parsed += json.loads(game.rules[LINES](at))
+        game.parsed[key] = parsed
     return parsed
 
 

@@ -15,9 +15,11 @@ MAX_BYTES = 32768  # a ruleset as written must parse comfortably in a Pico's hea
 MAX_FILE_BYTES = 40960  # a device's file, its source or compiled (below)
 
 # A ruleset compiled on the PC (arbiter_referee/compiled.py): this head, the JSON's
-# byte offset in 8 digits and a newline, then a line per action's effects (their
-# text's length in 5 digits, the JSON text), then the ruleset's JSON, whose actions'
-# effects are their line's byte offset. Still data: the lines are checked as effects.
+# byte offset in 8 digits and a newline, then lines of the actions' effects (each
+# line's text's length in 5 digits, then the text: a JSON list of effects), then the
+# ruleset's JSON, whose actions' effects are their line's byte offset, or a list of
+# their lines' (an action's long effects are split: a Pico reads a line whole).
+# Still data: an action's lines joined are checked as its effects.
 LINES_HEAD = "//arbiter lines "
 MAX_PLAYERS = 8
 
@@ -103,7 +105,7 @@ def steps(source, load=json.load, passed=False, lines=None):
     for name in refs:
         ref = text = refs[name]
         if not isinstance(ref, str) and not (passed and lines):  # else left on flash
-            text = _line(source, ref, end)
+            text = _lines_text(source, ref, end)
             if text is None:
                 _fail("actions.%s.effects" % name, "not a line of the file")
         if not passed:
@@ -120,8 +122,19 @@ def steps(source, load=json.load, passed=False, lines=None):
 
 def _compiled_effects(effects, end):
     """Whether ``effects`` are an action's as compiled: JSON text, or (in a compiled
-    file, ``end`` not 0) the byte offset of their line."""
-    return isinstance(effects, str) or (end and type(effects) is int)
+    file, ``end`` not 0) the byte offset of their line or the offsets of their lines."""
+    return isinstance(effects, str) or (end and (type(effects) is int or _offsets(effects)))
+
+
+def _offsets(effects):
+    """Whether ``effects`` are the byte offsets of an action's lines (its effects
+    parsed are a list of objects)."""
+    if not isinstance(effects, list) or not effects:
+        return False
+    for at in effects:
+        if type(at) is not int:
+            return False
+    return True
 
 
 def _lines_end(source):
@@ -147,6 +160,20 @@ def _line(source, at, end):
     digits = _read(source, at, 5)
     size = int(digits) if digits.isdigit() else end
     return _read(source, at + 5, size) if at + 5 + size < end else None
+
+
+def _lines_text(source, ref, end):
+    """An action's effects text: its line's at byte ``ref``, or its lines' at each
+    offset of ``ref`` joined (each a JSON list); None if one is not a line."""
+    if type(ref) is int:
+        return _line(source, ref, end)
+    parts = []
+    for at in ref:
+        text = _line(source, at, end)
+        if text is None or text[:1] != "[" or text[-1:] != "]":
+            return None
+        parts.append(text[1:-1])
+    return "[" + ",".join(parts) + "]"
 
 
 def _read(source, at, size):
@@ -178,7 +205,7 @@ def pack_effects(data):
         # "hot": kept parsed, its equal forms shared with the rest of the ruleset: an
         # action done often whose parse would be the largest garbage of its pass
         if isinstance(spec, dict) and isinstance(spec.get("effects"), list) and \
-                not spec.get("hot"):
+                not spec.get("hot") and not _offsets(spec["effects"]):  # (on flash)
             spec["effects"] = json.dumps(spec["effects"], separators=(",", ":"))
 
 
