@@ -40,7 +40,10 @@ def compile_tree(out: Path, source: Path = FIRMWARE) -> list[Path]:
             target.write_bytes(path.read_bytes())
         else:
             target = out / rel.with_suffix(".mpy")
-            result = compile_file(path, target, rel.as_posix())
+            # named as the Pico imports it (its path from the flash's root): the
+            # module's file name and its code's are then one string in the heap
+            # (2 KB of a game's, in all)
+            result = compile_file(path, target, target.relative_to(out).as_posix())
             if result.returncode != 0:
                 errors.append(f"{rel}: {result.stderr.strip()}")
                 continue
