@@ -122,6 +122,26 @@ def test_a_compiled_files_broken_head_or_line_is_refused_in_one_line():
         _device_reads(beyond)
 
 
+def test_an_actions_lines_that_are_not_its_parts_are_refused_in_one_line():
+    data = compiled(bundled()["juggernauts"].read_bytes())
+    lines, body = _parts(data)
+    split = body["actions"]["attack"]["effects"]
+    assert isinstance(split, list)
+    end = int(data[len(ruleset.LINES_HEAD):len(ruleset.LINES_HEAD) + 8])
+    whole = b'"effects":%s' % json.dumps(split, separators=(",", ":")).encode()
+    refused = r"^actions\.attack\.effects: not a line of the file$"
+    for parts in ([split[0], end], [split[0], split[0] + 1]):  # beyond, inside a line
+        wrong = b'"effects":%s' % json.dumps(parts, separators=(",", ":")).encode()
+        with pytest.raises(ruleset.RulesetError, match=refused):
+            _device_reads(data[:end] + data[end:].replace(whole, wrong, 1))
+    # a part that is not a list of effects: the parts cannot be joined
+    at, text = split[1], lines[split[1]]
+    assert data[at:at + 5 + len(text)] == b"%05d%s" % (len(text), text.encode())
+    not_a_list = b"%05d%s" % (len(text), text[1:-1].ljust(len(text)).encode())
+    with pytest.raises(ruleset.RulesetError, match=refused):
+        _device_reads(data[:at] + not_a_list + data[at + 5 + len(text):])
+
+
 @pytest.mark.parametrize("case", IN_EFFECTS)
 def test_a_compiled_rulesets_malformed_effects_are_refused_as_its_sources(case):
     source = malformed(case).encode()
