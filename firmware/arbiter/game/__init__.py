@@ -9,8 +9,9 @@ forms that ``expr`` and ``effects`` interpret.
 FORMAT = 1  # the ruleset format this firmware understands
 
 # A loaded ruleset's key for the function reading its compiled file's lines: a
-# compiled action's effects are the line at a byte offset (ruleset.LINES_HEAD),
-# read from flash when the action is done, not held in a Pico's heap.
+# compiled action's effects are the line at a byte offset, or the lines at a list
+# of them (ruleset.LINES_HEAD), read from flash when the action is done, not held
+# in a Pico's heap.
 LINES = "~lines"
 
 

@@ -46,11 +46,11 @@ def of_action(game, spec):
     if parsed is None:
         if isinstance(effects, str):
             parsed = json.loads(effects)
-        elif type(effects) is int:
+        elif isinstance(effects, int):
             parsed = json.loads(game.rules[LINES](effects))
         else:
             parsed = []
-            for at in effects:
+            for at in effects:  # a line at a time: a part's text is garbage once parsed
                 parsed += json.loads(game.rules[LINES](at))
         game.parsed[key] = parsed
     return parsed
