@@ -42,7 +42,7 @@ def compile_tree(out: Path, source: Path = FIRMWARE) -> list[Path]:
             target = out / rel.with_suffix(".mpy")
             # named as the Pico imports it (its path from the flash's root): the
             # module's file name and its code's are then one string in the heap
-            # (2 KB of a game's, in all)
+            # (0.9 KB of Jugger's 18.8 KB of such strings)
             result = compile_file(path, target, target.relative_to(out).as_posix())
             if result.returncode != 0:
                 errors.append(f"{rel}: {result.stderr.strip()}")
