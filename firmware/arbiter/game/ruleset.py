@@ -102,6 +102,7 @@ def steps(source, load=json.load, passed=False, lines=None):
     if not passed:
         check(data, False)  # only reads: sharing first changes nothing it sees
         yield None
+    pack(data)  # the set-aside effects are text or on flash already
     for name in refs:
         ref = text = refs[name]
         if not isinstance(ref, str) and not (passed and lines):  # else left on flash
@@ -116,7 +117,6 @@ def steps(source, load=json.load, passed=False, lines=None):
             yield None
     if end and lines is not None:
         data[LINES] = lines
-    pack(data)
     yield data
 
 
@@ -205,7 +205,7 @@ def pack_effects(data):
         # "hot": kept parsed, its equal forms shared with the rest of the ruleset: an
         # action done often whose parse would be the largest garbage of its pass
         if isinstance(spec, dict) and isinstance(spec.get("effects"), list) and \
-                not spec.get("hot") and not _offsets(spec["effects"]):  # (on flash)
+                not spec.get("hot"):
             spec["effects"] = json.dumps(spec["effects"], separators=(",", ":"))
 
 
