@@ -19,8 +19,8 @@ from pathlib import Path
 from arbiter_referee.paths import RULESETS, passed_record, use_firmware_path
 
 # The longest line an action's effects are split into (an effect longer than this
-# is a line alone): the device reads a line whole, and once its heap is nearly
-# full a free block of 2 KB is rarer than the 2 KB (Juggernauts' attack).
+# is a line alone): the device reads a line whole, and a nearly full heap may have
+# 2 KB free in all but no free block of 2 KB (Juggernauts' 2,087-byte attack).
 LINE_BYTES = 512
 
 

@@ -64,7 +64,7 @@ def _joined(lines, offsets):
 @pytest.mark.parametrize("name", sorted(bundled()))
 def test_an_actions_long_effects_are_split_in_lines_a_device_reads_in_little_room(name):
     # Juggernauts' attack is 2,087 bytes of JSON: read whole, it needed a free
-    # block that size in a full heap (the calibrated figure fell from 151 to 144 KB)
+    # block that size in a full heap (the calibrated figure fell from 151 to 145 KB)
     source = json.loads(bundled()[name].read_bytes())
     lines, data = _parts(compiled(bundled()[name].read_bytes()))
     for text in lines.values():
