@@ -6,7 +6,7 @@ An event is the canonical action text, plus ``|`` and the dice it rolled
 """
 
 from arbiter.game import Illegal
-from arbiter.game.effects import bind_args, of_action
+from arbiter.game.effects import bind_args, do_action, of_action
 from arbiter.game.expr import EMPTY, evaluate
 from arbiter.game.state import split
 
@@ -187,12 +187,17 @@ def _declared(spec):
     return names
 
 
-def _takes(spec, key, effects):
+def _takes(game, spec, key):
     """Whether an action takes the named argument ``key``: declared (params, flags,
     choices) or read by its own effects (``{"arg": ["crouch", default]}``)."""
     if key in spec.get("params", ()) or key in spec.get("flags", ()):
         return True
-    return key in spec.get("choices", EMPTY) or _reads(effects, key)
+    if key in spec.get("choices", EMPTY):
+        return True
+    for part in of_action(game, spec):
+        if _reads(part, key):
+            return True
+    return False
 
 
 def _reads(node, key):
@@ -278,9 +283,8 @@ def _ruleset_action(game, name, args):
     for param, value in zip(params, args["_"]):
         args[param] = value
     del args["_"]
-    effects = of_action(game, spec)
     for key in args:  # a misspelt ``dicard=3`` must not be ignored and the full cost charged
-        if not _takes(spec, key, effects):
+        if not _takes(game, spec, key):
             raise Illegal("%s has no argument %s; it takes %s" % (
                 name, key, " ".join(_declared(spec)) or "none"))
     phases = spec.get("phases")
@@ -294,5 +298,5 @@ def _ruleset_action(game, name, args):
     if "who" in spec or "limit" in spec:
         _check_turn(game, name, spec)
     game.log.append({"event": name, "args": {k: args[k] for k in sorted(args)}})
-    game.run(effects)
+    do_action(game, spec)
     args["_"] = []  # canonical() lists named args after positional ones

@@ -30,30 +30,32 @@ def deeper(game):
 
 
 def of_action(game, spec):
-    """An action's effects: a loaded ruleset keeps them as JSON text (ruleset.pack)
-    or, compiled, as the byte offset of that text in its file, or of its parts
-    (ruleset.LINES_HEAD), parsed here once per action done (an action ``call``ed in
-    a loop too), so a Pico's heap holds neither the parse of every action nor,
-    compiled, its text (nor more than a part of it at once)."""
+    """An action's effects, a list of them per part: a loaded ruleset keeps them as
+    JSON text (ruleset.pack) or, compiled, as the byte offset of that text in its
+    file (ruleset.LINES_HEAD), parsed once per action done (kept for an action
+    ``call``ed in a loop, a replay), so a Pico's heap holds not the parse of every
+    action nor, compiled, its text. A long action's lines (their offsets) are
+    parsed one at a time and kept by none: its whole parse is never held."""
     effects = spec.get("effects", ())
-    if isinstance(effects, str) or type(effects) is int:
-        key = effects
-    elif effects and type(effects[0]) is int:  # the offsets of its lines
-        key = effects[0]
-    else:
-        return effects  # parsed: a hot action's
-    parsed = game.parsed.get(key)
+    if effects and type(effects) is list and type(effects[0]) is int:
+        for at in effects:
+            yield json.loads(game.rules[LINES](at))
+        return
+    if isinstance(effects, list):
+        yield effects  # parsed: a hot action's
+        return
+    parsed = game.parsed.get(effects)
     if parsed is None:
-        if isinstance(effects, str):
-            parsed = json.loads(effects)
-        elif isinstance(effects, int):
-            parsed = json.loads(game.rules[LINES](effects))
-        else:
-            parsed = []
-            for at in effects:  # a line at a time: a part's text is garbage once parsed
-                parsed += json.loads(game.rules[LINES](at))
-        game.parsed[key] = parsed
-    return parsed
+        parsed = json.loads(effects if isinstance(effects, str) else game.rules[LINES](effects))
+        game.parsed[effects] = parsed
+    yield parsed
+
+
+def do_action(game, spec):
+    """Runs an action's effects, a part at a time (of_action)."""
+    for part in of_action(game, spec):
+        run(game, part)
+        part = None  # garbage before the next part is parsed
 
 
 def run(game, effects):
@@ -181,7 +183,7 @@ def _call(game, effect):
     game.args, game.binding = args, game.binding.copy()
     try:
         bind_args(game, args)
-        run(game, of_action(game, spec))
+        do_action(game, spec)
     finally:
         game.args, game.binding = saved
         game.calls.pop()
