@@ -35,14 +35,21 @@ def of_action(game, spec):
     file (ruleset.LINES_HEAD), parsed once per action done (kept for an action
     ``call``ed in a loop, a replay), so a Pico's heap holds not the parse of every
     action nor, compiled, its text. A long action's lines (their offsets) are
-    parsed one at a time and kept by none: its whole parse is never held."""
+    parsed one at a time and kept by none, its whole parse never held, but in a
+    rewind's replay (History.rewind): there each is parsed once for all."""
     effects = spec.get("effects", ())
     if effects and type(effects) is list and type(effects[0]) is int:
+        kept = game.kept_parses
         for at in effects:
-            yield json.loads(game.rules[LINES](at))
+            part = None if kept is None else kept.get(at)
+            if part is None:
+                part = json.loads(game.rules[LINES](at))
+                if kept is not None:
+                    kept[at] = part
+            yield part
         return
     if isinstance(effects, list):
-        yield effects  # parsed: a hot action's
+        yield effects  # parsed: a ruleset made in code (a test's), not loaded
         return
     parsed = game.parsed.get(effects)
     if parsed is None:
