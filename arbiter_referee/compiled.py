@@ -1,13 +1,13 @@
 """A ruleset as the PC sends it to a device: compiled from its JSON source.
 
-Data only: a head, then each action's effects (but a ``hot`` action's) as the
+Data only: a head, then each action's effects as the
 text of their JSON, in lines of at most LINE_BYTES after their length, then the
 ruleset's JSON with each of those actions' effects the byte offset of its line,
 or the list of its lines' (``ruleset.LINES_HEAD``). The device parses no
 action's effects at load and holds none of their text: it reads an action's
 lines from flash when the action is done. So loading a
 ruleset no longer needs a heap three times the file's size (Jugger TTG: 197 KB
-in use while it parsed) and the game holds only the actions it keeps parsed.
+in use while it parsed) and the game holds none of its actions' effects.
 The device checks a compiled ruleset as it checks its source (ruleset.steps).
 """
 

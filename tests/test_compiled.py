@@ -46,10 +46,7 @@ def test_a_compiled_ruleset_keeps_actions_effects_as_lines_and_loads_as_its_sour
     lines, data = _parts(compiled(source))
     for action, spec in data["actions"].items():
         effects = json.loads(source)["actions"][action].get("effects", [])
-        if spec.get("hot"):  # an action done often stays parsed: its parse is garbage
-            assert spec["effects"] == effects, action
-        else:
-            assert _joined(lines, spec["effects"]) == effects, action
+        assert _joined(lines, spec["effects"]) == effects, action
     assert _device_reads(compiled(source)) == ruleset.parse(source.decode())
 
 
@@ -71,7 +68,7 @@ def test_an_actions_long_effects_are_split_in_lines_a_device_reads_in_little_roo
         parsed = json.loads(text)
         assert len(text) <= LINE_BYTES or len(parsed) == 1, text[:60]
     for action, spec in data["actions"].items():
-        if isinstance(spec["effects"], list) and not spec.get("hot"):
+        if isinstance(spec["effects"], list):
             assert len(spec["effects"]) > 1
             whole = json.dumps(source["actions"][action]["effects"], separators=(",", ":"))
             assert len(whole) > LINE_BYTES  # split only when one line would be longer

@@ -202,10 +202,7 @@ def pack_effects(data):
     does before it sends a ruleset (arbiter_referee/compiled.py)."""
     actions = data.get("actions")
     for spec in actions.values() if isinstance(actions, dict) else ():
-        # "hot": kept parsed, its equal forms shared with the rest of the ruleset: an
-        # action done often whose parse would be the largest garbage of its pass
-        if isinstance(spec, dict) and isinstance(spec.get("effects"), list) and \
-                not spec.get("hot"):
+        if isinstance(spec, dict) and isinstance(spec.get("effects"), list):
             spec["effects"] = json.dumps(spec["effects"], separators=(",", ":"))
 
 
