@@ -58,6 +58,19 @@ def of_action(game, spec):
     yield parsed
 
 
+def of_phase(game, phase, key):
+    """A phase's ``enter``, ``exit``, ``turn`` or ``leave`` effects: a loaded
+    ruleset keeps them as JSON text (ruleset.pack), parsed here once per action
+    (or rewind) that runs them, as an action's (of_action)."""
+    effects = phase.get(key, ())
+    if not isinstance(effects, str):
+        return effects
+    parsed = game.parsed.get(effects)
+    if parsed is None:
+        parsed = game.parsed[effects] = json.loads(effects)
+    return parsed
+
+
 def do_action(game, spec):
     """Runs an action's effects, a part at a time (of_action)."""
     for part in of_action(game, spec):

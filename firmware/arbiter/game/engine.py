@@ -309,17 +309,17 @@ class Game(Context):
         if "turn_used" in state:  # what an action's limit counted this turn
             state["turn_used"] = {}
         if leave and "leave" in phase:  # checks before a turn or the phase ends: a require refuses
-            self.with_binding("p", self.active_player(), phase["leave"])
+            self.with_binding("p", self.active_player(), effects.of_phase(self, phase, "leave"))
         count = len(self.players_in_order())
         if self.per_player(phase) and count:
             until = phase.get("repeat_until")
             if until is None and state["turn"] < count - 1 or \
                     until is not None and not evaluate(self, until):
                 state["turn"] = (state["turn"] + 1) % count  # a repeating phase goes round
-                self.with_binding("p", self.active_player(), phase.get("turn", ()))
+                self.with_binding("p", self.active_player(), effects.of_phase(self, phase, "turn"))
                 self._check_end("turn_start")
                 return
-        self.run(phase.get("exit", ()))
+        self.run(effects.of_phase(self, phase, "exit"))
         self._advance()
 
     def _advance(self, skipped=0):
@@ -345,9 +345,9 @@ class Game(Context):
             self._advance(skipped + 1)
             return
         self.log.append({"event": "phase", "round": self.state["round"], "name": phase["name"]})
-        self.run(phase.get("enter", ()))
+        self.run(effects.of_phase(self, phase, "enter"))
         if self.per_player(phase):
-            self.with_binding("p", self.active_player(), phase.get("turn", ()))
+            self.with_binding("p", self.active_player(), effects.of_phase(self, phase, "turn"))
             self._check_end("turn_start")
 
     def _check_end(self, moment):

@@ -11,6 +11,8 @@ from arbiter.game import FORMAT, LINES  # noqa: F401  (FORMAT: for the host's va
 from arbiter.game.effects import EFFECTS, NATIVE
 from arbiter.game.expr import EMPTY, OPERATORS
 
+PHASE_EFFECTS = ("enter", "exit", "turn", "leave")  # a phase's lists of effects
+
 MAX_BYTES = 32768  # a ruleset as written must parse comfortably in a Pico's heap
 MAX_FILE_BYTES = 40960  # a device's file, its source or compiled (below)
 
@@ -187,8 +189,15 @@ def _read(source, at, size):
 def pack(data):
     """Each action's effects as their JSON text (``pack_effects``), each team as its
     text too: a team is read only when a player takes it (Jugger's four rosters
-    parsed hold 4 KB more than their text)."""
+    parsed hold 4 KB more than their text); so are the phases' effects, parsed
+    when a phase starts, ends or turns (effects.of_phase: Jugger's hold 3 KB more
+    parsed)."""
     pack_effects(data)
+    phases = data.get("phases")
+    for phase in phases if isinstance(phases, list) else ():
+        for key in PHASE_EFFECTS:
+            if isinstance(phase.get(key), list):
+                phase[key] = json.dumps(phase[key], separators=(",", ":"))
     teams = data.get("teams")
     if isinstance(teams, list):  # read when a player takes one (teams.py)
         data["teams"] = [team if isinstance(team, str) else
