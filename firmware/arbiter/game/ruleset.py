@@ -190,7 +190,7 @@ def pack(data):
     """Each action's effects as their JSON text (``pack_effects``), each team as its
     text too: a team is read only when a player takes it (Jugger's four rosters
     parsed hold 4 KB more than their text); so are the phases' effects, parsed
-    when a phase starts, ends or turns (effects.of_phase: Jugger's hold 3 KB more
+    when a phase starts, ends or turns (effects.of_phase: Jugger's hold 2.4 KB more
     parsed)."""
     pack_effects(data)
     phases = data.get("phases")
