@@ -29,46 +29,40 @@ def deeper(game):
         raise RuleError("the rules set each other off over %d deep: a loop?" % MAX_DEPTH)
 
 
-def of_action(game, spec):
-    """An action's effects, a list of them per part: a loaded ruleset keeps them as
-    JSON text (ruleset.pack) or, compiled, as the byte offset of that text in its
-    file (ruleset.LINES_HEAD), parsed once per action done (kept for an action
-    ``call``ed in a loop, a replay), so a Pico's heap holds not the parse of every
-    action nor, compiled, its text. A long action's lines (their offsets) are
-    parsed one at a time and kept by none, its whole parse never held, but in a
-    rewind's replay (History.rewind): there each is parsed once for all."""
-    effects = spec.get("effects", ())
-    if effects and type(effects) is list and type(effects[0]) is int:
-        kept = game.kept_parses
-        for at in effects:
-            part = None if kept is None else kept.get(at)
-            if part is None:
-                part = json.loads(game.rules[LINES](at))
-                if kept is not None:
-                    kept[at] = part
-            yield part
-        return
-    if isinstance(effects, list):
-        yield effects  # parsed: a ruleset made in code (a test's), not loaded
-        return
-    parsed = game.parsed.get(effects)
+def _parsed(game, kept, cache):
+    """Effects as a loaded ruleset keeps them, JSON text or (compiled) the byte
+    offset of their line on flash (ruleset.LINES_HEAD), parsed once per ``cache``
+    (None: kept by none)."""
+    parsed = None if cache is None else cache.get(kept)
     if parsed is None:
-        parsed = json.loads(effects if isinstance(effects, str) else game.rules[LINES](effects))
-        game.parsed[effects] = parsed
-    yield parsed
+        parsed = json.loads(kept if isinstance(kept, str) else game.rules[LINES](kept))
+        if cache is not None:
+            cache[kept] = parsed
+    return parsed
+
+
+def of_action(game, spec):
+    """An action's effects, a list of them per line: parsed once per action done
+    (kept for an action ``call``ed in a loop), so a Pico's heap holds not the parse
+    of every action nor, compiled, its text. A long action's lines are parsed one
+    at a time and kept by none, its whole parse never held, but in a rewind's
+    replay (History.rewind): there each is parsed once for all."""
+    effects = spec.get("effects", ())
+    if isinstance(effects, str) or type(effects) is int:
+        yield _parsed(game, effects, game.parsed)
+    elif effects and type(effects[0]) is int:  # the offsets of its lines
+        for at in effects:
+            yield _parsed(game, at, game.kept_parses)
+    else:
+        yield effects  # none, or parsed: a ruleset made in code (a test's)
 
 
 def of_phase(game, phase, key):
     """A phase's ``enter``, ``exit``, ``turn`` or ``leave`` effects: a loaded
-    ruleset keeps them as JSON text (ruleset.pack), parsed here once per action
-    (or rewind) that runs them, as an action's (of_action)."""
+    ruleset keeps them as JSON text (ruleset.pack), parsed once per action (or
+    rewind) that runs them."""
     effects = phase.get(key, ())
-    if not isinstance(effects, str):
-        return effects
-    parsed = game.parsed.get(effects)
-    if parsed is None:
-        parsed = game.parsed[effects] = json.loads(effects)
-    return parsed
+    return _parsed(game, effects, game.parsed) if isinstance(effects, str) else effects
 
 
 def do_action(game, spec):
