@@ -264,6 +264,33 @@ def test_a_reset_mid_game_resumes_where_it_was(rig):
     assert (rig.flash_dir / "game.jnl").read_text() == journal  # resuming writes nothing
 
 
+def test_a_game_the_heap_cannot_resume_stays_on_flash_to_resume_later(rig, monkeypatch):
+    """A referee "must never lose a game": a resume that runs out of heap (a Pico's
+    heap a crash left in pieces) is not the game's fault, so it is not set aside."""
+    import arbiter.store.journal
+
+    start_game(rig, "kaiju")
+    rig.keys("a")
+    journal = (rig.flash_dir / "game.jnl").read_text()
+
+    def out_of_heap(*args, **kwargs):
+        raise MemoryError("memory allocation failed, allocating 397 bytes")
+
+    monkeypatch.setattr(arbiter.store.journal, "resume", out_of_heap)
+    after = rig.reboot()
+    after.settle()
+    assert after.lines[:3] == ["Saved game", "Could not resume", "kaiju:"]
+    assert "not enough memory" in after.lines
+    assert (rig.flash_dir / "game.jnl").read_text() == journal
+    assert not (rig.flash_dir / "game.jnl.bad").exists()
+    monkeypatch.undo()
+    after.keys("a", "a")  # the page, then Play a game
+    assert after.lines[1] == "Resume game"
+    after.keys("a")
+    after.settle()
+    assert after.lines[0] == "Game restored"
+
+
 def test_ending_a_game_reveals_the_seed_and_it_is_not_resumed(rig):
     from arbiter.game.rng import commitment
 
