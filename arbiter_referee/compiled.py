@@ -1,11 +1,12 @@
 """A ruleset as the PC sends it to a device: compiled from its JSON source.
 
 Data only: a head, then each action's effects as the
-text of their JSON, in lines of at most LINE_BYTES after their length, then the
-ruleset's JSON with each of those actions' effects the byte offset of its line,
-or the list of its lines' (``ruleset.LINES_HEAD``). The device parses no
-action's effects at load and holds none of their text: it reads an action's
-lines from flash when the action is done. So loading a
+text of their JSON, in lines of at most LINE_BYTES after their length, and each
+team's JSON in a line, then the ruleset's JSON with each of those actions' effects
+the byte offset of its line, or the list of its lines', and its teams their lines'
+(``ruleset.LINES_HEAD``). The device parses no action's effects at load and holds
+none of their text: it reads an action's lines from flash when the action is
+done, and a team's when a player takes it. So loading a
 ruleset no longer needs a heap three times the file's size (Jugger TTG: 197 KB
 in use while it parsed) and the game holds none of its actions' effects.
 The device checks a compiled ruleset as it checks its source (ruleset.steps).
@@ -47,6 +48,13 @@ def compiled(source: bytes) -> bytes:
                 offsets.append(at)
                 at += len(line) + 1
             spec["effects"] = offsets[0] if len(offsets) == 1 else offsets
+    teams = data.get("teams")
+    if isinstance(teams, list) and teams and all(isinstance(team, dict) for team in teams):
+        for i, team in enumerate(teams):  # a line each: read when a player takes it
+            text = json.dumps(team, separators=(",", ":"))
+            lines.append(b"%05d%s" % (len(text), text.encode()))
+            teams[i] = at
+            at += len(lines[-1]) + 1
     body = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
     if not lines:
         return body

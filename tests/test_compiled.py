@@ -1,8 +1,8 @@
 """Rulesets compiled on the PC (arbiter_referee/compiled.py): what push, deploy and a
 new device's flash send. Data only: each action's effects lines of JSON text (a
-long one split), the ruleset's JSON after them. The device checks them an action
-at a time, refuses the malformed as it refuses the source, and reads an action's
-lines from flash when it is done."""
+long one split) and each team's line, the ruleset's JSON after them. The device
+checks them an action at a time, refuses the malformed as it refuses the source,
+and reads an action's lines from flash when it is done, a team's when it is taken."""
 
 import copy
 import io
@@ -64,14 +64,67 @@ def test_an_actions_long_effects_are_split_in_lines_a_device_reads_in_little_roo
     # block that size in a full heap (the calibrated figure fell from 151 to 145 KB)
     source = json.loads(bundled()[name].read_bytes())
     lines, data = _parts(compiled(bundled()[name].read_bytes()))
-    for text in lines.values():
-        parsed = json.loads(text)
-        assert len(text) <= LINE_BYTES or len(parsed) == 1, text[:60]
+    for spec in data["actions"].values():
+        for at in spec["effects"] if isinstance(spec["effects"], list) else [spec["effects"]]:
+            text = lines[at]
+            assert len(text) <= LINE_BYTES or len(json.loads(text)) == 1, text[:60]
     for action, spec in data["actions"].items():
         if isinstance(spec["effects"], list):
             assert len(spec["effects"]) > 1
             whole = json.dumps(source["actions"][action]["effects"], separators=(",", ":"))
             assert len(whole) > LINE_BYTES  # split only when one line would be longer
+
+
+@pytest.mark.parametrize("name", ["jugger", "kaiju"])
+def test_a_device_keeps_a_compiled_rulesets_teams_on_flash_and_deals_them(tmp_path, name):
+    """Jugger: "Cada equipo tiene un nombre" and its roster: a team is read when a
+    player takes it, so a game in play holds no team's text (Jugger's, 2.9 KB)."""
+    from arbiter.game.engine import Game
+    from arbiter.game.public import public_state
+    from arbiter.hw.flash import Flash
+
+    source = bundled()[name].read_bytes()
+    lines, data = _parts(compiled(source))
+    assert [json.loads(lines[at]) for at in data["teams"]] == json.loads(source)["teams"]
+    (tmp_path / "r.json").write_bytes(compiled(source))
+    flash = Flash(str(tmp_path) + "/")
+    for passed in (False, True):  # its first load checks them; a later one need not
+        with flash.open("r.json") as stream:
+            rules = ruleset.read(stream, passed, lines=flash.lines("r.json"))
+        assert rules["teams"] == data["teams"]  # offsets: no team's text in the heap
+        from_flash = Game(rules, seed=3)
+        from_source = Game(ruleset.parse(source.decode()), seed=3)
+        assert public_state(from_flash) == public_state(from_source)
+        assert from_flash.state["pieces"]  # dealt from the teams
+
+
+def _with_body(data, body):
+    """A compiled file with its JSON replaced by ``body``'s."""
+    start = int(data.split(b"\n", 1)[0][len(ruleset.LINES_HEAD):])
+    return data[:start] + json.dumps(body, separators=(",", ":")).encode()
+
+
+def test_a_compiled_teams_offset_that_is_no_line_is_refused_naming_the_team():
+    data = compiled(bundled()["kaiju"].read_bytes())
+    lines, body = _parts(data)
+    body["teams"][1] += 1
+    with pytest.raises(ruleset.RulesetError) as refused:
+        _device_reads(_with_body(data, body))
+    assert str(refused.value) == "teams[1]: not a line of the file"
+
+
+def test_a_compiled_teams_line_is_checked_as_the_team():
+    data = compiled(bundled()["kaiju"].read_bytes())
+    bad = data.replace(b'"name":"Abyss"', b'"name":1234567')  # in its line: same length
+    assert bad != data
+    with pytest.raises(ruleset.RulesetError) as refused:
+        _device_reads(bad)
+    assert str(refused.value).startswith("teams[1].name: ")
+    source = json.loads(bundled()["kaiju"].read_bytes())
+    source["teams"][1]["name"] = 1234567
+    with pytest.raises(ruleset.RulesetError) as from_source:
+        ruleset.parse(json.dumps(source))
+    assert str(from_source.value) == str(refused.value)
 
 
 def test_a_device_keeps_a_compiled_actions_effects_on_flash_and_plays_them(tmp_path):

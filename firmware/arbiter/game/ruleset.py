@@ -18,10 +18,11 @@ MAX_FILE_BYTES = 40960  # a device's file, its source or compiled (below)
 
 # A ruleset compiled on the PC (arbiter_referee/compiled.py): this head, the JSON's
 # byte offset in 8 digits and a newline, then lines of the actions' effects (each
-# line's text's length in 5 digits, then the text: a JSON list of effects), then the
-# ruleset's JSON, whose actions' effects are their line's byte offset, or a list of
-# their lines' (an action's long effects are split: a Pico reads a line whole).
-# Still data: an action's lines joined are checked as its effects.
+# line's text's length in 5 digits, then the text: a JSON list of effects) and of
+# the teams (a team's JSON each), then the ruleset's JSON, whose actions' effects
+# are their line's byte offset, or a list of their lines' (an action's long effects
+# are split: a Pico reads a line whole), and whose teams are their lines' offsets.
+# Still data: an action's lines joined are checked as its effects, a team's as a team.
 LINES_HEAD = "//arbiter lines "
 MAX_PLAYERS = 8
 
@@ -88,6 +89,11 @@ def steps(source, load=json.load, passed=False, lines=None):
         raise RulesetError("", "not valid JSON (%s)" % exc) from None
     except RuntimeError:  # CPython's parser recursing past its stack
         raise RulesetError("", "nested over %d deep" % MAX_DEPTH) from None
+    teams = data.get("teams") if end and isinstance(data, dict) else None
+    if _offsets(teams) and not (passed and lines):  # read for the checks: a game
+        data["teams"] = _teams(source, teams, end)  # reads them from flash
+    else:
+        teams = None
     if not passed and too_deep(data, MAX_DEPTH):  # before any walk below recurses
         raise RulesetError("", "nested over %d deep" % MAX_DEPTH)
     yield None
@@ -104,6 +110,8 @@ def steps(source, load=json.load, passed=False, lines=None):
     if not passed:
         check(data, False)  # only reads: sharing first changes nothing it sees
         yield None
+    if teams is not None and lines is not None:  # checked: read when taken
+        data["teams"] = teams
     pack(data)  # the set-aside effects are text or on flash already
     for name in refs:
         ref = text = refs[name]
@@ -164,6 +172,19 @@ def _line(source, at, end):
     return _read(source, at + 5, size) if at + 5 + size < end else None
 
 
+def _teams(source, offsets, end):
+    """A compiled ruleset's teams, parsed from their lines (``offsets``)."""
+    teams = []
+    for i in range(len(offsets)):
+        text = _line(source, offsets[i], end)
+        try:
+            teams.append(json.loads(text))
+        except (TypeError, ValueError, RuntimeError):  # None: not a line
+            _fail("teams[%d]" % i, "not a line of the file" if text is None else
+                  "not valid JSON")
+    return teams
+
+
 def _lines_text(source, ref, end):
     """An action's effects text: its line's at byte ``ref``, or its lines' at each
     offset of ``ref`` joined (each a JSON list); None if one is not a line."""
@@ -188,8 +209,9 @@ def _read(source, at, size):
 
 def pack(data):
     """Each action's effects as their JSON text (``pack_effects``), each team as its
-    text too: a team is read only when a player takes it (Jugger's four rosters
-    parsed hold 4 KB more than their text); so are the phases' effects, parsed
+    text too (compiled, its line's offset: steps): a team is read only when a
+    player takes it (Jugger's four rosters parsed hold 4 KB more than their text,
+    and their text 2.9 KB more than their offsets); so are the phases' effects, parsed
     when a phase starts, ends or turns (effects.of_phase: Jugger's hold 2.4 KB more
     parsed)."""
     pack_effects(data)
@@ -200,7 +222,7 @@ def pack(data):
                 phase[key] = json.dumps(phase[key], separators=(",", ":"))
     teams = data.get("teams")
     if isinstance(teams, list):  # read when a player takes one (teams.py)
-        data["teams"] = [team if isinstance(team, str) else
+        data["teams"] = [team if isinstance(team, str) or type(team) is int else
                          json.dumps(team, separators=(",", ":")) for team in teams]
 
 

@@ -6,12 +6,15 @@ effect gives a player another team, by name or by number (1 is the first).
 
 import json
 
-from arbiter.game import Illegal
+from arbiter.game import LINES, Illegal
 from arbiter.game.expr import EMPTY
 
 
-def _read(team):
-    """A team as a loaded ruleset keeps it (its JSON text, ruleset.pack) or parsed."""
+def _read(game, team):
+    """A team as a loaded ruleset keeps it (ruleset.pack): its JSON text or,
+    compiled, the byte offset of its line on flash; or parsed (made in code)."""
+    if type(team) is int:
+        team = game.rules[LINES](team)
     return json.loads(team) if isinstance(team, str) else team
 
 
@@ -19,14 +22,14 @@ def find(game, which):
     teams = game.rules.get("teams", ())
     if isinstance(which, int) and not isinstance(which, bool):
         if 1 <= which <= len(teams):
-            return _read(teams[which - 1])
+            return _read(game, teams[which - 1])
     else:
         for team in teams:
-            team = _read(team)
+            team = _read(game, team)
             if team["name"].lower() == str(which).lower():
                 return team
     raise Illegal("no team %s; the teams are %s" % (
-        which, ", ".join(_read(t)["name"] for t in teams) or "none"))
+        which, ", ".join(_read(game, t)["name"] for t in teams) or "none"))
 
 
 def give(game, player, team):
@@ -50,4 +53,4 @@ def deal(game):
     """Every player gets the team in their place, in order."""
     teams = game.rules["teams"]
     for i, player in enumerate(game.state["order"]):
-        give(game, player, _read(teams[i % len(teams)]))
+        give(game, player, _read(game, teams[i % len(teams)]))
