@@ -929,3 +929,34 @@ def test_a_refused_action_shows_and_uses_none_of_the_dice_it_rolled(runtime):
     assert g.log == logged  # nothing rolled is logged
     straight = arrange(plains(5), {"2,2": "5C"})
     assert g.apply("roll d6 5") == straight.apply("roll d6 5")  # the same next dice
+
+
+def test_a_move_onto_a_joker_on_the_board_is_done_once_its_form_is_gone(rig, monkeypatch):
+    # 4: "When you land on a joker, choose a card from the leftover stack of cards, and
+    # replace the joker with that." The card is chosen in a form over the board; the
+    # move is done in a pass of its own once the form's code is let go (with it, the
+    # move was Tactics' heap peak on a Pico).
+    import inspect
+
+    from arbiter.screens.army_board import ArmyBoard
+
+    g = deal_on_the_device(rig)
+    castles_and_armies_by_the_menu(
+        rig, [("P1", "1,1"), ("P2", "7,7"), ("P2", "1,7"), ("P1", "7,1")],
+        [("P1", "1,1", 6), ("P1", "7,1", 3), ("P2", "7,7", 5), ("P2", "1,7", 4)])
+    board = g.state["game"]["board"]
+    if "JK" in board:  # a joker next to P1's castle: the deal's own, moved there
+        board[board.index("JK")] = board[8]
+    board[8] = "JK"
+    loaded = []
+    act = ArmyBoard.act
+
+    def watched(self, app, text, now):  # the form's code still running (its key)?
+        loaded.append(any(frame.filename.endswith("forms.py") for frame in inspect.stack()))
+        return act(self, app, text, now)
+
+    monkeypatch.setattr(ArmyBoard, "act", watched)
+    card = g.state["game"]["leftover"][0]
+    on_the_board(rig, g, "go P1 1,1 2,2 units=5 card=%s" % card)
+    assert loaded == [False]
+    assert g.state["game"]["board"][8] == card and army(g, "2,2")[0] == "P1"

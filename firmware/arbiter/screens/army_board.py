@@ -179,6 +179,11 @@ class ArmyBoard(GridPage):
         self.play.notice = ""
         return False
 
+    def act_later(self, app, text, now):
+        """The joker's move, once its form is closed: in a pass of its own, the forms'
+        code let go (with it, the move was Tactics' heap peak)."""
+        app.later = lambda app, now: self.act(app, text, now)
+
     def key(self, app, button, kind, now):
         self.notice = ""
         p = self.game.active_player()
@@ -213,7 +218,7 @@ class ArmyBoard(GridPage):
                 left = list(self.game.state["game"]["leftover"])
                 form = Form(self.play, "Joker: which card?", [["card", left, 0]],
                             lambda values: text + " card=" + str(values[0]))
-                form.then = self.act
+                form.then = self.act_later
                 app.push(form)
             else:
                 self.act(app, text, now)
