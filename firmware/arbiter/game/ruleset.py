@@ -213,8 +213,15 @@ def pack(data):
     player takes it (Jugger's four rosters parsed hold 4 KB more than their text,
     and their text 2.9 KB more than their offsets); so are the phases' effects, parsed
     when a phase starts, ends or turns (effects.of_phase: Jugger's hold 2.4 KB more
-    parsed)."""
+    parsed), and the actions' ``choices`` that are expressions, parsed when worked
+    out (actions.offered_form), as bytes: a choice may be a plain string."""
     pack_effects(data)
+    actions = data.get("actions")
+    for spec in actions.values() if isinstance(actions, dict) else ():
+        choices = spec.get("choices") if isinstance(spec, dict) else None
+        for key in choices if isinstance(choices, dict) else ():
+            if isinstance(choices[key], dict):
+                choices[key] = json.dumps(choices[key], separators=(",", ":")).encode()
     phases = data.get("phases")
     for phase in phases if isinstance(phases, list) else ():
         for key in PHASE_EFFECTS:

@@ -1,6 +1,7 @@
 """Forms: an action's parameters, a dice roll, a correction, set field by field."""
 
 from arbiter import ui
+from arbiter.game.actions import offered_form
 from arbiter.game.expr import evaluate
 from arbiter.hw.buttons import DOWN, LEFT, LONG, REPEAT, RIGHT, UP, A, B
 
@@ -183,8 +184,8 @@ class ActionForm(Form):
                 for i, field in enumerate(fields):
                     if again and i != row and field[0] in self.offered:
                         was = field[1][field[2]] if field[1] else None
-                        field[1] = param_choices(self.play.game, self.offered[field[0]],
-                                                 binding)
+                        field[1] = param_choices(self.play.game,
+                                                 offered_form(self.offered, field[0]), binding)
                         if field[1] is AMOUNTS and field[0] in ("k", "t"):
                             # no piece is legal now: all, for the reason it is refused
                             field[1] = self.play.game.piece_keys()
