@@ -77,8 +77,9 @@ def test_an_actions_long_effects_are_split_in_lines_a_device_reads_in_little_roo
 
 @pytest.mark.parametrize("name", ["jugger", "kaiju"])
 def test_a_device_keeps_a_compiled_rulesets_teams_on_flash_and_deals_them(tmp_path, name):
-    """Jugger: "Cada equipo tiene un nombre" and its roster: a team is read when a
-    player takes it, so a game in play holds no team's text (Jugger's, 2.9 KB)."""
+    """Jugger: "Tú y tus amigos podéis construir un EQUIPO DE JUGGER utilizando las
+    fichas de 30 jugadores": the teams are dealt as the source's, but each is read
+    when a player takes it, so a game in play holds no team's text (Jugger's, 2.9 KB)."""
     from arbiter.game.engine import Game
     from arbiter.game.public import public_state
     from arbiter.hw.flash import Flash
