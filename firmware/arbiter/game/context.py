@@ -2,9 +2,7 @@
 bindings, arguments and vars of the action in progress, options, named values,
 the pieces. The engine's Game is a Context that also changes the state."""
 
-import json
-
-from arbiter.game import LINES, Illegal, RuleError
+from arbiter.game import Illegal, RuleError
 from arbiter.game.expr import EMPTY, evaluate
 from arbiter.game.state import holder, kind_of, split
 
@@ -146,17 +144,6 @@ class Context:
         if name not in self.options:
             raise RuleError("unknown option " + name)
         return self.options[name]
-
-    def parse_kept(self, kept, cache=None):
-        """What a loaded ruleset keeps unparsed (effects, a team): JSON text or
-        (compiled) the byte offset of its line on flash (ruleset.LINES_HEAD),
-        parsed once per ``cache`` (None: kept by none)."""
-        parsed = None if cache is None else cache.get(kept)
-        if parsed is None:
-            parsed = json.loads(kept if isinstance(kept, str) else self.rules[LINES](kept))
-            if cache is not None:
-                cache[kept] = parsed
-        return parsed
 
     def value(self, name):
         values = self.rules.get("values", EMPTY)

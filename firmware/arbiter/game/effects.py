@@ -5,9 +5,10 @@ effect's own fields; ``EFFECTS`` maps each name to the function doing it. The
 checker (ruleset.py) and docs/rulesets.md read the same table.
 """
 
+import json
 import sys
 
-from arbiter.game import Illegal, RuleError
+from arbiter.game import LINES, Illegal, RuleError
 from arbiter.game.expr import EMPTY, evaluate
 
 MAX_CALLS = 8  # ``call`` nested this deep is a ruleset's loop
@@ -28,6 +29,18 @@ def deeper(game):
         raise RuleError("the rules set each other off over %d deep: a loop?" % MAX_DEPTH)
 
 
+def _parsed(game, kept, cache):
+    """Effects as a loaded ruleset keeps them, JSON text or (compiled) the byte
+    offset of their line on flash (ruleset.LINES_HEAD), parsed once per ``cache``
+    (None: kept by none)."""
+    parsed = None if cache is None else cache.get(kept)
+    if parsed is None:
+        parsed = json.loads(kept if isinstance(kept, str) else game.rules[LINES](kept))
+        if cache is not None:
+            cache[kept] = parsed
+    return parsed
+
+
 def of_action(game, spec):
     """An action's effects, a list of them per line: parsed once per action done
     (kept for an action ``call``ed in a loop), so a Pico's heap holds not the parse
@@ -36,10 +49,10 @@ def of_action(game, spec):
     replay (History.rewind): there each is parsed once for all."""
     effects = spec.get("effects", ())
     if isinstance(effects, str) or type(effects) is int:
-        yield game.parse_kept(effects, game.parsed)
+        yield _parsed(game, effects, game.parsed)
     elif effects and type(effects[0]) is int:  # the offsets of its lines
         for at in effects:
-            yield game.parse_kept(at, game.kept_parses)
+            yield _parsed(game, at, game.kept_parses)
     else:
         yield effects  # none, or parsed: a ruleset made in code (a test's)
 
@@ -49,7 +62,7 @@ def of_phase(game, phase, key):
     ruleset keeps them as JSON text (ruleset.pack), parsed once per action (or
     rewind) that runs them."""
     effects = phase.get(key, ())
-    return game.parse_kept(effects, game.parsed) if isinstance(effects, str) else effects
+    return _parsed(game, effects, game.parsed) if isinstance(effects, str) else effects
 
 
 def do_action(game, spec):

@@ -4,14 +4,18 @@ Without a choice, player N gets the Nth team (wrapping round); the ``team``
 effect gives a player another team, by name or by number (1 is the first).
 """
 
-from arbiter.game import Illegal
+import json
+
+from arbiter.game import LINES, Illegal
 from arbiter.game.expr import EMPTY
 
 
 def _read(game, team):
     """A team as a loaded ruleset keeps it (ruleset.pack): its JSON text or,
     compiled, the byte offset of its line on flash; or parsed (made in code)."""
-    return game.parse_kept(team) if isinstance(team, str) or type(team) is int else team
+    if type(team) is int:
+        team = game.rules[LINES](team)
+    return json.loads(team) if isinstance(team, str) else team
 
 
 def find(game, which):
