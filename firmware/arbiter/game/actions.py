@@ -10,7 +10,6 @@ import json
 from arbiter.game import Illegal
 from arbiter.game.effects import bind_args, do_action, of_action
 from arbiter.game.expr import EMPTY, evaluate
-from arbiter.game.state import split
 
 GENERIC = ("next", "add", "set", "roll", "pick", "undo", "redo")
 
@@ -60,19 +59,15 @@ def perform(game, name, args):
     if name != "pick" and named is None and state["round"] == 0:
         secret, player = pending_pick(game)
         raise Illegal("%s must pick a %s first" % (player, secret["name"]))
-    if named is not None:
-        _pick(game, args, named)
+    if named is not None or name == "pick":
+        _secret_pick(game, args, named)
     elif name == "next":
         if args["_"] or len(args) > 1:  # it would be journaled as typed
             raise Illegal("usage: next")
         game.log.append({"event": "next"})
         game.next_phase()
-    elif name in ("add", "set"):
-        _correct(game, name, args)
-    elif name == "roll":
-        _free_roll(game, args)
-    elif name == "pick":
-        _pick(game, args)
+    elif name in ("add", "set", "roll"):
+        _by_hand(game, name, args)
     elif name in game.rules.get("actions", EMPTY):
         _ruleset_action(game, name, args)
     else:
@@ -85,48 +80,36 @@ def _positional(args, count, usage):
     return args["_"]
 
 
-def _correct(game, name, args):
-    """A correction by hand: refused, not clamped, when it leaves the counter's bounds."""
-    path, amount = _positional(args, 2, name + " PATH N")
-    path = str(path)
-    kind, key, field = split(path) if path.count(".") in (1, 2) else (None, None, None)
-    if kind is None or "$" in path:
-        raise Illegal("a path is like P1.power or P2.k1.damage")
-    current = game.get(path)
-    spec = game.counter_spec(kind, field)
-    if spec is not None and "choices" in spec:
-        if name == "add" or amount not in spec["choices"]:
-            raise Illegal("%s is one of %s" % (field, ", ".join(spec["choices"])))
-        new = amount
-    elif name == "set" and spec is None and isinstance(current, str) and isinstance(amount, str):
-        new = amount  # a text stat, such as a jugger's weapon
-    else:
-        if not isinstance(amount, int) or not isinstance(current, int):
-            raise Illegal("%s takes a whole number" % path)
-        new = current + amount if name == "add" else amount
-        if spec is not None:
-            low, high = game.bounds(spec, kind, key)
-            if low is not None and new < low:
-                raise Illegal("%s would be %d, below its minimum %d" % (path, new, low))
-            if high is not None and new > high:
-                raise Illegal("%s would be %d, above its maximum %d" % (path, new, high))
-    game.log.append({"event": name, "path": path, "value": new})
-    game.change(path, new)
+def _by_hand(game, name, args):
+    """A correction or a free roll: their code is loaded for the one action (a game
+    has few), not held beside every other."""
+    from arbiter import unload
+    from arbiter.game import by_hand
+
+    try:
+        if name == "roll":
+            by_hand.free_roll(game, args)
+        else:
+            by_hand.correct(game, name, *_positional(args, 2, name + " PATH N"))
+    finally:
+        unload("arbiter.game.by_hand")
 
 
-def _free_roll(game, args):
-    words = args["_"]
-    if not 1 <= len(words) <= 2:
-        raise Illegal("usage: roll DIE [COUNT]")
-    die, count = str(words[0]), words[1] if len(words) == 2 else 1
-    if not isinstance(count, int) or not 1 <= count <= 20:
-        raise Illegal("roll 1 to 20 dice")
-    if die not in game.rules.get("dice", EMPTY):
-        faces = die[1:]
-        if not (die.startswith("d") and faces.isdigit() and 2 <= int(faces) <= 1000):
-            raise Illegal("unknown die %s" % die)
-    who = args.get("by", game.active_player() or "all")
-    game.roll(die, count, who, args.get("for", "roll"))
+def _secret_pick(game, args, named):
+    """``pick P1 d8`` (or the secret's own action): loaded for the one pick, as
+    only a game with secrets needs it."""
+    from arbiter import unload
+    from arbiter.game import picks
+
+    player, choice = _positional(args, 2, (named["action"] if named else "pick") +
+                                 " PLAYER CHOICE")
+    try:
+        secret, expected = pending_pick(game)
+        if picks.pick(game, player, choice, named, secret, expected) and \
+                pending_pick(game)[0] is None:
+            game.begin_play()
+    finally:
+        unload("arbiter.game.picks")
 
 
 def pending_pick(game):
@@ -145,39 +128,6 @@ def _secret_named(game, name):
         if secret.get("action") == name:
             return secret
     return None
-
-
-def _pick(game, args, named=None):
-    usage = (named["action"] if named else "pick") + " PLAYER CHOICE"
-    player, choice = _positional(args, 2, usage)
-    secret, expected = pending_pick(game)
-    if secret is None:
-        raise Illegal("nothing to pick now")
-    if named is not None and named is not secret:
-        raise Illegal("%s must pick a %s first" % (expected, secret["name"]))
-    if player != expected:
-        raise Illegal("it is %s's turn to pick" % expected)
-    if choice not in secret["choices"]:
-        raise Illegal("%s is one of %s" % (secret["name"], ", ".join(
-            str(c) for c in secret["choices"])))
-    picks = game.state["picks"].setdefault(secret["name"], {})
-    picks[player] = choice
-    game.log.append({"event": "pick", "player": player, "secret": secret["name"]})
-    if len(picks) == len(game.state["order"]):
-        _reveal(game, secret, picks)
-
-
-def _reveal(game, secret, picks):
-    field = secret.get("field", secret["name"])
-    for player, choice in picks.items():
-        game.state["players"][player][field] = choice
-    game.state["revealed"].append(secret["name"])
-    game.log.append({"event": "reveal", "secret": secret["name"],
-                     "picks": {p: picks[p] for p in sorted(picks)}})
-    for player in game.state["order"]:
-        game.with_binding("p", player, secret.get("on_reveal", ()))
-    if pending_pick(game)[0] is None:
-        game.begin_play()
 
 
 def _declared(spec):
