@@ -15,10 +15,10 @@ DRAW_LIMIT = 1_000_000  # how far a checkpoint's dice position is looked for (se
 
 
 def read_journal(text: str):
-    """(header, checkpoint, events, undone, cut) of a journal's text, or None when it
-    is not one (see arbiter.store.journal.parse)."""
+    """(header, checkpoint, events, cut) of a journal's text, or None when it is not
+    one (see arbiter.store.saved.parse)."""
     use_firmware_path()
-    from arbiter.store.journal import parse
+    from arbiter.store.saved import parse
 
     try:
         return parse(io.StringIO(text))
@@ -29,7 +29,7 @@ def read_journal(text: str):
 def replay(found, ruleset_text: str, check=None):
     """The game a journal records, replayed from its start or its checkpoint."""
     from arbiter.game import ruleset
-    from arbiter.store.journal import rebuild
+    from arbiter.store.saved import rebuild
 
     return rebuild(ruleset.parse(ruleset_text), found, check=check)
 

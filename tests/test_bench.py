@@ -112,14 +112,14 @@ def test_the_bench_plays_a_complete_game_of_every_bundled_ruleset():
 def test_each_device_script_plays_its_game_to_the_end(name, tmp_path):
     from arbiter.game.engine import Game
     from arbiter.game.rng import dice_seed
-    from arbiter.store import journal
+    from arbiter.store import journal, saved
     from vboard import VirtualFlash
 
     game = GAMES[name]
     out = run_session(game.device_seed, game.keys, "cpython", flash_dir=tmp_path)
     assert f"{game.winner} wins!" in read_lines(Frame.parse(out.frames[-1]).ram)
     data = rules(name)
-    device = journal.resume(journal.Journal(VirtualFlash(str(tmp_path) + "/")), data)
+    device = saved.resume(journal.Journal(VirtualFlash(str(tmp_path) + "/")), data)
     headless = Game(data, game.players, game.options, game.seed)
     for action in game.actions:
         headless.apply(action)

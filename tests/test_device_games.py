@@ -267,7 +267,7 @@ def test_a_reset_mid_game_resumes_where_it_was(rig):
 def test_a_game_the_heap_cannot_resume_stays_on_flash_to_resume_later(rig, monkeypatch):
     """A referee "must never lose a game": a resume that runs out of heap (a Pico's
     heap a crash left in pieces) is not the game's fault, so it is not set aside."""
-    import arbiter.store.journal
+    import arbiter.store.saved
 
     start_game(rig, "kaiju")
     rig.keys("a")
@@ -276,7 +276,7 @@ def test_a_game_the_heap_cannot_resume_stays_on_flash_to_resume_later(rig, monke
     def out_of_heap(*args, **kwargs):
         raise MemoryError("memory allocation failed, allocating 397 bytes")
 
-    monkeypatch.setattr(arbiter.store.journal, "resume", out_of_heap)
+    monkeypatch.setattr(arbiter.store.saved, "resume", out_of_heap)
     after = rig.reboot()
     after.settle()
     assert after.lines[:3] == ["Saved game", "Could not resume", "kaiju:"]

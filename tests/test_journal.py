@@ -12,6 +12,7 @@ from arbiter.game import Illegal
 from arbiter.game.engine import Game
 from arbiter.hw.flash import Flash
 from arbiter.store import journal as jnl
+from arbiter.store import saved
 from arbiter_referee.rulesets import bundled
 
 SCRIPT = ["next", "add P1.energy 3", "next", "next", "roar P1", "next", "glory P2 4",
@@ -91,7 +92,7 @@ def play(flash, script=SCRIPT, seed=5, keep=None):
 
 def test_a_reset_resumes_the_game_exactly(tmp_path):
     game, _ = play(Flash(str(tmp_path) + "/"))
-    again = jnl.resume(jnl.Journal(Flash(str(tmp_path) + "/")), KAIJU)
+    again = saved.resume(jnl.Journal(Flash(str(tmp_path) + "/")), KAIJU)
     assert again.state == game.state
     assert again.history.events == game.history.events
     again.apply("undo agreed")  # undo still works after a resume
@@ -132,7 +133,7 @@ def test_a_device_game_compacts_its_journal_and_resumes_from_the_checkpoint(
     assert lines[1].startswith(jnl.CHECKPOINT) and f'"n":{start},' in lines[1]
     assert len(lines) == 2 + 200 - start  # the header, the checkpoint, the events since
     monkeypatch.setattr(Flash, "read", None)  # a resume streams the journal, never whole
-    resumed = jnl.resume(jnl.Journal(flash), JUGGER, keep=jnl.DEVICE_KEEP)
+    resumed = saved.resume(jnl.Journal(flash), JUGGER, keep=jnl.DEVICE_KEEP)
     assert resumed.state == game.state and resumed.count() == 200
     assert resumed.rng.snapshot() == game.rng.snapshot()
     for _ in range(game.count() - game.history.dropped):  # as far back as with no reset
@@ -153,7 +154,7 @@ def test_undo_after_a_reset_at_every_event_reaches_as_far_as_without_one(tmp_pat
     for i, action in enumerate((LONG * 25)[:200]):
         journal.record(game, game.apply(action))
         states.append(json.dumps(game.state, sort_keys=True))
-        resumed = jnl.resume(jnl.Journal(flash), JUGGER, keep=jnl.DEVICE_KEEP)
+        resumed = saved.resume(jnl.Journal(flash), JUGGER, keep=jnl.DEVICE_KEEP)
         depth = game.count() - game.history.dropped  # the undos left
         assert resumed.count() - resumed.history.dropped == depth, f"reset after event {i + 1}"
         depths.append(depth)
@@ -200,7 +201,7 @@ def test_an_undo_back_past_the_checkpoint_is_journaled_with_its_redo(tmp_path):
     journal = play_on(flash, game, LONG * 9)  # 72 events: a checkpoint at 64
     for action in ["undo agreed"] * 12 + ["redo"] * 2:  # back to 60, forward to 62
         journal.record(game, game.apply(action))
-    resumed = jnl.resume(jnl.Journal(flash), JUGGER, keep=jnl.DEVICE_KEEP)
+    resumed = saved.resume(jnl.Journal(flash), JUGGER, keep=jnl.DEVICE_KEEP)
     assert resumed.count() == 62 and resumed.state == game.state
     for _ in range(10):  # the rest of the undone actions are still there to redo
         resumed.apply("redo")
@@ -235,10 +236,10 @@ def test_journal_is_a_few_bytes_per_event(tmp_path):
 
 def test_no_saved_game_and_another_rulesets_game(tmp_path):
     flash = Flash(str(tmp_path) + "/")
-    assert jnl.resume(jnl.Journal(flash), KAIJU) is None
+    assert saved.resume(jnl.Journal(flash), KAIJU) is None
     play(flash)
     with pytest.raises(Illegal, match="the saved game is kaiju"):
-        jnl.resume(jnl.Journal(flash), rules("tactics"))
+        saved.resume(jnl.Journal(flash), rules("tactics"))
 
 
 @pytest.mark.parametrize("keep", [None, jnl.DEVICE_KEEP])
@@ -275,7 +276,7 @@ def test_power_cut_at_every_write_resumes_at_the_last_whole_event(tmp_path, monk
         except PowerCut:
             pass
         journal = jnl.Journal(Flash(str(folder) + "/"))
-        resumed = jnl.resume(journal, KAIJU, keep=keep)
+        resumed = saved.resume(journal, KAIJU, keep=keep)
         if budget < states[0][0]:
             assert resumed is None  # cut while starting: no game to resume
             continue
@@ -283,7 +284,7 @@ def test_power_cut_at_every_write_resumes_at_the_last_whole_event(tmp_path, monk
         assert resumed.state == json.loads(expected), f"cut after {budget} bytes"
         # Play on after the reset: the journal (a cut line rewritten away) holds it.
         journal.record(resumed, resumed.apply("add P1.energy 1"))
-        again = jnl.resume(jnl.Journal(Flash(str(folder) + "/")), KAIJU, keep=keep)
+        again = saved.resume(jnl.Journal(Flash(str(folder) + "/")), KAIJU, keep=keep)
         assert again.state == resumed.state, f"played on after a cut at {budget} bytes"
 
 
@@ -411,6 +412,7 @@ def test_under_micropython_a_device_game_compacts_and_resumes(tmp_path):
     events = jnl.CHECKPOINT_EVERY + 6
     body = (
         "__import__('arbiter.store.journal')\n"
+        "__import__('arbiter.store.saved')\n"
         "__import__('arbiter.hw.flash')\n"
         "jmod = sys.modules['arbiter.store.journal']\n"
         "flash = sys.modules['arbiter.hw.flash'].Flash('/flash/')\n"
@@ -426,7 +428,8 @@ def test_under_micropython_a_device_game_compacts_and_resumes(tmp_path):
         "    i += 1\n"
         "    gc.collect()\n"
         "resumed = jmod.Journal(flash)\n"
-        "again = jmod.resume(resumed, rules, None, jmod.DEVICE_KEEP)\n"
+        "saved = sys.modules['arbiter.store.saved']\n"
+        "again = saved.resume(resumed, rules, None, jmod.DEVICE_KEEP)\n"
         "print('R', again.count(), len(again.history.events), again.state == game.state)\n"
         "print('H', journal.head.hex(), resumed.head.hex())\n")
     (tmp_path / "rs").mkdir()  # the ruleset as a device keeps it
@@ -518,7 +521,7 @@ def _rerolled(lines):
         rng.next32()
     mark["rng"] = rng.snapshot()
     lines[i] = jnl.CHECKPOINT + json.dumps(mark, separators=(",", ":"))
-    game = jnl.rebuild(JUGGER, (header, mark, [], False))
+    game = saved.rebuild(JUGGER, (header, mark, [], False))
     out = lines[:i + 1]
     for line in lines[i + 1:]:
         if line[0] == "#":

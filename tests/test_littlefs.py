@@ -9,6 +9,7 @@ from arbiter.game import Illegal, ruleset
 from arbiter.game.engine import Game
 from arbiter.hw.flash import Flash
 from arbiter.store import journal as jnl
+from arbiter.store import saved
 from arbiter_referee.bench import journal_wear, littlefs
 from arbiter_referee.rulesets import bundled
 
@@ -73,7 +74,7 @@ def test_a_power_cut_at_any_erase_or_program_loses_no_recorded_event(rules, monk
             image[where:where + len(data)] = data
         done = start + cut
         after = littlefs.Device(image=bytes(image))
-        resumed = jnl.resume(jnl.Journal(flash_on(after)), rules, keep=keep)
+        resumed = saved.resume(jnl.Journal(flash_on(after)), rules, keep=keep)
         if done < recorded[0][0]:  # cut while the game was starting
             continue
         whole = [state for ops_done, state in recorded if ops_done <= done]
@@ -83,7 +84,7 @@ def test_a_power_cut_at_any_erase_or_program_loses_no_recorded_event(rules, monk
         # played on after the reset, the journal holds the next event too
         on = flash_on(after)
         jnl.Journal(on).record(resumed, resumed.apply("add P1.energy 1"))
-        again = jnl.resume(jnl.Journal(flash_on(after)), rules, keep=keep)
+        again = saved.resume(jnl.Journal(flash_on(after)), rules, keep=keep)
         assert again.state == resumed.state, f"played on after a cut at op {cut}"
 
 

@@ -24,6 +24,7 @@ RESUME_HEAP = 2 * 1024 * 1024  # no collection inside a resume here: room for it
 # ruleset on /flash/ loaded first, as the device does.
 WITH_RULES = """
 __import__('arbiter.store.journal')
+__import__('arbiter.store.saved')
 __import__('arbiter.hw.flash')
 jmod = sys.modules['arbiter.store.journal']
 flash = sys.modules['arbiter.hw.flash'].Flash('/flash/')
@@ -33,7 +34,8 @@ gc.collect()
 RESUME = WITH_RULES + """
 base = gc.mem_alloc()
 began = int(host.call('fuel', ''))
-game = jmod.resume(jmod.Journal(flash), rules, None, jmod.DEVICE_KEEP)
+saved = sys.modules['arbiter.store.saved']
+game = saved.resume(jmod.Journal(flash), rules, None, jmod.DEVICE_KEEP)
 spent = int(host.call('fuel', '')) - began
 allocated = gc.mem_alloc() - base
 gc.collect()
@@ -146,7 +148,9 @@ def scale(ruleset: str, players: int, cycle, events: int, seed: int = 1,
 
 def _row(journal, flash, data, game, whole, keep_at) -> dict:
     began = time.perf_counter()
-    again = journal.resume(journal.Journal(flash), data, keep=journal.DEVICE_KEEP)
+    from arbiter.store import saved
+
+    again = saved.resume(journal.Journal(flash), data, keep=journal.DEVICE_KEEP)
     took = time.perf_counter() - began
     assert again.state == game.state and again.count() == game.count(), \
         "resume differs from the game"

@@ -7,6 +7,7 @@ only once a game starts, so a big ruleset is parsed with them still on flash.
 
 from arbiter import ui, unload
 from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
+from arbiter.store import saved
 from arbiter.store.journal import DEVICE_KEEP, Journal
 from arbiter.ui.menu import Confirm, Menu, TextPage
 
@@ -44,7 +45,7 @@ def _ruleset_file(flash, name, ruleset):
 def choose(app, now):
     names = [n[:-5] for n in app.flash.names(FOLDER[:-1]) if n.endswith(".json")]
     items = [(n, lambda app, now, n=n: _open(app, n)) for n in names]
-    if Journal(app.flash).unfinished():
+    if saved.unfinished(app.flash):
         items.insert(0, ("Resume game", resume_saved))
     if not items:
         app.push(TextPage("Play", ["No rulesets on the device.",
@@ -192,7 +193,7 @@ class Setup:
         self.options[row] = choices[(index + step) % len(choices)]
 
     def _start(self, app, now):
-        if Journal(app.flash).unfinished():
+        if saved.unfinished(app.flash):
             app.push(Confirm("Saved game", ["A game in play is", "saved. Start a new",
                                             "one and lose it?"],
                              lambda app, now: start(app, self, now)))
@@ -262,6 +263,7 @@ def begin(app, setup, seed, mix, now):
 def _play(app, game, journal, now, lines, title):
     from arbiter.screens.play import PlayScreen
 
+    unload("arbiter.store.saved")  # reading a saved game back: not while one is played
     play = PlayScreen(game, journal)
     app.home()
     app.push(play)
@@ -285,21 +287,21 @@ def resume_saved(app, now, rules=None):
     first a step a pass (Loading), as at a game's start, and the replay comes in a
     pass of its own: all in the resume's pass, a big one did not fit a Pico's heap."""
     from arbiter.screens.view import public_text
-    from arbiter.store.journal import JOURNAL, resume
+    from arbiter.store.journal import JOURNAL
 
     journal = Journal(app.flash)
-    if not journal.unfinished():
+    if not saved.unfinished(app.flash):
         return
     name = "?"
     try:  # the ruleset first, then the journal (line by line): never both texts at once
-        header = journal.header()
+        header = saved.header(app.flash)
         if header is None:
             raise ValueError("its first line is unreadable")
         name = str(header.get("ruleset"))
         if rules is None and app.flash.exists(FOLDER + name + ".json"):
             app.push(Loading(name, _resume_later))
             return
-        game = resume(journal, rules or load_rules(app.flash, name), keep=DEVICE_KEEP)
+        game = saved.resume(journal, rules or load_rules(app.flash, name), keep=DEVICE_KEEP)
         unload("arbiter.game.replay")  # a resume's code only
     except Exception as exc:  # any failure at all
         reason = "not enough memory" if isinstance(exc, MemoryError) else \

@@ -10,18 +10,16 @@ replaced or removed unless forced: resuming would replay it on other rules.
 
 from arbiter.game import ruleset
 from arbiter.hw.flash import Flash
-from arbiter.store import checked
-from arbiter.store.journal import Journal
+from arbiter.store import checked, saved
 
 FOLDER = "rulesets/"
 
 
 def _in_play(flash):
     """The ruleset name of the unfinished game on flash, or None."""
-    journal = Journal(flash)
-    if not journal.unfinished():
+    if not saved.unfinished(flash):
         return None
-    header = journal.header()
+    header = saved.header(flash)
     return header.get("ruleset") if header else None
 
 

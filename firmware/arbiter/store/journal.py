@@ -12,8 +12,8 @@ rewrites it from the oldest snapshot with the events after. A line cut short by
 a power loss has no newline and is ignored: the game resumes at the last whole
 event (and the journal is rewritten whole). Leaving a game appends ``#end``:
 the journal stays for ``pull-log`` and ``audit``, but the device no longer
-offers to resume it. Read line by line, never whole: the heap holds a line at a
-time.
+offers to resume it. Read back (store/saved.py) line by line, never whole: the
+heap holds a line at a time.
 
 A hash chain runs over the journal's lines (``link``): its head is the SHA-256 of
 the head before and the line. A checkpoint carries the head of the journal it
@@ -24,8 +24,6 @@ after editing the file, but not make it match the head the table saw.
 """
 
 import json
-
-from arbiter.game import Illegal
 
 JOURNAL = "game.jnl"
 CHECKPOINT = "#ckpt "  # starts the checkpoint line, after the header
@@ -102,43 +100,6 @@ class Journal:
         """The game left: its head (shown to the table) and the end."""
         self.flash.append(JOURNAL, HEAD + self.head.hex() + "\n" + CLOSED)
 
-    def unfinished(self):
-        """True when flash holds a game that was never left (read from its tail only)."""
-        try:
-            with self.flash.open(JOURNAL, "rb") as f:
-                size = f.seek(0, 2)
-                if size < 2:
-                    return False
-                f.seek(max(0, size - len(CLOSED)))
-                return f.read() != CLOSED.encode()
-        except OSError:
-            return False
-
-    def header(self):
-        """The header of the game on flash (its first line only), or None."""
-        size = self.flash.size(JOURNAL)
-        if size is not None and size > MAX_BYTES:
-            return None  # too big to be a journal: its first line is not even read
-        found = self._open(False)
-        return found and found[0]
-
-    def read(self):
-        """(header, checkpoint, events, undone, cut) from flash, or None when there
-        is no game; see ``parse``. A journal too big to be one (ValueError)."""
-        size = self.flash.size(JOURNAL)
-        if size is not None and size > MAX_BYTES:
-            raise ValueError("journal over %d bytes" % MAX_BYTES)
-        return self._open(True)
-
-    def _open(self, whole):
-        try:
-            stream = self.flash.open(JOURNAL)
-        except OSError:
-            return None
-        with stream:
-            return parse(stream) if whole else parse_header(stream)
-
-
 def _header(game):
     header = {"format": 1, "ruleset": game.rules["name"], "players": game.players,
               "options": game.options, "seed": game.seed}
@@ -177,76 +138,3 @@ def file_head(stream):
             head = h.digest()
             h = hashlib.sha256(head)
             at = end + 1
-
-
-def parse_header(stream):
-    """(header,) or None when the first line is not a whole JSON object (cut short,
-    not UTF-8, too big for the heap)."""
-    try:
-        line = stream.readline()
-        header = json.loads(line) if line.endswith("\n") else None
-    except (ValueError, RuntimeError, MemoryError):
-        return None
-    return (header,) if isinstance(header, dict) else None
-
-
-def parse(stream):
-    """(header, checkpoint, lines, cut) of a journal read line by line, or None when
-    it has no whole header. ``checkpoint`` is None or {"n", "state", "rng",
-    "logged"} (and "starts"); ``lines`` are the events after it with ``undo`` and
-    ``redo`` in the order they were done (undone events stay: their dice were
-    drawn); ``cut``: the last line was cut short (the next append would join it).
-    A bad checkpoint raises ValueError."""
-    found = parse_header(stream)
-    if found is None:
-        return None
-    checkpoint, lines, cut = None, [], False
-    for line in stream:
-        if not line.endswith("\n"):
-            cut = True
-            break
-        line = line[:-1]
-        if line.startswith(CHECKPOINT):
-            checkpoint = json.loads(line[len(CHECKPOINT):])
-            lines = []
-        elif line and line[0] != "#":
-            lines.append(line)
-    return found[0], checkpoint, lines, cut
-
-
-def resume(journal, rules, found=None, keep=None):
-    """The game on flash rebuilt (from its checkpoint, if any), or None. ``found`` is
-    what ``journal.read()`` gave, when the caller already read it; ``keep`` as for
-    ``Game``. A journal whose last line was cut short is rewritten whole."""
-    found = found or journal.read()
-    if found is None:
-        return None
-    header, checkpoint, _, cut = found
-    if header.get("ruleset") != rules["name"]:
-        raise Illegal("the saved game is %s, not %s" % (header.get("ruleset"), rules["name"]))
-    game = rebuild(rules, found, keep)
-    journal.base = checkpoint["n"] if checkpoint else 0
-    if cut:
-        journal.compact(game)
-    else:
-        journal.head = journal.read_head()
-    return game
-
-
-def rebuild(rules, found, keep=None, check=None):
-    """The game ``found`` (what ``parse`` gave) records: replayed from its start or its
-    checkpoint; ``check`` as for ``Game.replay`` (audit)."""
-    from arbiter.game.engine import Game  # not before: choosing a game needs no engine
-
-    header, checkpoint, lines, _ = found
-    game = Game(rules, header["players"], header["options"], header["seed"], keep,
-                header.get("mix"))
-    start = logged = 0
-    if checkpoint:
-        if checkpoint["state"] is not None:  # None: the start's
-            game.state = checkpoint["state"]  # freshly parsed: the game's own
-        game.rng.restore(checkpoint["rng"])
-        start, logged = checkpoint["n"], checkpoint["logged"]
-    game.history.replay(lines, check, start, logged,
-                        checkpoint.get("starts", ()) if checkpoint else ())
-    return game
