@@ -2,6 +2,8 @@
 
 import re
 
+import pytest
+
 
 def test_boots_to_main_menu(rig):
     assert rig.lines[0] == "ARBITER"
@@ -166,3 +168,33 @@ def test_under_micropython_a_closed_forms_code_leaves_the_heap(tmp_path):
     assert seen["PlayScreen"] == ""
     assert seen["PlayScreen,FastForm"] == "fast forms"
     assert seen["PlayScreen,GameMenu"] == "game_menu"
+
+
+@pytest.mark.parametrize("name", ["juggernauts", "kaiju"])
+def test_under_micropython_a_played_game_holds_no_code_for_one_off_jobs(name, tmp_path):
+    # Juggernauts' recorded game picks its secret Commanders, Kaiju's corrects a
+    # counter by hand: each such action loads its code and lets it go, and the saved
+    # game's reader goes once play begins, so none is held while the game is played.
+    from arbiter_referee.bench import scenarios
+    from arbiter_referee.build import device_firmware
+    from arbiter_referee.compiled import factory_flash
+    from arbiter_referee.emulator.session import run_driver
+
+    game = {g.name: g for g in scenarios.GAMES}[name]
+    assert any(a.split()[0] in ("pick", "add", "set") for a in game.actions)
+    factory_flash(tmp_path)
+    body = (
+        "board, dev = vsession.start(drvdata.SEED, drvdata.SCRIPT, '/flash/')\n"
+        "ONE_OFF = ('arbiter.game.by_hand', 'arbiter.game.picks', 'arbiter.store.saved')\n"
+        "seen = {}\n"
+        "while vsession.step(board, dev):\n"
+        "    if dev.app is not None and any(type(s).__name__ == 'PlayScreen'\n"
+        "                                   for s in dev.app.stack):\n"
+        "        seen[' '.join([m for m in ONE_OFF if m in sys.modules])] = 1\n"
+        "    gc.collect()  # the WASI build collects only when told\n"
+        "for k in sorted(seen): print('S |' + k)\n")
+    result = run_driver("vsession", body, {"/flash": (tmp_path, True)}, 2 * 1024 * 1024,
+                        device_firmware(), {"SEED": game.device_seed, "SCRIPT": game.keys},
+                        preload=False)
+    seen = [line[3:] for line in result.stdout.splitlines() if line[:3] == "S |"]
+    assert seen == [""], result.stdout[-2000:] + result.stderr[-2000:]
