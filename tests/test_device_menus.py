@@ -173,8 +173,9 @@ def test_under_micropython_a_closed_forms_code_leaves_the_heap(tmp_path):
 @pytest.mark.parametrize("name", ["juggernauts", "kaiju"])
 def test_under_micropython_a_played_game_holds_no_code_for_one_off_jobs(name, tmp_path):
     # Juggernauts' recorded game picks its secret Commanders, Kaiju's corrects a
-    # counter by hand: each such action loads its code and lets it go, and the saved
-    # game's reader goes once play begins, so none is held while the game is played.
+    # counter by hand and moves cards: each such action loads its code and lets it
+    # go, and the saved game's reader goes once play begins, so none is held while
+    # the game is played (nor the public state's code, which only the PC asks for).
     from arbiter_referee.bench import scenarios
     from arbiter_referee.build import device_firmware
     from arbiter_referee.compiled import factory_flash
@@ -185,7 +186,8 @@ def test_under_micropython_a_played_game_holds_no_code_for_one_off_jobs(name, tm
     factory_flash(tmp_path)
     body = (
         "board, dev = vsession.start(drvdata.SEED, drvdata.SCRIPT, '/flash/')\n"
-        "ONE_OFF = ('arbiter.game.by_hand', 'arbiter.game.picks', 'arbiter.store.saved')\n"
+        "ONE_OFF = ('arbiter.game.by_hand', 'arbiter.game.picks', 'arbiter.store.saved',\n"
+        "           'arbiter.game.decks', 'arbiter.game.public')\n"
         "seen = {}\n"
         "while vsession.step(board, dev):\n"
         "    if dev.app is not None and any(type(s).__name__ == 'PlayScreen'\n"

@@ -61,8 +61,8 @@ def patched(game, fields):
 
 
 def previewed(game, text):
-    """What ``text`` would say (public.preview), recorded when the game is."""
-    from arbiter.game.public import preview
+    """What ``text`` would say (preview.preview), recorded when the game is."""
+    from arbiter.game.preview import preview
 
     said = preview(game, text)
     if isinstance(game, Recorded):
@@ -100,7 +100,7 @@ for n in range(len(drvdata.GAMES)):
         if kind == 97:
             vrun.act(game, i, what)
 """
-PREVIEWS = ("preview = __import__('arbiter.game.public', None, None, ('preview',)).preview\n",
+PREVIEWS = ("preview = __import__('arbiter.game.preview', None, None, ('preview',)).preview\n",
             """\
         elif kind == 63:
             print('P %d %s' % (i, preview(game, what)))

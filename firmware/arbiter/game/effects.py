@@ -262,14 +262,18 @@ def _opposed(game, effect):
 
 def _cards(game, effect):
     """``draw``, ``shuffle``, ``append``, ``remove``: cards and lists (see decks.py)."""
+    from arbiter import unload
     from arbiter.game import decks
 
-    if "draw" in effect:
-        decks.draw(game, effect)
-    elif "shuffle" in effect:
-        decks.shuffle(game, effect)
-    else:
-        decks.change_list(game, effect)
+    try:
+        if "draw" in effect:
+            decks.draw(game, effect)
+        elif "shuffle" in effect:
+            decks.shuffle(game, effect)
+        else:
+            decks.change_list(game, effect)
+    finally:
+        unload("arbiter.game.decks")  # a few effects a game: not held between them
 
 
 # what a ruleset may run of a game's own module in firmware/arbiter/game/: these

@@ -1,5 +1,5 @@
 """What players may see of a game: the public state (no unrevealed secret, no seed
-before the end), and what an action would say before it is done."""
+before the end). What an action would say before it is done: preview.py."""
 
 from arbiter.game.actions import pending_pick
 from arbiter.game.expr import EMPTY
@@ -42,42 +42,3 @@ def _piece(game, record):
         out["stats"] = dict(shared)
         out["stats"].update(record["stats"])
     return out
-
-
-def preview(game, text):
-    """What an action would say, without doing it: its last message (such as
-    "Rex 4/6 -> 7/6 KO, P1 +5 glory"), or the reason it would be refused. Nothing
-    for an action that rolls dice: a preview stops at its first roll, before it.
-
-    Only the action's effects run (not the end checks, which say nothing), on one
-    copy of the state, dropped after: the game's own state stays where it lies in a
-    Pico's heap (restoring the copy scattered the live state and the heap with it)."""
-    from arbiter.game import Illegal, RuleError
-    from arbiter.game.actions import parse, perform
-    from arbiter.game.state import clone
-
-    name, args = parse(text)
-    if name in ("undo", "redo"):
-        return ""
-    if game.state["result"]:
-        return "the game is over"
-    state, rng, length = game.state, game.rng, len(game.log)
-    game.state = clone(state)
-    game.state["message"] = ""
-    game.rolls = []
-    game.rng = None  # a preview never rolls: it stops at its first roll, before it
-    try:
-        perform(game, name, args)
-        said = game.state["message"]
-    except AttributeError:  # the generator is away: it would roll
-        said = ""
-    except Illegal as exc:
-        said = exc.reason
-    except (RuleError, KeyError, IndexError, TypeError, ValueError) as exc:
-        said = "cannot do that: %s" % exc
-    finally:
-        game.clear_scratch()
-        game.state = state
-        del game.log[length:]
-        game.rng = rng
-    return said

@@ -123,7 +123,7 @@ class FastForm(ActionForm):
 
     def draw(self, app, fb):
         if self.stale == 1:  # the preview in a pass of its own (see ActionForm.draw)
-            from arbiter.game.public import preview
+            from arbiter.game.preview import preview
 
             self.said, self.stale = preview(self.play.game, self.build(self.values())), 0
         elif self.stale:

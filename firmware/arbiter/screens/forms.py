@@ -202,7 +202,7 @@ class ActionForm(Form):
         # the preview waits for a pass of its own, after the one that changed the
         # fields: on a Pico's heap the two passes' garbage does not fit at once
         if self.stale == 1:
-            from arbiter.game.public import preview
+            from arbiter.game.preview import preview
 
             self.said, self.stale = preview(self.play.game, self.build(self.values())), 0
         elif self.stale:
