@@ -13,7 +13,6 @@ the log: the undone action's rolls stay there, marked undone. Undo stops at a
 reveal, and undoing an action that rolled needs the table's agreement.
 """
 
-from arbiter.game import Illegal
 from arbiter.game.state import clone
 
 SNAP_EVERY = 16  # events between in-memory snapshots
@@ -77,48 +76,12 @@ class History:
         return self.events[-1].partition("|")[2] or None if self.events else None
 
     def undo(self, agreed=False):
-        if not self.events:
-            raise Illegal("no further undo: it reaches the last %d actions" % self.undo_reach()
-                          if self.dropped else "nothing to undo")
-        if not agreed and self.needs():
-            raise Illegal("undo needs everyone's agreement (undo agreed): its rolls "
-                          + self.needs() + " stay in the log")
-        game = self.game
-        revealed = len(game.state["revealed"])
-        event, start = self.events.pop(), self.starts.pop()
-        self.undone.append((event, start))
-        self.rewind(self.count())
-        if len(game.state["revealed"]) < revealed:  # rare: back as it was, then no
-            game.cut_log(start[4])
-            self.redo()
-            raise Illegal("no undo past a reveal: a revealed secret stays revealed")
-        text, bar, _ = event.partition("|")
-        if not bar:  # nothing drawn: it goes from the log as well
-            game.cut_log(start[4])
-            return "undo"
-        for entry in game.log_since(start[4]):  # what it rolled stays, marked
-            if "rolls" in entry or "items" in entry:
-                entry["undone"] = True
-        game.log.append({"event": "undo", "action": text})
-        return "undo"
+        """The last event undone; see undo.py (its code loads for an undo)."""
+        return _rare("undo", self, agreed)
 
     def redo(self):
-        """The last undone event again, exactly: its own dice, not new ones."""
-        if not self.undone:
-            raise Illegal("nothing to redo")
-        game = self.game
-        event, start = self.undone.pop()
-        if "|" in event:  # its rolls are logged again: the same ones
-            game.log.append({"event": "redo", "action": event.split("|")[0]})
-        frontier = game.rng.mark()
-        game.rng.goto(start)
-        start = game.rng.mark(game.logged())
-        again = game.apply_again(event)
-        game.rng.goto(frontier)
-        undone = self.undone
-        self.add(again, start)
-        self.undone = undone
-        return "redo"
+        """The last undone event again; see undo.py."""
+        return _rare("redo", self)
 
     def rewind(self, count, parsed=None):
         """The game as it was after the first ``count`` events: from the nearest
@@ -166,3 +129,14 @@ class History:
         from arbiter.game.replay import replay
 
         replay(self, events, check, start, logged, starts)
+
+
+def _rare(name, history, *args):
+    """Undo and redo, a few a game: their code is loaded for each, not held."""
+    from arbiter import unload
+    from arbiter.game import undo
+
+    try:
+        return getattr(undo, name)(history, *args)
+    finally:
+        unload("arbiter.game.undo")
