@@ -175,7 +175,8 @@ def test_under_micropython_a_played_game_holds_no_code_for_one_off_jobs(name, tm
     # Juggernauts' recorded game picks its secret Commanders, Kaiju's corrects a
     # counter by hand and moves cards: each such action loads its code and lets it
     # go, and the saved game's reader goes once play begins, so none is held while
-    # the game is played (nor the public state's code, which only the PC asks for).
+    # the game is played (nor the public state's code, which only the PC asks for,
+    # nor the game's setup).
     from arbiter_referee.bench import scenarios
     from arbiter_referee.build import device_firmware
     from arbiter_referee.compiled import factory_flash
@@ -187,7 +188,7 @@ def test_under_micropython_a_played_game_holds_no_code_for_one_off_jobs(name, tm
     body = (
         "board, dev = vsession.start(drvdata.SEED, drvdata.SCRIPT, '/flash/')\n"
         "ONE_OFF = ('arbiter.game.by_hand', 'arbiter.game.picks', 'arbiter.store.saved',\n"
-        "           'arbiter.game.decks', 'arbiter.game.public')\n"
+        "           'arbiter.game.decks', 'arbiter.game.public', 'arbiter.game.start')\n"
         "seen = {}\n"
         "while vsession.step(board, dev):\n"
         "    if dev.app is not None and any(type(s).__name__ == 'PlayScreen'\n"

@@ -24,7 +24,9 @@ class Game(Context):
         self.players = spec.get("default", low) if players is None else players
         if not low <= self.players <= high:
             raise Illegal("%s takes %d to %d players" % (rules["name"], low, high))
-        super().__init__(rules, _resolve_options(rules, options or {}))
+        from arbiter.game.start import resolve_options
+
+        super().__init__(rules, resolve_options(rules, options or {}))
         self.seed = seed  # the device's part, committed to at the start
         self.mix = mix  # the players' part, added after (see rng.dice_seed)
         # keep=N (a device's heap): the log keeps its last N entries and the history
@@ -66,36 +68,19 @@ class Game(Context):
 
     def restart(self):
         """The game as it starts: its state, its generator at the seed, its log."""
+        from arbiter import unload
+        from arbiter.game.start import setup_players
+
         self.state = new_state(self.rules, self.players)
         self.rng = Rng(dice_seed(self.seed, self.mix))
         self.log = [{"event": "start", "ruleset": self.rules["name"],
                      "commitment": commitment(self.seed)}]
         self.log_dropped = 0  # log entries no longer in RAM, before log[0]
         self.clear_scratch()
-        self._setup_players()
+        setup_players(self)
+        unload("arbiter.game.start")  # a game's start only (and an undo back to it)
         if not self.rules.get("secrets"):
             self.begin_play()
-
-    def _setup_players(self):
-        state = self.state
-        if self.rules.get("teams"):  # each player's pieces and card come from a team
-            from arbiter import unload
-            from arbiter.game.teams import deal
-
-            deal(self)
-            unload("arbiter.game.teams")  # used at the start and by a ``team`` effect only
-            return
-        pieces = self.rules.get("pieces", EMPTY)
-        for player in state["order"]:
-            specs = pieces.get("by_player", EMPTY).get(player, pieces.get("each", ()))
-            for spec in specs:
-                self.add_piece(player, spec)
-        for player in state["order"]:  # after the pieces: a start may depend on them
-            self.binding = {"p": player}
-            record = state["players"][player]
-            for name, spec in self.rules.get("counters", EMPTY).items():
-                record[name] = self.start_value(spec)
-        self.binding = {}
 
     def add_piece(self, owner, spec):
         key = owner + "." + spec["key"]
@@ -370,22 +355,3 @@ class Game(Context):
         from arbiter.game.order import resolve_end
 
         resolve_end(self)
-
-
-def _resolve_options(rules, given):
-    resolved = {}
-    declared = rules.get("options", EMPTY)
-    for name in given:
-        if name not in declared:
-            raise Illegal("unknown option %s" % name)
-    for name, spec in declared.items():
-        value = given.get(name, spec.get("default", spec["choices"][0]))
-        if value not in spec["choices"]:
-            # options arrive as text from a command line: match by spelling
-            match = [c for c in spec["choices"] if str(c).lower() == str(value).lower()]
-            if not match:
-                raise Illegal("option %s must be one of %s" % (
-                    name, ", ".join(str(c) for c in spec["choices"])))
-            value = match[0]
-        resolved[name] = value
-    return resolved
