@@ -34,28 +34,21 @@ class PlayScreen:
             self.pending = None
             self.after(app, entries, now)
         if self.choosing is not None:
-            self._draw_choices(fb)
+            from arbiter.screens.secret_pick import draw_choices
+
+            draw_choices(self, fb)
             return
         lines, self.more = play_lines(game, self.notes, self.notice)
         ui.draw_lines(fb, lines)
 
-    def _draw_choices(self, fb):
-        from arbiter.game.actions import pending_pick
-
-        secret, player = pending_pick(self.game)
-        first = ui.title(fb, player + ": " + secret.get("prompt", secret["name"]))
-        rows = 7 - first
-        choices = secret["choices"]
-        top = max(0, min(self.choosing - rows + 1, len(choices) - rows))
-        for row in range(min(rows, len(choices))):
-            i = top + row
-            ui.line(fb, row + first, " " + str(choices[i]), i == self.choosing)
-        ui.hint(fb, "A:pick B:back")
-
     def key(self, app, button, kind, now):
         self.notice = ""
-        if self.game.state["round"] == 0:
-            self._pick_key(app, button, kind, now)
+        if self.game.state["round"] == 0 and self.choosing is None and button == B:
+            app.push(game_menu(self))
+        elif self.game.state["round"] == 0:
+            from arbiter.screens.secret_pick import pick_key
+
+            pick_key(self, app, button, kind, now)
         elif button == A and kind != LONG and "confirm" in self.game.phase() and \
                 not self.game.state["result"]:  # confirmed first (Tactics: the castles)
             from arbiter.screens.confirm import open_confirm
@@ -98,29 +91,6 @@ class PlayScreen:
         from arbiter.screens.pieces import piece_page
 
         app.push(piece_page(game))
-
-    def _pick_key(self, app, button, kind, now):
-        """Pass the device round: each player sees only their own choice list."""
-        from arbiter.game.actions import pending_pick
-
-        secret, player = pending_pick(self.game)
-        if self.choosing is None:
-            if button == A and kind != LONG:
-                self.choosing = 0
-            elif button == B:
-                app.push(game_menu(self))
-            return
-        count = len(secret["choices"])
-        if button == UP:
-            self.choosing = (self.choosing - 1) % count
-        elif button == DOWN:
-            self.choosing = (self.choosing + 1) % count
-        elif button == B:
-            self.choosing = None
-        elif button == A and kind != LONG:
-            choice = secret["choices"][self.choosing]
-            self.choosing = None  # hide the list before the next player takes the device
-            self.act(app, "pick %s %s" % (player, choice), now)
 
     def act(self, app, text, now):
         """Apply an action and journal it; on refusal show why. True if applied."""
