@@ -3,6 +3,7 @@ how its figure is found, and, where a 32-bit MicroPython is at hand, the games
 that meet issue 18's 144 KB budget so measured."""
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -38,6 +39,43 @@ def test_the_figure_is_the_smallest_heap_from_which_every_larger_one_plays_too(m
 def test_a_game_that_plays_in_no_heap_tried_has_no_figure(monkeypatch):
     found, tried = _plays_from(monkeypatch, lambda kb: False)
     assert found is None and tried == [512]
+
+
+def test_the_calibrations_frames_are_printed_as_ever_and_allocate_nothing():
+    # A frame printed from a buffer allocated once: under the heap's lock it prints,
+    # under MicroPython, the very line print_frame prints. Else the harness's own
+    # strings decided where a game ran out of heap (Jugger's did at 148 KB).
+    from arbiter_referee.emulator.session import run_driver
+
+    body = """
+import micropython
+from vframe import FrameLine
+board, dev = vsession.start(1, 'a wait=300', '/flash/')
+while vsession.step(board, dev):
+    pass
+board.oled.ram[5] = 0xa7
+board.elapsed = 1234567
+frame = FrameLine(lambda line, length: sys.stdout.write(line, 0, length))
+locked = ''  # a global: made before the lock
+gc.collect()
+micropython.heap_lock()
+try:
+    frame(board)
+    locked = 'allocates nothing'
+except MemoryError:
+    locked = 'allocated'
+micropython.heap_unlock()
+vsession.print_frame(board)
+print(locked)
+"""
+    result = run_driver("vsession", body, {"/flash": (Path(__file__).parent / "data" /
+                                                      "emptyflash", False)}, 128 * 1024,
+                        preload=False)
+    assert result.exit_code == 0, result.stderr
+    by_frame_line, printed, locked = result.stdout.strip().splitlines()[-3:]
+    assert locked == "allocates nothing"
+    assert printed.startswith("F t=1234567 on=1 ") and printed.split(" ram=")[1][10:12] == "a7"
+    assert by_frame_line == printed
 
 
 # The real measure needs MicroPython's unix port built 32-bit (calibrate --build,

@@ -46,9 +46,9 @@ RP2_CONFIG = "-DMICROPY_QSTR_BYTES_IN_HASH=1"
 # and whenever an allocation fails (automatic collection stays on). As on a Pico
 # the modules are imported from the current folder ("arbiter/app.mpy": each
 # module's path is a string the heap keeps). What a Pico holds off its heap, the
-# button script and the panel's RAM, is allocated first and given on top of the
-# heap measured (RESERVE); a frame is printed after the pass's garbage went, as
-# the bench does (its allocations are the emulator's, not the firmware's).
+# button script, the panel's RAM and the buffer a frame is printed from, is
+# allocated first and given on top of the heap measured (reserve); printing a
+# frame allocates nothing, so the heap measured is the firmware's alone.
 DRIVER = """\
 import gc, sys
 script = panel = f = base = None
@@ -58,13 +58,15 @@ with open(%(script)r, 'rb') as f:
     script = f.read()
 panel = bytearray(1024)
 f = None
+from vframe import FrameLine
+frame = FrameLine(lambda line, length: sys.stdout.write(line, 0, length))
 if %(probe)d:
     gc.collect()
     print('E reserve=%%d' %% (gc.mem_alloc() - base))
     sys.exit()
 sys.path[:0] = ['']
 import vsession
-board, dev = vsession.start(%(seed)d, script, %(flash)r, panel)
+board, dev = vsession.start(%(seed)d, script, %(flash)r, panel, frame)
 script = panel = None
 gc.collect()
 live = gc.mem_alloc()

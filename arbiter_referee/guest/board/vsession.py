@@ -27,9 +27,11 @@ def print_frame(board, write=None):
     write("\n")
 
 
-def start(seed, script, flash_root="", panel_ram=None):
-    """Boot the firmware on a virtual board; drive it with ``step``."""
-    board = VirtualBoard(seed, script, flash_root, on_frame=print_frame, panel_ram=panel_ram)
+def start(seed, script, flash_root="", panel_ram=None, on_frame=print_frame):
+    """Boot the firmware on a virtual board; drive it with ``step``. ``on_frame``:
+    called with the board for every changed frame (vframe.FrameLine prints it and
+    allocates nothing)."""
+    board = VirtualBoard(seed, script, flash_root, on_frame=on_frame, panel_ram=panel_ram)
     return board, device.Device(board)
 
 
