@@ -281,9 +281,11 @@ class Game(Context):
             self.binding = saved
 
     def order_players(self, spec):
+        from arbiter import unload
         from arbiter.game.order import order_players
 
         self.state["order"] = order_players(self, spec)
+        unload("arbiter.game.order")  # a round's start: not held through its actions
 
     # -- phases, turns and the end ---------------------------------------------------
 
@@ -352,6 +354,10 @@ class Game(Context):
         self._check_end("always")
 
     def _resolve(self):
+        if not (self.pending_win or self.pending_lose or self.pending_tie):
+            return  # nobody won or lost: the end's code stays on flash
+        from arbiter import unload
         from arbiter.game.order import resolve_end
 
         resolve_end(self)
+        unload("arbiter.game.order")
