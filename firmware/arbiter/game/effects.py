@@ -261,19 +261,17 @@ def _opposed(game, effect):
 
 
 def _cards(game, effect):
-    """``draw``, ``shuffle``, ``append``, ``remove``: cards and lists (see decks.py)."""
-    from arbiter import unload
+    """``draw``, ``shuffle``, ``append``, ``remove``: cards and lists (see decks.py),
+    whose code is held for the action's other cards and let go at its end
+    (Game.clear_scratch): loaded again for each, a hand dealt cost a third more."""
     from arbiter.game import decks
 
-    try:
-        if "draw" in effect:
-            decks.draw(game, effect)
-        elif "shuffle" in effect:
-            decks.shuffle(game, effect)
-        else:
-            decks.change_list(game, effect)
-    finally:
-        unload("arbiter.game.decks")  # a few effects a game: not held between them
+    if "draw" in effect:
+        decks.draw(game, effect)
+    elif "shuffle" in effect:
+        decks.shuffle(game, effect)
+    else:
+        decks.change_list(game, effect)
 
 
 # what a ruleset may run of a game's own module in firmware/arbiter/game/: these

@@ -9,6 +9,7 @@ of this class is what effects call (effects.py) and the rules of play: phases,
 turns, triggers and the end. What expressions read is its Context part.
 """
 
+from arbiter import unload
 from arbiter.game import Illegal, RuleError, actions, effects
 from arbiter.game.context import Context
 from arbiter.game.expr import EMPTY, evaluate
@@ -68,7 +69,6 @@ class Game(Context):
 
     def restart(self):
         """The game as it starts: its state, its generator at the seed, its log."""
-        from arbiter import unload
         from arbiter.game.start import setup_players
 
         self.state = new_state(self.rules, self.players)
@@ -149,9 +149,11 @@ class Game(Context):
         return self._apply_new(name, args, text, True, recorded)
 
     def clear_scratch(self):
-        """The action's working state (see Context) and a win or loss still to resolve."""
+        """The action's working state (see Context), a win or loss still to resolve,
+        and the decks' code if its cards loaded it (effects._cards)."""
         super().clear_scratch()
         self.pending_win, self.pending_lose, self.pending_tie = [], [], False
+        unload("arbiter.game.decks")
 
     # -- the log ------------------------------------------------------------------
 
@@ -281,7 +283,6 @@ class Game(Context):
             self.binding = saved
 
     def order_players(self, spec):
-        from arbiter import unload
         from arbiter.game.order import order_players
 
         self.state["order"] = order_players(self, spec)
@@ -356,7 +357,6 @@ class Game(Context):
     def _resolve(self):
         if not (self.pending_win or self.pending_lose or self.pending_tie):
             return  # nobody won or lost: the end's code stays on flash
-        from arbiter import unload
         from arbiter.game.order import resolve_end
 
         resolve_end(self)
