@@ -1,11 +1,12 @@
 """A ruleset as the PC sends it to a device: compiled from its JSON source.
 
 Data only: a head, then each action's effects as the
-text of their JSON, in lines of at most LINE_BYTES after their length, and each
-team's JSON in a line, then the ruleset's JSON with each of those actions' effects
-the byte offset of its line, or the list of its lines', and its teams their lines'
-(``ruleset.LINES_HEAD``). The device parses no action's effects at load and holds
-none of their text: it reads an action's lines from flash when the action is
+text of their JSON, in lines of at most LINE_BYTES after their length, each
+team's JSON in a line, and each action's JSON in a line (its effects the byte
+offset of their line, or the list of their lines'), then the ruleset's JSON with
+its teams and actions their lines' offsets (``ruleset.LINES_HEAD``). The device
+parses no action's effects at load and holds none of their text: it reads an
+action from flash when it is offered or done, its effects' lines when it is
 done, and a team's when a player takes it. So loading a
 ruleset no longer needs a heap three times the file's size (Jugger TTG: 197 KB
 in use while it parsed) and the game holds none of its actions' effects.
@@ -54,6 +55,14 @@ def compiled(source: bytes) -> bytes:
             text = json.dumps(team, separators=(",", ":"))
             lines.append(b"%05d%s" % (len(text), text.encode()))
             teams[i] = at
+            at += len(lines[-1]) + 1
+    actions = data.get("actions")
+    if isinstance(actions, dict) and actions and \
+            all(isinstance(spec, dict) for spec in actions.values()):
+        for name, spec in actions.items():  # a line each: read when the action is wanted
+            text = json.dumps(spec, separators=(",", ":"))
+            lines.append(b"%05d%s" % (len(text), text.encode()))
+            actions[name] = at
             at += len(lines[-1]) + 1
     body = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
     if not lines:

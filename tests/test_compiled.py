@@ -1,8 +1,9 @@
 """Rulesets compiled on the PC (arbiter_referee/compiled.py): what push, deploy and a
 new device's flash send. Data only: each action's effects lines of JSON text (a
-long one split) and each team's line, the ruleset's JSON after them. The device
-checks them an action at a time, refuses the malformed as it refuses the source,
-and reads an action's lines from flash when it is done, a team's when it is taken."""
+long one split), each team's line and each action's, the ruleset's JSON after them.
+The device checks them an action at a time, refuses the malformed as it refuses the
+source, and reads an action from flash when it is offered or done, its effects'
+lines when it is done, a team's when it is taken."""
 
 import copy
 import io
@@ -40,13 +41,34 @@ def _parts(data):
     return lines, json.loads(data[end:])
 
 
+def _actions(lines, body):
+    """A compiled file's actions, each read from its line."""
+    return {name: json.loads(lines[at]) for name, at in body["actions"].items()}
+
+
+def _with_action(data, name, spec):
+    """A compiled file whose action ``name`` is ``spec``, in a line of its own added
+    after the others (every other offset stays as it was)."""
+    head = len(ruleset.LINES_HEAD)
+    end = int(data[head:head + 8])
+    body = json.loads(data[end:])
+    text = json.dumps(spec, separators=(",", ":")).encode()
+    line = b"%05d%s\n" % (len(text), text)
+    body["actions"][name] = end
+    return b"%s%08d%s%s%s" % (data[:head], end + len(line), data[head + 8:end], line,
+                              json.dumps(body, separators=(",", ":")).encode())
+
+
 @pytest.mark.parametrize("name", sorted(bundled()))
 def test_a_compiled_ruleset_keeps_actions_effects_as_lines_and_loads_as_its_source(name):
     source = bundled()[name].read_bytes()
     lines, data = _parts(compiled(source))
-    for action, spec in data["actions"].items():
-        effects = json.loads(source)["actions"][action].get("effects", [])
-        assert _joined(lines, spec["effects"]) == effects, action
+    assert all(type(at) is int for at in data["actions"].values())
+    for action, spec in _actions(lines, data).items():
+        was = json.loads(source)["actions"][action]
+        assert {k: v for k, v in spec.items() if k != "effects"} == \
+            {k: v for k, v in was.items() if k != "effects"}, action
+        assert _joined(lines, spec["effects"]) == was.get("effects", []), action
     assert _device_reads(compiled(source)) == ruleset.parse(source.decode())
 
 
@@ -64,11 +86,11 @@ def test_an_actions_long_effects_are_split_in_lines_a_device_reads_in_little_roo
     # block that size in a full heap (the calibrated figure fell from 151 to 145 KB)
     source = json.loads(bundled()[name].read_bytes())
     lines, data = _parts(compiled(bundled()[name].read_bytes()))
-    for spec in data["actions"].values():
+    for spec in _actions(lines, data).values():
         for at in spec["effects"] if isinstance(spec["effects"], list) else [spec["effects"]]:
             text = lines[at]
             assert len(text) <= LINE_BYTES or len(json.loads(text)) == 1, text[:60]
-    for action, spec in data["actions"].items():
+    for action, spec in _actions(lines, data).items():
         if isinstance(spec["effects"], list):
             assert len(spec["effects"]) > 1
             whole = json.dumps(source["actions"][action]["effects"], separators=(",", ":"))
@@ -128,7 +150,28 @@ def test_a_compiled_teams_line_is_checked_as_the_team():
     assert str(from_source.value) == str(refused.value)
 
 
+def test_a_compiled_actions_line_is_checked_as_the_action():
+    # each action is a line the device reads when it is wanted: at the first load it
+    # is checked as the source's action is, with the same reason
+    data = compiled(bundled()["kaiju"].read_bytes())
+    lines, body = _parts(data)
+    roar = _actions(lines, body)["roar"]
+    with pytest.raises(ruleset.RulesetError) as refused:
+        _device_reads(_with_action(data, "roar", dict(roar, params="p")))
+    source = json.loads(bundled()["kaiju"].read_bytes())
+    source["actions"]["roar"]["params"] = "p"
+    with pytest.raises(ruleset.RulesetError) as from_source:
+        ruleset.parse(json.dumps(source))
+    assert str(refused.value) == str(from_source.value)
+    assert str(refused.value).startswith("actions.roar.params: ")
+    broken = data.replace(b'"label":"Roar: +2 Energy"', b'"label":"Roar: +2 Energy}')
+    assert broken != data
+    with pytest.raises(ruleset.RulesetError, match=r"^actions\.roar: not valid JSON$"):
+        _device_reads(broken)
+
+
 def test_a_device_keeps_a_compiled_actions_effects_on_flash_and_plays_them(tmp_path):
+    from arbiter.game import effects
     from arbiter.game.engine import Game
     from arbiter.game.public import public_state
     from arbiter.hw.flash import Flash
@@ -137,11 +180,12 @@ def test_a_device_keeps_a_compiled_actions_effects_on_flash_and_plays_them(tmp_p
     flash = Flash(str(tmp_path) + "/")
     with flash.open("kaiju.json") as stream:
         rules = ruleset.read(stream, lines=flash.lines("kaiju.json"))
-    kept = [spec["effects"] for spec in rules["actions"].values()]
+    from_flash = Game(rules, seed=3)
+    assert all(type(at) is int for at in rules["actions"].values())  # their lines' offsets
+    kept = [effects.action(from_flash, name)["effects"] for name in rules["actions"]]
     assert all(type(at) is int for effects in kept
                for at in (effects if isinstance(effects, list) else [effects]))
     assert any(isinstance(effects, list) for effects in kept)  # Kaiju's damage: 2 lines
-    from_flash = Game(rules, seed=3)
     from_source = Game(ruleset.parse(bundled()["kaiju"].read_text()), seed=3)
     for game in (from_flash, from_source):  # damage: an action read from two lines
         for action in ("team p=P1 name=Titans", "team p=P2 name=Abyss", "next",
@@ -155,7 +199,7 @@ def test_a_device_keeps_a_compiled_actions_effects_on_flash_and_plays_them(tmp_p
 def test_a_long_actions_lines_are_parsed_and_done_one_at_a_time(tmp_path):
     # done whole, Juggernauts' attack held a 7 KB parse while it called pay and
     # mark: a part at a time took its calibrated heap from 145 to 140 KB
-    from arbiter.game import LINES
+    from arbiter.game import LINES, effects
     from arbiter.game.engine import Game
     from arbiter.hw.flash import Flash
 
@@ -166,6 +210,7 @@ def test_a_long_actions_lines_are_parsed_and_done_one_at_a_time(tmp_path):
     game = Game(rules, seed=3)
     for action in ("team p=P1 name=Titans", "team p=P2 name=Abyss", "next"):
         game.apply(action)
+    parts = len(effects.action(game, "damage")["effects"])
     read, steps_at_read = rules[LINES], []
 
     def reading(at):
@@ -174,9 +219,10 @@ def test_a_long_actions_lines_are_parsed_and_done_one_at_a_time(tmp_path):
 
     rules[LINES] = reading
     game.apply("damage by=P2 k=P1.k2 n=1")
-    assert len(steps_at_read) == len(rules["actions"]["damage"]["effects"]) > 1
-    # each line read once the effects of the one before have run
-    assert steps_at_read == sorted(set(steps_at_read))
+    # the action's own line, then each of its effects' lines, each read once the
+    # effects of the one before have run
+    assert len(steps_at_read) == 1 + parts > 2
+    assert steps_at_read[1:] == sorted(set(steps_at_read[1:]))
 
 
 @pytest.mark.parametrize("name", sorted(bundled()))
@@ -222,28 +268,31 @@ def test_a_compiled_files_broken_head_or_line_is_refused_in_one_line():
     broken = "^ruleset: a compiled ruleset's head is broken$"
     with pytest.raises(ruleset.RulesetError, match=broken):
         _device_reads(data[:head] + b"0000001x" + data[head + 8:])
-    lines, _ = _parts(data)
-    first = min(lines)
+    lines, body = _parts(data)
     end = int(data[head:head + 8])
-    beyond = data[:end] + data[end:].replace(b'"effects":%d' % first,
-                                             b'"effects":%d' % end, 1)
-    not_a_line = r"^actions\.\w+\.effects: not a line of the file$"
-    with pytest.raises(ruleset.RulesetError, match=not_a_line):
-        _device_reads(beyond)
+    name = sorted(body["actions"])[0]
+    spec = _actions(lines, body)[name]
+    spec["effects"] = end + 9999  # beyond the lines
+    with pytest.raises(ruleset.RulesetError, match=r"^actions\.%s\.effects: not a line of "
+                       "the file$" % name):
+        _device_reads(_with_action(data, name, spec))
+    body["actions"][name] = end + 1  # the action's own line: inside the JSON
+    with pytest.raises(ruleset.RulesetError, match=r"^actions\.%s: not a line of the file$"
+                       % name):
+        _device_reads(_with_body(data, body))
 
 
 def test_an_actions_lines_that_are_not_its_parts_are_refused_in_one_line():
     data = compiled(bundled()["juggernauts"].read_bytes())
     lines, body = _parts(data)
-    split = body["actions"]["attack"]["effects"]
+    attack = _actions(lines, body)["attack"]
+    split = attack["effects"]
     assert isinstance(split, list)
     end = int(data[len(ruleset.LINES_HEAD):len(ruleset.LINES_HEAD) + 8])
-    whole = b'"effects":%s' % json.dumps(split, separators=(",", ":")).encode()
     refused = r"^actions\.attack\.effects: not a line of the file$"
-    for parts in ([split[0], end], [split[0], split[0] + 1]):  # beyond, inside a line
-        wrong = b'"effects":%s' % json.dumps(parts, separators=(",", ":")).encode()
+    for parts in ([split[0], end + 9999], [split[0], split[0] + 1]):  # beyond, inside a line
         with pytest.raises(ruleset.RulesetError, match=refused):
-            _device_reads(data[:end] + data[end:].replace(whole, wrong, 1))
+            _device_reads(_with_action(data, "attack", dict(attack, effects=parts)))
     # a part that is not a list of effects: the parts cannot be joined
     at, text = split[1], lines[split[1]]
     assert data[at:at + 5 + len(text)] == b"%05d%s" % (len(text), text.encode())

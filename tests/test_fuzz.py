@@ -12,6 +12,7 @@ from helpers.game import rules, snapshot
 
 from arbiter.game import Illegal
 from arbiter.game.actions import pending_pick
+from arbiter.game.effects import action
 from arbiter.game.engine import Game
 from arbiter_referee.rulesets import bundled
 
@@ -77,7 +78,7 @@ def by_params(rng, game, name, players, pieces, number):
     """``name`` and a value for each of its params, chosen in turn as the device's form
     offers them: each param's choices worked out with those before it bound."""
     chosen = {}
-    for param in game.rules["actions"].get(name, {}).get("params", []):
+    for param in (action(game, name) or {}).get("params", []):
         chosen[param] = rng.choice(param_options(game, name, param, players, pieces, number,
                                                  chosen))
     return " ".join([name] + list(chosen.values()))
@@ -90,7 +91,7 @@ def param_options(game, name, param, players, pieces, number, bound=None):
     from arbiter.game.actions import offered_form
     from arbiter.game.expr import evaluate
 
-    offered = game.rules["actions"].get(name, {}).get("choices", {})
+    offered = (action(game, name) or {}).get("choices", {})
     if param in offered:
         saved, game.binding = game.binding, dict(bound or {})
         try:
@@ -107,16 +108,16 @@ def param_options(game, name, param, players, pieces, number, bound=None):
     return [str(number)]
 
 
-def declared_checks(game, action):
-    """Whether ``action`` keeps what its ruleset action declares, as the game stands:
+def declared_checks(game, text):
+    """Whether ``text`` keeps what its ruleset action declares, as the game stands:
     its phases, ``who: "turn"`` and its ``strict`` arguments among their choices."""
     from arbiter.game.actions import parse
 
     try:
-        name, args = parse(action)
+        name, args = parse(text)
     except Illegal:
         return True
-    spec = game.rules.get("actions", {}).get(name)
+    spec = action(game, name)
     if spec is None or game.state["round"] == 0 or game.state["result"]:
         return True
     if spec.get("phases") and game.phase()["name"] not in spec["phases"]:

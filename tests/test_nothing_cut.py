@@ -75,8 +75,11 @@ def tries(play, name):
 
 def phase_actions(game):
     phase = game.phase()["name"]
-    return sorted(name for name, spec in game.rules.get("actions", {}).items()
-                  if phase in spec.get("phases", (phase,)) and not spec.get("private"))
+    from arbiter.game.effects import action
+
+    return sorted(name for name in game.rules.get("actions", {})
+                  if phase in action(game, name).get("phases", (phase,)) and
+                  not action(game, name).get("private"))
 
 
 def act_and_read(rig, text, checked):

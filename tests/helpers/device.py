@@ -132,6 +132,7 @@ def by_fast_path(rig, label, values):
     action is that one and the fields it leaves alone already hold those values:
     Right opens it, Up/Down pick the piece or player, Left/Right the amount, A does
     it. The screen just before A; False, no key pressed, when the fast path cannot."""
+    from arbiter.game.effects import action
     from arbiter.screens.fast import FastForm, fast_action
     from arbiter.screens.forms import action_form
 
@@ -140,7 +141,7 @@ def by_fast_path(rig, label, values):
         return False
     game = play.game
     name = fast_action(game)
-    spec = game.rules.get("actions", {}).get(name) if name else None
+    spec = action(game, name) if name else None
     if spec is None or spec.get("label", name) != label:
         return False
     # what the menu's form would do, worked out on forms not shown

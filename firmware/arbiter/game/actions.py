@@ -8,7 +8,7 @@ An event is the canonical action text, plus ``|`` and the dice it rolled
 import json
 
 from arbiter.game import Illegal
-from arbiter.game.effects import bind_args, do_action, of_action
+from arbiter.game.effects import action, bind_args, do_action, of_action
 from arbiter.game.expr import EMPTY, evaluate
 
 GENERIC = ("next", "add", "set", "roll", "pick", "undo", "redo")
@@ -226,7 +226,7 @@ def _within(game, name, spec, key, args):
 
 
 def _ruleset_action(game, name, args):
-    spec = game.rules["actions"][name]
+    spec = action(game, name, game.parsed)
     if spec.get("private"):  # a helper other actions ``call``, never done on its own
         raise Illegal("%s is only part of other actions" % name)
     params = spec.get("params", ())

@@ -179,10 +179,19 @@ def _for_each(game, effect):
         game.with_binding(effect.get("as", "t"), str(item), effect.get("do", ()))
 
 
+def action(game, name, cache=None):
+    """The ruleset's action ``name`` (None: no such action). A compiled ruleset on a
+    device keeps the byte offset of its line (ruleset.LINES_HEAD): read and parsed when
+    wanted, once per ``cache`` (the action in progress: ``game.parsed``), so a game
+    holds none of its actions' fields between actions (Kaiju's were 7 KB)."""
+    spec = game.rules.get("actions", EMPTY).get(name)
+    return _parsed(game, spec, cache) if type(spec) is int else spec
+
+
 def _call(game, effect):
     """``call`` ACTION, ``with``: a ruleset action's effects (not its phase check) with
     the arguments in ``with``; ``p``, ``k`` and ``t`` among them bind ``$p``, ``$k``, ``$t``."""
-    spec = game.rules.get("actions", EMPTY).get(effect["call"])
+    spec = action(game, effect["call"], game.parsed)
     if spec is None:
         raise RuleError("no action %s to call" % effect["call"])
     if len(game.calls) >= MAX_CALLS:

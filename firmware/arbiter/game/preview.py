@@ -2,10 +2,13 @@
 (a form shows it as its fields change)."""
 
 
-def preview(game, text):
+def preview(game, text, specs=None):
     """What an action would say, without doing it: its last message (such as
     "Rex 4/6 -> 7/6 KO, P1 +5 glory"), or the reason it would be refused. Nothing
     for an action that rolls dice: a preview stops at its first roll, before it.
+    ``specs``: the actions a form's previews read (effects.action: by their lines'
+    offsets), the form's own among them, kept for its next previews: a knob's
+    turn reads none again from flash.
 
     Only the action's effects run (not the end checks, which say nothing), on one
     copy of the state, dropped after: the game's own state stays where it lies in a
@@ -24,6 +27,8 @@ def preview(game, text):
     game.state["message"] = ""
     game.rolls = []
     game.rng = None  # a preview never rolls: it stops at its first roll, before it
+    if specs:
+        game.parsed.update(specs)
     try:
         perform(game, name, args)
         said = game.state["message"]
@@ -34,6 +39,11 @@ def preview(game, text):
     except (RuleError, KeyError, IndexError, TypeError, ValueError) as exc:
         said = "cannot do that: %s" % exc
     finally:
+        if specs is not None:
+            parsed = game.parsed
+            for at in parsed:
+                if parsed[at].__class__ is dict:  # an action's (effects parse to lists)
+                    specs[at] = parsed[at]
         game.clear_scratch()
         game.state = state
         del game.log[length:]

@@ -18,11 +18,12 @@ MAX_FILE_BYTES = 40960  # a device's file, its source or compiled (below)
 
 # A ruleset compiled on the PC (arbiter_referee/compiled.py): this head, the JSON's
 # byte offset in 8 digits and a newline, then lines of the actions' effects (each
-# line's text's length in 5 digits, then the text: a JSON list of effects) and of
-# the teams (a team's JSON each), then the ruleset's JSON, whose actions' effects
-# are their line's byte offset, or a list of their lines' (an action's long effects
-# are split: a Pico reads a line whole), and whose teams are their lines' offsets.
-# Still data: an action's lines joined are checked as its effects, a team's as a team.
+# line's text's length in 5 digits, then the text: a JSON list of effects), of the
+# teams (a team's JSON each) and of the actions (an action's JSON each, its effects
+# their line's byte offset, or a list of their lines': an action's long effects are
+# split, a Pico reads a line whole), then the ruleset's JSON, whose teams and
+# actions are their lines' offsets. Still data: an action's lines joined are
+# checked as its effects, a team's as a team, an action's as an action.
 LINES_HEAD = "//arbiter lines "
 MAX_PLAYERS = 8
 
@@ -94,6 +95,11 @@ def steps(source, load=json.load, passed=False, lines=None):
         data["teams"] = _teams(source, teams, end)  # reads them from flash
     else:
         teams = None
+    specs = data.get("actions") if end and isinstance(data, dict) else None
+    if _placed(specs) and not (passed and lines):  # read for the checks: a game
+        data["actions"] = _actions(source, specs, end)  # reads each when it is wanted
+    else:
+        specs = None
     if not passed and too_deep(data, MAX_DEPTH):  # before any walk below recurses
         raise RulesetError("", "nested over %d deep" % MAX_DEPTH)
     yield None
@@ -125,6 +131,8 @@ def steps(source, load=json.load, passed=False, lines=None):
         text = None
         if not passed:
             yield None
+    if specs is not None and lines is not None:  # checked: read when wanted
+        data["actions"] = specs
     if end and lines is not None:
         data[LINES] = lines
     yield data
@@ -183,6 +191,29 @@ def _teams(source, offsets, end):
             _fail("teams[%d]" % i, "not a line of the file" if text is None else
                   "not valid JSON")
     return teams
+
+
+def _placed(actions):
+    """Whether ``actions`` are a compiled ruleset's: each the byte offset of its line."""
+    if not isinstance(actions, dict) or not actions:
+        return False
+    for name in actions:
+        if type(actions[name]) is not int:
+            return False
+    return True
+
+
+def _actions(source, offsets, end):
+    """A compiled ruleset's actions, parsed from their lines (``offsets``)."""
+    actions = {}
+    for name in offsets:
+        text = _line(source, offsets[name], end)
+        try:
+            actions[name] = json.loads(text)
+        except (TypeError, ValueError, RuntimeError):  # None: not a line
+            _fail("actions." + name, "not a line of the file" if text is None else
+                  "not valid JSON")
+    return actions
 
 
 def _lines_text(source, ref, end):

@@ -4,16 +4,19 @@ Left/Right its amount, A does it (the preview shown first), B goes back; the gam
 is for the rest. Loaded only when used: the play screen's pass loads no more code."""
 
 from arbiter import ui
+from arbiter.game.effects import action
 from arbiter.game.expr import EMPTY
 from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.screens.forms import ActionForm, action_form
 
 
-def fast_action(game):
+def fast_action(game, play=None):
     """The phase's common action: its ``fast`` field ("" for none; an expression when
     the situation says which, as Jugger's act, then attack), else among the actions
     offered in it (by name) the first with a piece, then a player, and an amount; an
-    action that names the phase before one allowed in every phase."""
+    action that names the phase before one allowed in every phase. ``play``: the
+    play screen, which keeps the phase's ranked choice (each action is read from
+    flash to rank it)."""
     phase = game.phase()
     if "fast" in phase:
         name = phase["fast"]
@@ -22,9 +25,19 @@ def fast_action(game):
 
             name = evaluate(game, name)
         return name if name in game.rules.get("actions", EMPTY) else None
-    here = phase["name"]
+    kept = play.fast if play is not None else None
+    if kept is None or kept[0] != phase["name"]:
+        kept = (phase["name"], _ranked(game, phase["name"]))
+        if play is not None:
+            play.fast = kept
+    return kept[1]
+
+
+def _ranked(game, here):
+    """The common action among those offered in the phase ``here`` (fast_action)."""
     best, rank = None, 99
-    for name, spec in sorted(game.rules.get("actions", EMPTY).items()):
+    for name in sorted(game.rules.get("actions", EMPTY)):
+        spec = action(game, name)
         if spec.get("private") or here not in spec.get("phases", (here,)):
             continue
         params = spec.get("params", ())
@@ -125,7 +138,8 @@ class FastForm(ActionForm):
         if self.stale == 1:  # the preview in a pass of its own (see ActionForm.draw)
             from arbiter.game.preview import preview
 
-            self.said, self.stale = preview(self.play.game, self.build(self.values())), 0
+            self.said, self.stale = preview(self.play.game, self.build(self.values()),
+                                            self.specs), 0
         elif self.stale:
             self.stale = 1
             app.redraw()
@@ -159,7 +173,7 @@ def open_fast(app, play, button, kind, now):
     """The common action's screen, at the situation's values; the first turn of the
     knob only opens it. Without one, the piece page."""
     game = play.game
-    name = fast_action(game)
+    name = fast_action(game, play)
     if name is None:
         from arbiter.screens.pieces import piece_page
 

@@ -2,7 +2,8 @@
 
 from arbiter import ui
 from arbiter.game.actions import offered_form
-from arbiter.game.expr import evaluate
+from arbiter.game.effects import action
+from arbiter.game.expr import EMPTY, evaluate
 from arbiter.hw.buttons import DOWN, LEFT, LONG, REPEAT, RIGHT, UP, A, B
 
 FAST_AFTER = 5  # repeats of a held Left/Right before a number moves FAST_STEP at a time
@@ -130,6 +131,9 @@ class ActionForm(Form):
     def __init__(self, play, name, spec, fields):
         super().__init__(play, spec.get("label", name), fields, self._text, AMOUNTS)
         self.name = name
+        # the actions its previews read from flash, its own first: read once a form
+        at = play.game.rules.get("actions", EMPTY).get(name)
+        self.specs = {at: spec} if type(at) is int else {}
         # nothing is kept that no form opens at: pieces alone, or a knob's (fast.py),
         # which opens at what the situation implies (Jugger's defense is the defender's)
         self.keeps = "knob" not in spec and any(f[0] not in ("p", "k", "t") for f in fields)
@@ -204,7 +208,8 @@ class ActionForm(Form):
         if self.stale == 1:
             from arbiter.game.preview import preview
 
-            self.said, self.stale = preview(self.play.game, self.build(self.values())), 0
+            self.said, self.stale = preview(self.play.game, self.build(self.values()),
+                                            self.specs), 0
         elif self.stale:
             self.stale = 1
             app.redraw()
@@ -213,7 +218,7 @@ class ActionForm(Form):
 
 def action_form(play, name, form=ActionForm):
     game = play.game
-    spec = game.rules["actions"][name]
+    spec = action(game, name)
     fields = []
     params = spec.get("params", [])
     for param in params + sorted(k for k in spec.get("choices", {}) if k not in params):

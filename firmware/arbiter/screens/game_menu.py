@@ -1,9 +1,27 @@
 """The game menu (B on the play screen): actions, dice, corrections, log, end."""
 
+from arbiter.game.effects import action
 from arbiter.game.expr import EMPTY
 from arbiter.hw.buttons import LONG, A
 from arbiter.screens.view import describe
 from arbiter.ui.menu import Confirm, Menu, TextPage
+
+
+def offered(play):
+    """The phase's own actions as the menu lists them, (label, name): read from flash
+    (a compiled ruleset keeps each action there) when the menu first opens in a
+    phase, then kept by the play screen until the phase changes."""
+    game = play.game
+    phase = game.phase()["name"]
+    kept = play.offered
+    if kept is None or kept[0] != phase:
+        items = []
+        for name in sorted(game.rules.get("actions", EMPTY)):
+            spec = action(game, name)
+            if phase in spec.get("phases", (phase,)) and not spec.get("private"):
+                items.append((spec.get("label", name), name))
+        kept = play.offered = (phase, items)
+    return kept[1]
 
 
 class GameMenu(Menu):
@@ -16,11 +34,8 @@ class GameMenu(Menu):
         self.play = play
         items = []
         if game.state["round"]:  # the phase's own actions first: the ones wanted now
-            phase = game.phase()["name"]
-            for name, spec in sorted(game.rules.get("actions", EMPTY).items()):
-                if phase in spec.get("phases", (phase,)) and not spec.get("private"):
-                    items.append((spec.get("label", name),
-                                  lambda app, now, n=name: open_form(app, play, n)))
+            for label, name in offered(play):
+                items.append((label, lambda app, now, n=name: open_form(app, play, n)))
         items.append(("Undo", lambda app, now: app.pop() or play.undo(app, now)))
         items.append(("Redo", lambda app, now: self._do(app, "redo", now)))
         if game.state["round"]:

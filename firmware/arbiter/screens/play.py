@@ -26,6 +26,9 @@ class PlayScreen:
         self.pending = None  # (log entries, ms) of actions whose LEDs and pages wait
         self.said = ""  # what an undo, redo or correction changed, for the next notes
         self.more = None  # all the play screen says, when its lines cannot hold it
+        # the phase's actions the game menu lists and the fast path's, each kept
+        # (phase, ...) until the phase changes: read from flash to work them out
+        self.offered = self.fast = None
 
     def draw(self, app, fb):
         game = self.game
