@@ -90,11 +90,26 @@ class Context:
                 return split(text)  # one of many worked-out paths (corrections): not kept
             # kept: a ruleset has a few dozen paths, read at every step; each read
             # then builds no list and no string but a key of several parts
-            template = self._paths[text] = _template(text)
+            template = self._paths[text] = self._template(text)
         key, field = self._key(template[0]), self._filled(template[1])
         if not key or not field or key.count(".") > 1:
             raise RuleError("bad path " + text)
         return kind_of(key), key, field
+
+    def _template(self, text):
+        """A path worked out once: (its key's part or parts, its field's part), the
+        field the ruleset's own name when it has one (a counter's, a stat's, a game
+        value's): a kept path then holds no string of its own but its text."""
+        key, field = _template(text)
+        if field.__class__ is str:
+            rules = self.rules
+            pieces = rules.get("pieces", EMPTY)
+            for names in (rules.get("counters", EMPTY), pieces.get("counters", EMPTY),
+                          pieces.get("stats", EMPTY), rules.get("game", EMPTY)):
+                for name in names:
+                    if name == field:
+                        return key, name
+        return key, field
 
     def _key(self, part):
         # a path's key: one part, or a list of them ("$p.$v:pos") joined with dots
@@ -242,9 +257,13 @@ def _template(text):
     return key, _part(text[dot + 1:])
 
 
+# the bound names most paths start with, one object each for every path kept
+_BOUND = {"p": ("b", "p"), "k": ("b", "k"), "t": ("b", "t")}
+
+
 def _part(text):
     if text.startswith("$a:") or text.startswith("$v:"):
         return text[1], text[3:]
     if text.startswith("$"):
-        return "b", text[1:]
+        return _BOUND.get(text[1:]) or ("b", text[1:])
     return text
