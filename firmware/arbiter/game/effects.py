@@ -30,20 +30,24 @@ def deeper(game):
 
 
 def _parsed(game, kept, cache):
-    """Effects as a loaded ruleset keeps them, JSON text or (compiled) the byte
-    offset of their line on flash (ruleset.LINES_HEAD), parsed once per ``cache``
-    (None: kept by none)."""
+    """Effects (or an action) as a loaded ruleset keeps them, JSON text or (compiled)
+    the byte offset of their line on flash (ruleset.LINES_HEAD), parsed when wanted
+    and kept by ``cache`` (None: by none) from the second time on: what an action
+    does once (its own effects, a helper it calls once) is let go when done, what it
+    does in a loop is parsed twice, then kept (Jugger's attack held every helper it
+    called, parsed, to its end). A rewind's replay keeps each from the first: it
+    does most of them again."""
     parsed = None if cache is None else cache.get(kept)
     if parsed is None:
         parsed = json.loads(kept if isinstance(kept, str) else game.rules[LINES](kept))
-        if cache is not None:
-            cache[kept] = parsed
+        if cache is not None:  # None: seen once
+            cache[kept] = parsed if kept in cache or game.kept_parses is not None else None
     return parsed
 
 
 def of_action(game, spec):
-    """An action's effects, a list of them per line: parsed once per action done
-    (kept for an action ``call``ed in a loop), so a Pico's heap holds not the parse
+    """An action's effects, a list of them per line: parsed when done (kept for an
+    action ``call``ed in a loop, see _parsed), so a Pico's heap holds not the parse
     of every action nor, compiled, its text. A long action's lines are parsed one
     at a time and kept by none, its whole parse never held, but in a rewind's
     replay (History.rewind): there each is parsed once for all."""
