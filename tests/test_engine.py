@@ -451,3 +451,60 @@ def test_a_combat_card_by_card_pays_bluffs_and_deals_damage(tmp_path, runtime):
     refusal = play(str(path), None, 1, {}, actions[:2] + ["card P1 strike 0 0 1 0"],
                    runtime).refused
     assert refusal == (3, "it is P2's card now")
+
+
+@pytest.mark.parametrize("name", ["juggernauts", "impactics", "jugger", "tactics", "kaiju"])
+def test_a_preview_leaves_the_game_as_it_was_in_every_recorded_game(name):
+    # A preview works on a copy that shares the players' and pieces' records until
+    # one is changed (Game.writable): every action of the bench's recorded games,
+    # previewed before it is done, leaves the game's state exactly as it was, the
+    # game's own records the very objects they were, and says what the action says.
+    import copy
+
+    from arbiter.game.preview import preview
+    from arbiter_referee.bench import scenarios
+
+    recorded = {g.name: g for g in scenarios.GAMES}[name]
+    game = Game(rules(name), recorded.players, recorded.options, recorded.seed)
+    said = 0
+    for action in recorded.actions:
+        before = copy.deepcopy(game.state)
+        records = {k: v for part in ("players", "pieces") for k, v in game.state[part].items()}
+        text = preview(game, action, {})
+        assert game.state == before, action
+        assert all(game.state["players" if "." not in k else "pieces"][k] is v
+                   for k, v in records.items()), action
+        try:
+            game.apply(action)
+        except Illegal:
+            continue
+        if text and not game.rolls and game.state["message"]:
+            assert text == game.state["message"], action
+            said += 1
+    assert said  # some actions said what they did, as previewed
+
+
+@pytest.mark.parametrize("name", ["juggernauts", "impactics", "jugger", "tactics", "kaiju"])
+def test_a_snapshot_stays_as_it_was_taken_while_the_game_goes_on(name):
+    # A snapshot shares the game's records until the game changes one (it copies it
+    # first: Game.writable), so undo and a refusal's rollback find each snapshot as
+    # it was: every recorded game, played as a device plays it, its snapshots checked
+    # against copies made when each was taken, after every action.
+    import copy
+
+    from arbiter.store.journal import DEVICE_KEEP
+    from arbiter_referee.bench import scenarios
+
+    recorded = {g.name: g for g in scenarios.GAMES}[name]
+    game = Game(rules(name), recorded.players, recorded.options, recorded.seed, DEVICE_KEEP)
+    taken = {}
+    for action in recorded.actions:
+        try:
+            game.apply(action)
+        except Illegal:
+            pass
+        for count, state, _ in game.history.snaps:
+            kept = taken.setdefault(id(state), (state, copy.deepcopy(state)))
+            assert state == kept[1], (action, count)
+    assert len(taken) >= 3
+

@@ -54,7 +54,7 @@ def patched(game, fields):
     refusal rolls back to it, not past it); recorded when the game is."""
     from arbiter.game.state import clone
 
-    game.state["game"].update(fields)
+    game.writable("game", "game").update(fields)  # the snapshot's stays as it was
     game.history.snaps.append((game.history.count(), clone(game.state), game.logged()))
     if isinstance(game, Recorded):
         game.replay_steps.append(("=", fields))
@@ -107,7 +107,7 @@ PREVIEWS = ("preview = __import__('arbiter.game.preview', None, None, ('preview'
 """)
 PATCHES = ("clone = __import__('arbiter.game.state', None, None, ('clone',)).clone\n", """\
         elif kind == 61:
-            game.state['game'].update(json.loads(what))
+            game.writable('game', 'game').update(json.loads(what))
             game.history.snaps.append((game.history.count(), clone(game.state), game.logged()))
 """)
 END = """\

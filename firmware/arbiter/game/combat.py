@@ -23,7 +23,7 @@ def combat(game, effect):
     and has the initiative), ``card``
     (fields ``kind``, ``cost`` {name: amount}, ``damage``, ``toughness``, ``combo``,
     ``knockdown``: the card ``$p`` reveals), ``pass`` (``$p`` plays no card), ``end``."""
-    step, values = effect["combat"], game.state["game"]
+    step, values = effect["combat"], game.writable("game", "game")
     if step == "begin":
         _begin(game, effect, values)
     elif step == "end":
@@ -58,7 +58,7 @@ def _begin(game, effect, values):
         game.state["pieces"][values["a"][0]]["name"], foe, p,
         "" if values["d"] else ", %s plays for it" % values["dp"]))
     for player in (p, values["dp"]):  # what each side has used of this combat
-        record = game.state["players"][player]
+        record = game.writable("player", player)
         for name in spec.get("costs", EMPTY):
             record[name] = 0
         record[spec["spent"]] = 0
@@ -125,7 +125,7 @@ def _pay(game, spec, p, piece, cost):
     the pool at most the piece's ``cap`` stat a combat unless ``free``."""
     if piece is None:  # a location's card: its numbers are its own
         return "paid", 0
-    record, stats = game.state["players"][p], game.state["pieces"][piece]["stats"]
+    record, stats = game.writable("player", p), game.state["pieces"][piece]["stats"]
     costs, use, pool = spec.get("costs", EMPTY), {}, 0
     for name in cost:
         amount = evaluate(game, cost[name])

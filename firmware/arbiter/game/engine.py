@@ -15,7 +15,7 @@ from arbiter.game.context import Context
 from arbiter.game.expr import EMPTY, evaluate
 from arbiter.game.history import History
 from arbiter.game.rng import Rng, commitment, dice_seed
-from arbiter.game.state import holder, new_state
+from arbiter.game.state import clone, holder, new_state, own
 
 
 class Game(Context):
@@ -215,6 +215,22 @@ class Game(Context):
         self.vars["roll:" + (name or die)] = rolls
         return rolls
 
+    def writable(self, kind, key):
+        """The record of a player or a piece, or the game values (kind "game"), to
+        change (None: no such one). The state shares its records with the last
+        snapshot (a preview's with the game's own state: state.shared_copy) until
+        one is changed: it is copied first, so theirs stays as it was. Every change
+        of a record goes through here."""
+        record = holder(self.state, kind, key)
+        if record is not None:
+            frozen = self.shared if self.shared is not None else self.history.frozen()
+            if frozen is not None and record is holder(frozen, kind, key):
+                # the game values' lists (Tactics' board) are replaced whole, never
+                # changed in place: they stay shared, only the table is copied
+                record = record.copy() if kind == "game" else clone(record)
+                own(self.state, kind, key, record)
+        return record
+
     def change(self, path, value):
         """Sets a value by path (``$`` names filled in), kept in the counter's bounds;
         a counter that crosses a trigger's threshold runs the trigger."""
@@ -223,6 +239,7 @@ class Game(Context):
         if record is None:
             raise Illegal("no such player or piece: " + key)
         if kind == "piece" and field not in record and self._stat(record, field):
+            record = self.writable(kind, key)
             stats = dict(record["stats"])  # the roster's own stays as it was
             stats[field] = value
             record["stats"] = stats
@@ -233,6 +250,9 @@ class Game(Context):
             value = max(low, value) if low is not None else value
             value = min(high, value) if high is not None else value
         old = record.get(field)
+        if field in record and old.__class__ is value.__class__ and old == value:
+            return  # as it was: the record stays shared with the snapshot (writable)
+        record = self.writable(kind, key)
         record[field] = value
         if isinstance(old, int) and isinstance(value, int) and value != old:
             self._fire(kind, key, record, field, old, value)

@@ -13,7 +13,7 @@ the log: the undone action's rolls stay there, marked undone. Undo stops at a
 reveal, and undoing an action that rolled needs the table's agreement.
 """
 
-from arbiter.game.state import clone
+from arbiter.game.state import shared_copy
 
 SNAP_EVERY = 16  # events between in-memory snapshots
 SNAP_KEEP = 4  # snapshots kept: undo further back replays from the start
@@ -51,14 +51,18 @@ class History:
         self.starts.append(start)
         self._snapshot()
 
+    def frozen(self):
+        """The last snapshot's state, whose records the game's shares until it changes
+        one (Game.writable), or None."""
+        return self.snaps[-1][1] if self.snaps else None
+
     def _snapshot(self):
         count = self.count()
         if count % self.every == 0:
             game = self.game
-            # by name: after a ruleset's load, even under the emulator's preload
-            clone_like = __import__("arbiter.game.snaps", None, None, ("clone_like",)).clone_like
-            like = self.snaps[-1][1] if self.snaps else None  # its equal parts shared
-            self.snaps.append((count, clone_like(game.state, like), game.logged()))
+            # the game's records shared, each copied when it changes: the snapshots hold
+            # what changed between them, not a state each (a Pico's heap held six whole)
+            self.snaps.append((count, shared_copy(game.state, self.frozen()), game.logged()))
             del self.snaps[:-self.kept]
             # With every snapshot kept, no undo goes past the oldest (undo_reach() or
             # more): the events before it go (a game resumed from a checkpoint has none
@@ -104,7 +108,7 @@ class History:
         self.snaps = [snap for snap in self.snaps if snap[0] <= count]
         if self.snaps:
             done, state, _ = self.snaps[-1]
-            game.state = clone(state)
+            game.state = shared_copy(state)
         else:  # only when nothing is dropped: a snapshot stays at dropped
             done = 0
             game.restart()

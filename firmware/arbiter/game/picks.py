@@ -29,7 +29,7 @@ def pick(game, player, choice, named, secret, expected):
 def _reveal(game, secret, picks):
     field = secret.get("field", secret["name"])
     for player, choice in picks.items():
-        game.state["players"][player][field] = choice
+        game.writable("player", player)[field] = choice
     game.state["revealed"].append(secret["name"])
     game.log.append({"event": "reveal", "secret": secret["name"],
                      "picks": {p: picks[p] for p in sorted(picks)}})

@@ -10,12 +10,14 @@ def preview(game, text, specs=None):
     offsets), the form's own among them, kept for its next previews: a knob's
     turn reads none again from flash.
 
-    Only the action's effects run (not the end checks, which say nothing), on one
-    copy of the state, dropped after: the game's own state stays where it lies in a
-    Pico's heap (restoring the copy scattered the live state and the heap with it)."""
+    Only the action's effects run (not the end checks, which say nothing), on a copy
+    of the state, dropped after: the game's own state stays where it lies in a
+    Pico's heap (restoring the copy scattered the live state and the heap with it).
+    The copy shares the players' and pieces' records and the game values until one
+    is changed (Game.writable): Kaiju's whole state copied was its game's heap peak."""
     from arbiter.game import Illegal, RuleError
     from arbiter.game.actions import parse, perform
-    from arbiter.game.state import clone
+    from arbiter.game.state import shared_copy
 
     name, args = parse(text)
     if name in ("undo", "redo"):
@@ -23,7 +25,8 @@ def preview(game, text, specs=None):
     if game.state["result"]:
         return "the game is over"
     state, rng, length = game.state, game.rng, len(game.log)
-    game.state = clone(state)
+    game.state = shared_copy(state)
+    game.shared = state
     game.state["message"] = ""
     game.rolls = []
     game.rng = None  # a preview never rolls: it stops at its first roll, before it
@@ -45,7 +48,8 @@ def preview(game, text, specs=None):
                 if parsed[at].__class__ is dict:  # an action's (effects parse to lists)
                     specs[at] = parsed[at]
         game.clear_scratch()
-        game.state = state
+        game.state, game.shared = state, None
         del game.log[length:]
         game.rng = rng
     return said
+

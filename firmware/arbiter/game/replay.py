@@ -3,7 +3,7 @@
 On the device only a resume needs it, and a new game lets it go (setup.py)."""
 
 from arbiter.game import actions
-from arbiter.game.state import clone
+from arbiter.game.state import shared_copy
 
 
 def replay(history, events, check, start, logged, starts):
@@ -11,7 +11,7 @@ def replay(history, events, check, start, logged, starts):
     frontier = game.rng.mark()
     if start:
         game.log, game.log_dropped = [], logged
-        history.snaps = [(start, clone(game.state), logged)]
+        history.snaps = [(start, shared_copy(game.state), logged)]
     else:  # the game at its start: the generator back at the seed
         game.restart()
         history.snaps = []

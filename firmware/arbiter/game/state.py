@@ -33,6 +33,23 @@ def clone(value):
     return value
 
 
+def shared_copy(state, like=None):
+    """A copy of ``state`` (a snapshot, a preview's) that shares its players' and
+    pieces' records and its game values with it until one is changed: the game
+    copies a record first (Game.writable), so a copy costs what changes after it,
+    not a whole state. Its small lists and tables (the order, the actions' limits)
+    are its own, or ``like``'s (the snapshot before, never changed) where equal."""
+    out = state.copy()
+    for k in state:
+        v = state[k]
+        if k == "players" or k == "pieces":
+            out[k] = v.copy()
+        elif k != "game" and (isinstance(v, dict) or isinstance(v, list)):
+            was = like.get(k) if like is not None else None
+            out[k] = was if was == v else clone(v)
+    return out
+
+
 def new_state(rules, players):
     keys = ["P%d" % (i + 1) for i in range(players)]
     return {
@@ -73,3 +90,11 @@ def holder(state, kind, key):
     if kind == "player":
         return state["players"].get(key)
     return state["pieces"].get(key)
+
+
+def own(state, kind, key, record):
+    """``record`` becomes the state's own holder of a path's values (Game.writable)."""
+    if kind == "game":
+        state["game"] = record
+    else:
+        state["players" if kind == "player" else "pieces"][key] = record

@@ -40,7 +40,7 @@ def give(game, player, team):
         del state["pieces"][key]
     for spec in team.get("pieces", ()):
         game.add_piece(player, spec)
-    record = state["players"][player]
+    record = game.writable("player", player)
     record["team"] = team["name"]
     card = team.get("counters", EMPTY)
     saved, game.binding = game.binding, {"p": player}
