@@ -9,12 +9,15 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from arbiter_referee.build import device_firmware
 from arbiter_referee.compiled import compiled_copy
 from arbiter_referee.emulator.screen_text import read_lines
 from arbiter_referee.emulator.session import run_driver, use_firmware_path
 from arbiter_referee.rulesets import ruleset_path
 
-RUN_HEAP = 192 * 1024  # what a Pico gives MicroPython
+# a Pico W's heap, the smallest board's; the engine runs there as a device runs it:
+# its .mpy modules, each loaded when first needed
+RUN_HEAP = 192 * 1024
 
 
 @dataclass
@@ -71,9 +74,9 @@ def _play_micropython(path: Path, players: int | None, seed: int, options: dict,
         "    i += 1\n"
         "gc.collect()\n"
         "if ok:\n"
-        "    vrun.finish(game)\n"), {"/rs": (path.parent, False)}, RUN_HEAP,
-        data={"RULESET": "/rs/" + path.name, "PLAYERS": players, "SEED": seed, "OPTIONS": options,
-              "ACTIONS": actions, "MIX": mix})
+        "    vrun.finish(game)\n"), {"/rs": (path.parent, False)}, RUN_HEAP, device_firmware(),
+        {"RULESET": "/rs/" + path.name, "PLAYERS": players, "SEED": seed, "OPTIONS": options,
+         "ACTIONS": actions, "MIX": mix}, preload=False)
 
 
 def _play_here(text: str, players: int | None, seed: int, options: dict,

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from arbiter.game import Illegal
 from arbiter.game.engine import Game
+from arbiter_referee.build import device_firmware
 from arbiter_referee.compiled import compiled_copy
 from arbiter_referee.emulator.screen_text import read_lines
 from arbiter_referee.emulator.session import run_driver
@@ -139,8 +140,8 @@ def on_micropython(ruleset, recorded):
     with tempfile.TemporaryDirectory() as folder:  # the ruleset as a device keeps it
         compiled_copy(path, Path(folder))
         result = run_driver("vrun", driver(kinds), {"/rs": (Path(folder), False)}, RUN_HEAP,
-                            data={"RULESET": "/rs/" + path.name, "GAMES": heads},
-                            blob=bytes(blob))
+                            device_firmware(), {"RULESET": "/rs/" + path.name, "GAMES": heads},
+                            preload=False, blob=bytes(blob))
     if result.exit_code != 0:
         raise RuntimeError(f"MicroPython failed:\n{result.stderr}")
     outs = []
