@@ -177,7 +177,8 @@ def test_under_micropython_a_played_game_holds_no_code_for_one_off_jobs(name, tm
     # go, and the saved game's reader goes once play begins, so none is held while
     # the game is played (nor the public state's code, which only the PC asks for,
     # nor the game's setup, nor the turn order's and the end's, loaded when a round
-    # is ordered or someone wins or loses); the picks' screen only while picks are due.
+    # is ordered or someone wins or loses, nor the settings' reader, let go at boot);
+    # the picks' screen only while picks are due.
     from arbiter_referee.bench import scenarios
     from arbiter_referee.build import device_firmware
     from arbiter_referee.compiled import factory_flash
@@ -190,7 +191,8 @@ def test_under_micropython_a_played_game_holds_no_code_for_one_off_jobs(name, tm
         "board, dev = vsession.start(drvdata.SEED, drvdata.SCRIPT, '/flash/')\n"
         "ONE_OFF = ('arbiter.game.by_hand', 'arbiter.game.picks', 'arbiter.store.saved',\n"
         "           'arbiter.game.decks', 'arbiter.game.public', 'arbiter.game.start',\n"
-        "           'arbiter.screens.secret_pick', 'arbiter.game.order')\n"
+        "           'arbiter.screens.secret_pick', 'arbiter.game.order',\n"
+        "           'arbiter.store.settings')\n"
         "seen = {}\n"
         "while vsession.step(board, dev):\n"
         "    play = [s for s in dev.app.stack if type(s).__name__ == 'PlayScreen'] \\\n"

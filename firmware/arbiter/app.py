@@ -11,7 +11,6 @@ from arbiter import VERSION, unload
 from arbiter.hw.buttons import button_of, kind_of
 from arbiter.hw.ticks import diff
 from arbiter.screens import LET_GO
-from arbiter.store.settings import Settings
 from arbiter.ui.menu import Menu, TextPage
 
 SAVED_GAME = "game.jnl"  # the journal (arbiter.store.journal), checked without importing it
@@ -31,7 +30,10 @@ class App:
         # a game's seed: fresh hardware entropy (board.entropy_seed), not the boot's
         self.entropy = entropy or (lambda: (rng.next32() << 32) | rng.next32())
         self.log = log
-        self.settings = Settings(flash)
+        from arbiter.store import settings  # read once, then let go: a game's heap
+
+        self.settings, settings_error = settings.read(flash)  # their values (a dict)
+        unload("arbiter.store.settings")
         self.awake = True
         self.dirty = True
         self.last_input = now
@@ -47,9 +49,9 @@ class App:
         if flash.exists(SAVED_GAME) and not resume:
             notices.append("Saved game not resumed after repeated errors; "
                            "restart to try again.")
-        if self.settings.error:
-            log(self.settings.error)
-            notices.append(self.settings.error)
+        if settings_error:
+            log(settings_error)
+            notices.append(settings_error)
         # a saved game resumes in the first pass, not here: the boot's garbage is
         # collected first (a collector that cannot see the C stack collects only
         # between passes, and a Pico's heap holds a replay or a boot, not both)

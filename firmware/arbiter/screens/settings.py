@@ -1,8 +1,8 @@
 """Settings: display sleep, LED brightness, contrast; applied at once, saved on leaving."""
 
-from arbiter import ui
+from arbiter import ui, unload
 from arbiter.hw.buttons import DOWN, LEFT, RIGHT, UP, A, B
-from arbiter.store.settings import CONTRAST_CHOICES
+from arbiter.store.settings import CONTRAST_CHOICES, cycle, save
 
 _ROWS = ("sleep_s", "brightness", "contrast")
 
@@ -32,12 +32,13 @@ class SettingsScreen:
         elif button == DOWN:
             self.cursor = (self.cursor + 1) % len(_ROWS)
         elif button in (LEFT, RIGHT):
-            app.settings.cycle(_ROWS[self.cursor], 1 if button == RIGHT else -1)
+            cycle(app.settings, _ROWS[self.cursor], 1 if button == RIGHT else -1)
             app.apply_settings()
             self.changed = True
         elif button in (A, B):
             if self.changed:
-                app.settings.save()
+                save(app.flash, app.settings)
                 app.log("settings saved")
             app.pop()
+            unload("arbiter.store.settings")  # with this screen's code (app._let_go)
         app.redraw()

@@ -12,38 +12,35 @@ _CHOICES = {"sleep_s": SLEEP_CHOICES, "brightness": BRIGHTNESS_CHOICES,
             "contrast": CONTRAST_CHOICES}
 
 
-class Settings:
-    def __init__(self, flash):
-        self.flash = flash
-        self.values = dict(DEFAULTS)
-        self.error = None
-        errors = []
-        text = flash.boot_text(FILE, MAX_BYTES, errors)
-        if text is None:
-            self.error = errors[0] if errors else None
-            return
-        try:
-            data = json.loads(text)
-            if not isinstance(data, dict):
-                raise ValueError
-        except (ValueError, RuntimeError, MemoryError):  # RuntimeError: nested too deep
-            self.error = flash.set_aside(FILE, "unreadable, defaults used")
-            return
-        for key, choices in _CHOICES.items():
-            if data.get(key) in choices:
-                self.values[key] = data[key]
+def read(flash):
+    """The settings on flash: (their values, a dict; the one-line reason they could
+    not be read, or None). What cannot be read is set aside and defaults are used.
+    Read at boot and let go (app.py): a game holds the values, not this code."""
+    values = dict(DEFAULTS)
+    errors = []
+    text = flash.boot_text(FILE, MAX_BYTES, errors)
+    if text is None:
+        return values, errors[0] if errors else None
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError
+    except (ValueError, RuntimeError, MemoryError):  # RuntimeError: nested too deep
+        return values, flash.set_aside(FILE, "unreadable, defaults used")
+    for key, choices in _CHOICES.items():
+        if data.get(key) in choices:
+            values[key] = data[key]
+    return values, None
 
-    def __getitem__(self, key):
-        return self.values[key]
 
-    def cycle(self, key, step):
-        """Move ``key`` to the next (step=1) or previous (step=-1) choice."""
-        choices = _CHOICES[key]
-        i = choices.index(self.values[key]) if self.values[key] in choices else 0
-        self.values[key] = choices[(i + step) % len(choices)]
+def cycle(values, key, step):
+    """Move ``key`` to the next (step=1) or previous (step=-1) choice."""
+    choices = _CHOICES[key]
+    i = choices.index(values[key]) if values[key] in choices else 0
+    values[key] = choices[(i + step) % len(choices)]
 
-    def save(self):
-        # Fixed key order: MicroPython dicts do not keep insertion order.
-        v = self.values
-        self.flash.write(FILE, '{"sleep_s": %d, "brightness": %d, "contrast": %d}'
-                         % (v["sleep_s"], v["brightness"], v["contrast"]))
+
+def save(flash, values):
+    # Fixed key order: MicroPython dicts do not keep insertion order.
+    flash.write(FILE, '{"sleep_s": %d, "brightness": %d, "contrast": %d}'
+                % (values["sleep_s"], values["brightness"], values["contrast"]))
