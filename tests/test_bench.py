@@ -243,14 +243,19 @@ def test_a_whole_game_runs_in_the_144k_heap_budget(name):
                         preload=False, firmware=heap.device_firmware()) is not None
 
 
-@pytest.mark.parametrize("options", [[], ["--skip-heap", "--skip-scale"]])
+@pytest.mark.parametrize("options", [[], ["--skip-heap", "--skip-scale"],
+                                     ["--micropython32", "mp32"]])
 def test_bench_says_what_it_measures_n_of_m_on_stderr(monkeypatch, capsys, options):
     # every measurement faked: this checks the progress lines and that stdout stays JSON
     import json
     from pathlib import Path
 
-    from arbiter_referee.bench import report
+    from arbiter_referee.bench import calibrate, report
     from arbiter_referee.cli import main as arbiter
+
+    monkeypatch.delenv("ARBITER_MICROPYTHON32", raising=False)
+    monkeypatch.setattr(calibrate, "figures", lambda micropython, seed, keys: {
+        "heap": 140 * 1024, "heap_high": 1, "heap_live": 1} if micropython == "mp32" else None)
 
     fakes = {(report.heap, "device_firmware"): lambda: Path("fw"),
              (report.heap, "device_rom"): lambda: Path("rom"),
@@ -270,16 +275,23 @@ def test_bench_says_what_it_measures_n_of_m_on_stderr(monkeypatch, capsys, optio
     out, err = capsys.readouterr()
     result = json.loads(out)
     assert set(result) >= {"device", "flash", "boot", "idle"}
-    if not options:  # per game and per board: the smallest heap and the room left
+    if "--skip-heap" not in options:  # per game and board: the smallest heap, the room left
         board = result["device"]["juggernauts"]["heap"]["boards"]["pico_w"]
         assert board == {"heap": 196_608, "headroom": 196_607, "headroom_pct": 100.0,
                          "fits": True}
+    if options and options[0] == "--micropython32":  # and with a Pico's collector
+        found = result["device"]["juggernauts"]["heap_collector"]
+        assert found["budget_ok"] and found["boards"]["pico_w"]["headroom"] == 52 * 1024
+        assert result["device"]["menus"]["heap_collector"]["budget"] is None
+    else:
+        assert "heap_collector" not in result["device"]["juggernauts"]
     lines = err.splitlines()
     total = len(lines)
-    assert total == (14 if options else 35)
+    assert total == (14 if "--skip-heap" in options else 41 if "mp32" in options else 35)
     for n, line in enumerate(lines, 1):
         assert line.startswith(f"arbiter bench [{n:{len(str(total))}}/{total}] 0:0"), line
-    assert "juggernauts: the smallest heap it plays in, firmware in ROMFS" in err or options
+    assert "juggernauts: the smallest heap it plays in, firmware in ROMFS" in err or \
+        "--skip-heap" in options
 
 
 @pytest.mark.parametrize("ruleset", sorted(growth.CYCLES))

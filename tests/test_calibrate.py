@@ -86,8 +86,10 @@ MICROPYTHON32 = os.environ.get("ARBITER_MICROPYTHON32")
 
 @pytest.mark.skipif(not MICROPYTHON32, reason="needs ARBITER_MICROPYTHON32, a 32-bit "
                     "MicroPython (python -m arbiter_referee.bench.calibrate --build)")
-@pytest.mark.parametrize("name", ["juggernauts", "impactics"])
+@pytest.mark.parametrize("name", scenarios.NAMES)
 def test_with_a_picos_collector_the_game_plays_whole_in_144k(name):
+    # issue 18: every bundled game's whole recorded session in 144 KB, as .mpy files
+    # on stock MicroPython, with a collector that runs when an allocation fails
     game = GAMES[name]
     found = calibrate.smallest_heap(MICROPYTHON32, game.device_seed, game.keys)
     assert found is not None and found <= heap.BUDGET, found

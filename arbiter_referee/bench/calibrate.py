@@ -70,20 +70,21 @@ board, dev = vsession.start(%(seed)d, script, %(flash)r, panel, frame)
 script = panel = None
 gc.collect()
 live = gc.mem_alloc()
-high = live
+high = most = live
 while True:
     pause = dev.tick()
     if gc.mem_alloc() != live:
         high = max(high, gc.mem_alloc())
         gc.collect()
         live = gc.mem_alloc()
+        most = max(most, live)
     if not vsession.sleep(board, pause):
         break
     if gc.mem_alloc() != live:
         gc.collect()
         live = gc.mem_alloc()
 vsession.finish(board)
-print('E heap_high=%%d' %% high)
+print('E heap_high=%%d heap_live=%%d' %% (high, most))
 """
 
 
@@ -171,6 +172,20 @@ def smallest_heap(micropython: str, seed: int, script: str) -> int | None:
             return high * STEP
         low = failed[-1]
         high = min(kb for kb, ok in plays.items() if ok and kb > low)
+
+
+def figures(micropython: str, seed: int, script: str) -> dict:
+    """{"heap": the smallest heap the session plays whole in (smallest_heap; None: not
+    even 512 KB), and in a run at that heap "heap_high": the most in use after a
+    main-loop pass (its garbage still there), "heap_live": the most alive after a
+    collection}, all in bytes of the firmware's own heap (the reserve left out)."""
+    found = smallest_heap(micropython, seed, script)
+    if found is None:
+        return {"heap": None, "heap_high": None, "heap_live": None}
+    extra = reserve(micropython, seed, script)
+    counters = SessionOutput.parse(run(micropython, seed, script, found + extra).stdout).counters
+    return {"heap": found, "heap_high": counters["heap_high"] - extra,
+            "heap_live": counters["heap_live"] - extra}
 
 
 def main(argv: list[str] | None = None) -> int:

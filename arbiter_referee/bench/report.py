@@ -43,11 +43,27 @@ def press_figures(seed: int, keys: str) -> dict:
     return figures
 
 
+def collector_figures(micropython32: str, seed: int, keys: str, budgeted: bool) -> dict:
+    """The heap a session needs with a Pico's collector (calibrate.py: a 32-bit
+    MicroPython that collects when an allocation fails), its budget and each board's
+    headroom."""
+    from arbiter_referee.bench import calibrate
+
+    found = calibrate.figures(micropython32, seed, keys)
+    found["budget"] = heap.BUDGET if budgeted else None
+    found["budget_ok"] = None if not budgeted or found["heap"] is None else \
+        found["heap"] <= heap.BUDGET
+    found["boards"] = heap.boards(found["heap"])
+    return found
+
+
 def collect(skip_heap: bool = False, skip_scale: bool = False,
-            say: Callable[[str], None] | None = None) -> dict:
+            say: Callable[[str], None] | None = None, micropython32: str | None = None) -> dict:
+    """``micropython32``: a 32-bit MicroPython (calibrate.py) for the heap each session
+    needs with a Pico's collector (``heap_collector``), beside the bench's own."""
     scenarios_run = list(device_scenarios())
-    total = 1 + len(scenarios_run) * (1 if skip_heap else 4) + len(scenarios.GAMES) + 2 + \
-        (0 if skip_scale else 1 + len(growth.CYCLES))
+    total = 1 + len(scenarios_run) * (1 if skip_heap else 4 + bool(micropython32)) + \
+        len(scenarios.GAMES) + 2 + (0 if skip_scale else 1 + len(growth.CYCLES))
     progress = Progress(total, say)
     progress.step("compiling the firmware to .mpy and a ROMFS image")
     device = heap.device_firmware()  # the heap as installed: .mpy, loaded when needed
@@ -81,6 +97,10 @@ def collect(skip_heap: bool = False, skip_scale: bool = False,
                         seed, keys, heap.BUDGET, reference, False, firmware) is not None
                 found["boards"] = heap.boards(found["heap"])
                 row[key] = found
+            if micropython32:
+                progress.step(f"{name}: the smallest heap it plays in with a Pico's collector")
+                row["heap_collector"] = collector_figures(micropython32, seed, keys,
+                                                          game is not None)
         result["device"][name] = row
     for game in scenarios.GAMES:
         progress.step(f"{game.name}: flash written per game event")
@@ -133,7 +153,8 @@ def table(result: dict) -> str:
         what = "a whole game, %s wins" % row["winner"] if row["complete_game"] else \
             "menus and dice" if name == "menus" else "part of a game"
         out.append(f"== {name} (device, real MicroPython: {what})")
-        for key, label in (("heap", "heap .mpy "), ("heap_romfs", "heap ROMFS*")):
+        for key, label in (("heap_collector", "heap Pico "), ("heap", "heap .mpy "),
+                           ("heap_romfs", "heap ROMFS*")):
             if key not in row:
                 continue
             h = row[key]
@@ -165,6 +186,8 @@ def table(result: dict) -> str:
         out.append(f"  {'':12} littlefs: {f['littlefs_erases_per_event']} erases and "
                    f"{f['littlefs_programmed_per_event']} B programmed per event; the most "
                    f"erased block {f['littlefs_most_erased_block']} times")
+    out.append("  (Pico: .mpy files, collected when an allocation fails, as a Pico's MicroPython "
+               "does; .mpy: the same, collected between passes only: an upper bound)")
     out.append("  (* ROMFS: a custom MicroPython build; no stock Pico firmware has a partition)")
     out.append("== boot to the first menu      .py            .mpy          ROMFS")
     kinds = [result["boot"][kind] for kind in ("py", "mpy", "romfs")]
@@ -198,6 +221,6 @@ def main(args) -> int:
     def say(line: str) -> None:
         print(f"arbiter bench {line}", file=sys.stderr, flush=True)
 
-    result = collect(args.skip_heap, args.skip_scale, say)
+    result = collect(args.skip_heap, args.skip_scale, say, args.micropython32)
     print(json.dumps(result, sort_keys=True) if args.json else table(result))
     return 0
