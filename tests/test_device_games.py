@@ -154,6 +154,24 @@ def test_a_ruleset_action_from_the_menu(rig):
     assert f"E{energy + 2}" in rig.lines[2]
 
 
+def test_the_game_menu_opens_with_its_actions_read_while_nobody_waited(rig):
+    # A compiled ruleset keeps each action on flash: the game menu's lists are worked
+    # out in a pass of their own once the play screen is drawn, so the press that
+    # opens the menu reads no action from flash, and the menu lists the phase's own
+    from arbiter.game import LINES
+
+    start_game(rig, "kaiju")
+    rig.settle()
+    game = game_of(rig)
+    reads = []
+    read = game.rules[LINES]
+    game.rules[LINES] = lambda at: reads.append(at) or read(at)
+    rig.keys("b")
+    assert rig.lines[0] == "Game" and not reads
+    items = [label for label, _ in rig.app.screen.items]
+    assert items.index("Team (setup)") < items.index("Undo")  # Kaiju's start: the teams
+
+
 def test_an_illegal_correction_is_refused_with_the_reason_and_changes_nothing(rig):
     start_game(rig, "kaiju")
     before = canonical(game_of(rig).state)

@@ -61,6 +61,9 @@ class App:
         # work for a pass of its own once the key's screens are closed and their code
         # collected (a form's action: screens/play.py act_later), before the drawing
         self.later = None
+        # work no press waits for, done in a pass of its own once the screen is drawn
+        # and no key is waiting (the game menu's lists: screens/play.py)
+        self.idle = None
 
     def _finish_boot(self, now):
         notices, self._notices = self._notices, []
@@ -185,6 +188,10 @@ class App:
                     later(self, now)
                     return 0  # and its garbage before the drawing's
                 self.render()
+            elif self.idle is not None and not keyed:
+                idle, self.idle = self.idle, None
+                idle(self, now)
+                return 0  # its garbage collected before the next pass
             if self._sleep_ms and diff(now, self.last_input) >= self._sleep_ms:
                 if not buttons.any_held():
                     self.sleep()

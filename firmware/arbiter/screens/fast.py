@@ -15,7 +15,7 @@ def fast_action(game, play=None):
     the situation says which, as Jugger's act, then attack), else among the actions
     offered in it (by name) the first with a piece, then a player, and an amount; an
     action that names the phase before one allowed in every phase. ``play``: the
-    play screen, which keeps the phase's ranked choice (each action is read from
+    play screen, which keeps each phase's ranked choice (each action is read from
     flash to rank it)."""
     phase = game.phase()
     if "fast" in phase:
@@ -25,12 +25,12 @@ def fast_action(game, play=None):
 
             name = evaluate(game, name)
         return name if name in game.rules.get("actions", EMPTY) else None
-    kept = play.fast if play is not None else None
-    if kept is None or kept[0] != phase["name"]:
-        kept = (phase["name"], _ranked(game, phase["name"]))
-        if play is not None:
-            play.fast = kept
-    return kept[1]
+    here = phase["name"]
+    if play is None:
+        return _ranked(game, here)
+    if here not in play.fast:
+        play.fast[here] = _ranked(game, here)
+    return play.fast[here]
 
 
 def _ranked(game, here):

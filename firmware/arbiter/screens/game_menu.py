@@ -8,20 +8,23 @@ from arbiter.ui.menu import Confirm, Menu, TextPage
 
 
 def offered(play):
-    """The phase's own actions as the menu lists them, (label, name): read from flash
-    (a compiled ruleset keeps each action there) when the menu first opens in a
-    phase, then kept by the play screen until the phase changes."""
+    """The phase's own actions as the menu lists them, (label, name). Each action is
+    read from flash (a compiled ruleset keeps it there) when the menu first opens,
+    once for every phase: the play screen keeps each phase's list for the game."""
     game = play.game
-    phase = game.phase()["name"]
     kept = play.offered
-    if kept is None or kept[0] != phase:
-        items = []
+    if not kept:
+        every = [phase["name"] for phase in game.rules.get("phases", ())] or ["play"]
+        for name in every:
+            kept[name] = []
         for name in sorted(game.rules.get("actions", EMPTY)):
             spec = action(game, name)
-            if phase in spec.get("phases", (phase,)) and not spec.get("private"):
-                items.append((spec.get("label", name), name))
-        kept = play.offered = (phase, items)
-    return kept[1]
+            if not spec.get("private"):
+                item = (spec.get("label", name), name)
+                for phase in spec.get("phases", every):
+                    if phase in kept:
+                        kept[phase].append(item)
+    return kept.get(game.phase()["name"], ())
 
 
 class GameMenu(Menu):

@@ -6,7 +6,7 @@ long B: undo; B: the game menu (actions, dice, corrections, log, end); Left/Righ
 the phase's common action (fast.py); Down: the board, the phase's page or the pieces.
 """
 
-from arbiter import ui
+from arbiter import ui, unload
 from arbiter.game import Illegal
 from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.screens.colours import show_outcome
@@ -26,12 +26,14 @@ class PlayScreen:
         self.pending = None  # (log entries, ms) of actions whose LEDs and pages wait
         self.said = ""  # what an undo, redo or correction changed, for the next notes
         self.more = None  # all the play screen says, when its lines cannot hold it
-        # the phase's actions the game menu lists and the fast path's, each kept
-        # (phase, ...) until the phase changes: read from flash to work them out
-        self.offered = self.fast = None
+        # the actions the game menu lists in each phase (phase: [(label, name)]) and the
+        # fast path's (phase: name), worked out once: each action is read from flash
+        self.offered, self.fast = {}, {}
 
     def draw(self, app, fb):
         game = self.game
+        if not self.offered:  # the menu's lists, worked out while the players look
+            app.idle = self.menus_ready
         if self.pending is not None:  # in the drawing's pass, not the action's: their
             entries, now = self.pending  # garbage is collected apart on a small heap
             self.pending = None
@@ -43,6 +45,18 @@ class PlayScreen:
             return
         lines, self.more = play_lines(game, self.notes, self.notice)
         ui.draw_lines(fb, lines)
+
+    def menus_ready(self, app, now):
+        """The game menu's lists for every phase, before it first opens (game_menu.offered):
+        no press waits for its actions to be read from flash."""
+        import sys
+
+        held = "arbiter.screens.game_menu" in sys.modules  # the menu is open
+        from arbiter.screens.game_menu import offered
+
+        offered(self)
+        if not held:
+            unload("arbiter.screens.game_menu")  # loaded when the menu opens
 
     def key(self, app, button, kind, now):
         self.notice = ""
