@@ -8,23 +8,20 @@ from arbiter.ui.menu import Confirm, Menu, TextPage
 
 
 def offered(play):
-    """The phase's own actions as the menu lists them, (label, name). Each action is
-    read from flash (a compiled ruleset keeps it there) when the menu first opens,
-    once for every phase: the play screen keeps each phase's list for the game."""
+    """The phase's own actions as the menu lists them, (label, name): each action read
+    from flash (a compiled ruleset keeps it there), kept by the play screen while the
+    phase lasts (worked out in an idle pass once it begins: PlayScreen.menus_ready)."""
     game = play.game
+    phase = game.phase()["name"]
     kept = play.offered
-    if not kept:
-        every = [phase["name"] for phase in game.rules.get("phases", ())] or ["play"]
-        for name in every:
-            kept[name] = []
+    if kept is None or kept[0] != phase:
+        items = []
         for name in sorted(game.rules.get("actions", EMPTY)):
             spec = action(game, name)
-            if not spec.get("private"):
-                item = (spec.get("label", name), name)
-                for phase in spec.get("phases", every):
-                    if phase in kept:
-                        kept[phase].append(item)
-    return kept.get(game.phase()["name"], ())
+            if phase in spec.get("phases", (phase,)) and not spec.get("private"):
+                items.append((spec.get("label", name), name))
+        kept = play.offered = (phase, items)
+    return kept[1]
 
 
 class GameMenu(Menu):

@@ -26,14 +26,15 @@ class PlayScreen:
         self.pending = None  # (log entries, ms) of actions whose LEDs and pages wait
         self.said = ""  # what an undo, redo or correction changed, for the next notes
         self.more = None  # all the play screen says, when its lines cannot hold it
-        # the actions the game menu lists in each phase (phase: [(label, name)]) and the
-        # fast path's (phase: name), worked out once: each action is read from flash
-        self.offered, self.fast = {}, {}
+        # the actions the game menu lists in the phase (phase, [(label, name)]) and the
+        # fast path's in each phase (phase: name): each action is read from flash
+        self.offered, self.fast = None, {}
 
     def draw(self, app, fb):
         game = self.game
-        if not self.offered:  # the menu's lists, worked out while the players look
-            app.idle = self.menus_ready
+        offered = self.offered
+        if offered is None or offered[0] != game.phase()["name"]:  # a new phase: its
+            app.idle = self.menus_ready  # menu worked out while the players look
         if self.pending is not None:  # in the drawing's pass, not the action's: their
             entries, now = self.pending  # garbage is collected apart on a small heap
             self.pending = None
@@ -47,8 +48,8 @@ class PlayScreen:
         ui.draw_lines(fb, lines)
 
     def menus_ready(self, app, now):
-        """The game menu's lists for every phase, before it first opens (game_menu.offered):
-        no press waits for its actions to be read from flash."""
+        """The game menu's list for the phase, before it opens in it (game_menu.offered):
+        no press waits for the actions to be read from flash."""
         import sys
 
         held = "arbiter.screens.game_menu" in sys.modules  # the menu is open
