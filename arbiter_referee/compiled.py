@@ -2,12 +2,13 @@
 
 Data only: a head, then each action's effects as the
 text of their JSON, in lines of at most LINE_BYTES after their length, each
-team's JSON in a line, and each action's JSON in a line (its effects the byte
-offset of their line, or the list of their lines'), then the ruleset's JSON with
-its teams and actions their lines' offsets (``ruleset.LINES_HEAD``). The device
-parses no action's effects at load and holds none of their text: it reads an
-action from flash when it is offered or done, its effects' lines when it is
-done, and a team's when a player takes it. So loading a
+team's JSON in a line, the effects of each phase, trigger and the setup in a line,
+and each action's JSON in a line (its effects the byte offset of their line, or
+the list of their lines'), then the ruleset's JSON with its teams, those effects
+and actions their lines' offsets (``ruleset.LINES_HEAD``). The device parses no
+effects at load and holds none of their text: it reads an action from flash when
+it is offered or done, effects when they run, and a team when a player takes it.
+So loading a
 ruleset no longer needs a heap three times the file's size (Jugger TTG: 197 KB
 in use while it parsed) and the game holds none of its actions' effects.
 The device checks a compiled ruleset as it checks its source (ruleset.steps).
@@ -56,6 +57,11 @@ def compiled(source: bytes) -> bytes:
             lines.append(b"%05d%s" % (len(text), text.encode()))
             teams[i] = at
             at += len(lines[-1]) + 1
+    for holder, key in _effects_kept(data):  # a line each: read when they run
+        text = json.dumps(holder[key], separators=(",", ":"))
+        lines.append(b"%05d%s" % (len(text), text.encode()))
+        holder[key] = at
+        at += len(lines[-1]) + 1
     actions = data.get("actions")
     if isinstance(actions, dict) and actions and \
             all(isinstance(spec, dict) for spec in actions.values()):
@@ -69,6 +75,28 @@ def compiled(source: bytes) -> bytes:
         return body
     head = f"{LINES_HEAD}{at:08d}\n".encode()
     return b"".join([head, *(line + b"\n" for line in lines), body])
+
+
+def _effects_kept(data: dict) -> list[tuple[dict, str]]:
+    """Where a ruleset holds effects besides its actions, as (holder, key): each phase's
+    ``enter``, ``exit``, ``turn`` and ``leave``, each trigger's ``effects`` and the
+    ``setup``, those that are lists of objects (the device refuses the rest as it
+    would the source's)."""
+    from arbiter.game.ruleset import PHASE_EFFECTS
+
+    found = []
+    phases = data.get("phases")
+    for phase in phases if isinstance(phases, list) else ():
+        if isinstance(phase, dict):
+            found += [(phase, key) for key in PHASE_EFFECTS if key in phase]
+    triggers = data.get("triggers")
+    for trigger in triggers if isinstance(triggers, list) else ():
+        if isinstance(trigger, dict) and "effects" in trigger:
+            found.append((trigger, "effects"))
+    if "setup" in data:
+        found.append((data, "setup"))
+    return [(holder, key) for holder, key in found if isinstance(holder[key], list) and
+            all(isinstance(effect, dict) for effect in holder[key])]
 
 
 def _split(text: str) -> list[str]:

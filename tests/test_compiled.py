@@ -150,6 +150,36 @@ def test_a_compiled_teams_line_is_checked_as_the_team():
     assert str(from_source.value) == str(refused.value)
 
 
+def test_a_compiled_phases_and_triggers_effects_are_lines_checked_as_their_effects():
+    # each phase's effects, each trigger's and the setup's are a line the device reads
+    # when they run: at the first load each is checked as the source's, same reason
+    data = compiled(bundled()["jugger"].read_bytes())
+    lines, body = _parts(data)
+    source = json.loads(bundled()["jugger"].read_bytes())
+    for phase, was in zip(body["phases"], source["phases"], strict=True):
+        for key in ruleset.PHASE_EFFECTS:
+            assert key not in was or json.loads(lines[phase[key]]) == was[key]
+    assert json.loads(lines[body["setup"]]) == source["setup"]
+    assert json.loads(lines[body["triggers"][0]["effects"]]) == source["triggers"][0]["effects"]
+    key = next(k for k in ruleset.PHASE_EFFECTS if k in body["phases"][0])
+    end = int(data[len(ruleset.LINES_HEAD):len(ruleset.LINES_HEAD) + 8])
+    body["phases"][0][key] = end + 9999
+    with pytest.raises(ruleset.RulesetError, match=r"^phases\[0\]\.%s: not a line of the "
+                       "file$" % key):
+        _device_reads(_with_body(data, body))
+    text = lines[body["setup"]]
+    broken = text.replace('"', "'", 1)  # the same length: every offset stays
+    with pytest.raises(ruleset.RulesetError, match=r"^setup: not valid JSON$"):
+        _device_reads(data.replace(text.encode(), broken.encode(), 1))
+    source["setup"] = json.loads(text.replace('{"', '{"x', 1))  # an effect not known
+    with pytest.raises(ruleset.RulesetError) as from_source:
+        ruleset.parse(json.dumps(source))
+    with pytest.raises(ruleset.RulesetError) as refused:  # read from its line
+        _device_reads(compiled(json.dumps(source).encode()))
+    assert str(refused.value) == str(from_source.value)
+    assert str(refused.value).startswith("setup[0]")
+
+
 def test_a_compiled_actions_line_is_checked_as_the_action():
     # each action is a line the device reads when it is wanted: at the first load it
     # is checked as the source's action is, with the same reason
@@ -182,6 +212,9 @@ def test_a_device_keeps_a_compiled_actions_effects_on_flash_and_plays_them(tmp_p
         rules = ruleset.read(stream, lines=flash.lines("kaiju.json"))
     from_flash = Game(rules, seed=3)
     assert all(type(at) is int for at in rules["actions"].values())  # their lines' offsets
+    assert all(type(phase[key]) is int for phase in rules["phases"]  # and the phases',
+               for key in ruleset.PHASE_EFFECTS if key in phase)
+    assert all(type(trigger["effects"]) is int for trigger in rules["triggers"])  # triggers'
     kept = [effects.action(from_flash, name)["effects"] for name in rules["actions"]]
     assert all(type(at) is int for effects in kept
                for at in (effects if isinstance(effects, list) else [effects]))

@@ -62,11 +62,18 @@ def of_action(game, spec):
 
 
 def of_phase(game, phase, key):
-    """A phase's ``enter``, ``exit``, ``turn`` or ``leave`` effects: a loaded
-    ruleset keeps them as JSON text (ruleset.pack), parsed once per action (or
-    rewind) that runs them."""
-    effects = phase.get(key, ())
-    return _parsed(game, effects, game.parsed) if isinstance(effects, str) else effects
+    """A phase's ``enter``, ``exit``, ``turn`` or ``leave`` effects (see kept)."""
+    return kept(game, phase.get(key, ()))
+
+
+def kept(game, effects):
+    """Effects as a loaded ruleset keeps them besides its actions': a phase's as their
+    JSON text (ruleset.pack), a compiled ruleset's on a device (a phase's, a
+    trigger's, the setup's) the byte offset of their line on flash; parsed when they
+    run (once per action or rewind that runs them again, see _parsed)."""
+    if isinstance(effects, str) or type(effects) is int:
+        return _parsed(game, effects, game.parsed)
+    return effects
 
 
 def do_action(game, spec):

@@ -19,11 +19,13 @@ MAX_FILE_BYTES = 40960  # a device's file, its source or compiled (below)
 # A ruleset compiled on the PC (arbiter_referee/compiled.py): this head, the JSON's
 # byte offset in 8 digits and a newline, then lines of the actions' effects (each
 # line's text's length in 5 digits, then the text: a JSON list of effects), of the
-# teams (a team's JSON each) and of the actions (an action's JSON each, its effects
-# their line's byte offset, or a list of their lines': an action's long effects are
-# split, a Pico reads a line whole), then the ruleset's JSON, whose teams and
+# teams (a team's JSON each), of the phases', triggers' and setup's effects (a list
+# each) and of the actions (an action's JSON each, its effects their line's byte
+# offset, or a list of their lines': an action's long effects are split, a Pico
+# reads a line whole), then the ruleset's JSON, whose teams, those effects and
 # actions are their lines' offsets. Still data: an action's lines joined are
-# checked as its effects, a team's as a team, an action's as an action.
+# checked as its effects, a team's as a team, an action's as an action, the rest
+# as the effects they stand for.
 LINES_HEAD = "//arbiter lines "
 MAX_PLAYERS = 8
 
@@ -100,6 +102,8 @@ def steps(source, load=json.load, passed=False, lines=None):
         data["actions"] = _actions(source, specs, end)  # reads each when it is wanted
     else:
         specs = None
+    # the phases', triggers' and setup's effects: read for the checks, kept on flash
+    kept = _effects_read(source, data, end) if end and not (passed and lines) else ()
     if not passed and too_deep(data, MAX_DEPTH):  # before any walk below recurses
         raise RulesetError("", "nested over %d deep" % MAX_DEPTH)
     yield None
@@ -133,6 +137,8 @@ def steps(source, load=json.load, passed=False, lines=None):
             yield None
     if specs is not None and lines is not None:  # checked: read when wanted
         data["actions"] = specs
+    for holder, key, at in kept if lines is not None else ():  # read when they run
+        holder[key] = at
     if end and lines is not None:
         data[LINES] = lines
     yield data
@@ -214,6 +220,36 @@ def _actions(source, offsets, end):
             _fail("actions." + name, "not a line of the file" if text is None else
                   "not valid JSON")
     return actions
+
+
+def _effects_read(source, data, end):
+    """A compiled ruleset's phases', triggers' and setup's effects that are the byte
+    offsets of their lines, each parsed from its line in its place: [(the dict that
+    holds it, its key, the offset)]."""
+    found = []
+    phases = data.get("phases") if isinstance(data, dict) else None
+    for i in range(len(phases) if isinstance(phases, list) else 0):
+        for key in PHASE_EFFECTS:
+            if isinstance(phases[i], dict):
+                found.append((phases[i], key, "phases[%d].%s" % (i, key)))
+    triggers = data.get("triggers") if isinstance(data, dict) else None
+    for i in range(len(triggers) if isinstance(triggers, list) else 0):
+        if isinstance(triggers[i], dict):
+            found.append((triggers[i], "effects", "triggers[%d].effects" % i))
+    if isinstance(data, dict):
+        found.append((data, "setup", "setup"))
+    kept = []
+    for holder, key, path in found:
+        at = holder.get(key)
+        if type(at) is not int:
+            continue
+        text = _line(source, at, end)
+        try:
+            holder[key] = json.loads(text)
+        except (TypeError, ValueError, RuntimeError):  # None: not a line
+            _fail(path, "not a line of the file" if text is None else "not valid JSON")
+        kept.append((holder, key, at))
+    return kept
 
 
 def _lines_text(source, ref, end):
