@@ -41,35 +41,30 @@ def compiled(source: bytes) -> bytes:
     pack_effects(data)  # the firmware's own: the same text the device would make
     lines = []
     at = len(LINES_HEAD) + 9  # the head: its 8 digits and a newline
+
+    def place(text: str) -> int:
+        """A line for ``text`` (its length in 5 digits, then it): its byte offset."""
+        nonlocal at
+        line = b"%05d%s" % (len(text), text.encode())  # ASCII: dumps escapes the rest
+        lines.append(line)
+        offset, at = at, at + len(line) + 1
+        return offset
+
     for spec in (data.get("actions") or {}).values():
         if isinstance(spec, dict) and isinstance(spec.get("effects"), str):
-            offsets = []
-            for text in _split(spec["effects"]):
-                line = b"%05d%s" % (len(text), text.encode())  # ASCII: dumps escapes the rest
-                lines.append(line)
-                offsets.append(at)
-                at += len(line) + 1
+            offsets = [place(text) for text in _split(spec["effects"])]
             spec["effects"] = offsets[0] if len(offsets) == 1 else offsets
     teams = data.get("teams")
     if isinstance(teams, list) and teams and all(isinstance(team, dict) for team in teams):
         for i, team in enumerate(teams):  # a line each: read when a player takes it
-            text = json.dumps(team, separators=(",", ":"))
-            lines.append(b"%05d%s" % (len(text), text.encode()))
-            teams[i] = at
-            at += len(lines[-1]) + 1
+            teams[i] = place(_text(team))
     for holder, key in _effects_kept(data):  # a line each: read when they run
-        text = json.dumps(holder[key], separators=(",", ":"))
-        lines.append(b"%05d%s" % (len(text), text.encode()))
-        holder[key] = at
-        at += len(lines[-1]) + 1
+        holder[key] = place(_text(holder[key]))
     actions = data.get("actions")
     if isinstance(actions, dict) and actions and \
             all(isinstance(spec, dict) for spec in actions.values()):
         for name, spec in actions.items():  # a line each: read when the action is wanted
-            text = json.dumps(spec, separators=(",", ":"))
-            lines.append(b"%05d%s" % (len(text), text.encode()))
-            actions[name] = at
-            at += len(lines[-1]) + 1
+            actions[name] = place(_text(spec))
     body = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
     if not lines:
         return body
@@ -77,25 +72,18 @@ def compiled(source: bytes) -> bytes:
     return b"".join([head, *(line + b"\n" for line in lines), body])
 
 
-def _effects_kept(data: dict) -> list[tuple[dict, str]]:
-    """Where a ruleset holds effects besides its actions, as (holder, key): each phase's
-    ``enter``, ``exit``, ``turn`` and ``leave``, each trigger's ``effects`` and the
-    ``setup``, those that are lists of objects (the device refuses the rest as it
-    would the source's)."""
-    from arbiter.game.ruleset import PHASE_EFFECTS
+def _text(value) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
-    found = []
-    phases = data.get("phases")
-    for phase in phases if isinstance(phases, list) else ():
-        if isinstance(phase, dict):
-            found += [(phase, key) for key in PHASE_EFFECTS if key in phase]
-    triggers = data.get("triggers")
-    for trigger in triggers if isinstance(triggers, list) else ():
-        if isinstance(trigger, dict) and "effects" in trigger:
-            found.append((trigger, "effects"))
-    if "setup" in data:
-        found.append((data, "setup"))
-    return [(holder, key) for holder, key in found if isinstance(holder[key], list) and
+
+def _effects_kept(data: dict) -> list[tuple[dict, str]]:
+    """Where a ruleset holds effects besides its actions, as (holder, key): those of
+    ruleset.effects_places that are lists of objects (the device refuses the rest as
+    it would the source's)."""
+    from arbiter.game.ruleset import effects_places
+
+    return [(holder, key) for holder, key, _ in effects_places(data)
+            if isinstance(holder[key], list) and
             all(isinstance(effect, dict) for effect in holder[key])]
 
 

@@ -52,4 +52,3 @@ def preview(game, text, specs=None):
         del game.log[length:]
         game.rng = rng
     return said
-

@@ -188,15 +188,18 @@ def _line(source, at, end):
 
 def _teams(source, offsets, end):
     """A compiled ruleset's teams, parsed from their lines (``offsets``)."""
-    teams = []
-    for i in range(len(offsets)):
-        text = _line(source, offsets[i], end)
-        try:
-            teams.append(json.loads(text))
-        except (TypeError, ValueError, RuntimeError):  # None: not a line
-            _fail("teams[%d]" % i, "not a line of the file" if text is None else
-                  "not valid JSON")
-    return teams
+    return [_parsed_line(source, offsets[i], end, "teams[%d]" % i)
+            for i in range(len(offsets))]
+
+
+def _parsed_line(source, at, end, path):
+    """The JSON of the line at byte ``at`` (_line), parsed; refused, naming ``path``,
+    if there is no line or it is not JSON."""
+    text = _line(source, at, end)
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError, RuntimeError):  # None: not a line
+        _fail(path, "not a line of the file" if text is None else "not valid JSON")
 
 
 def _placed(actions):
@@ -213,42 +216,41 @@ def _actions(source, offsets, end):
     """A compiled ruleset's actions, parsed from their lines (``offsets``)."""
     actions = {}
     for name in offsets:
-        text = _line(source, offsets[name], end)
-        try:
-            actions[name] = json.loads(text)
-        except (TypeError, ValueError, RuntimeError):  # None: not a line
-            _fail("actions." + name, "not a line of the file" if text is None else
-                  "not valid JSON")
+        actions[name] = _parsed_line(source, offsets[name], end, "actions." + name)
     return actions
+
+
+def effects_places(data):
+    """Where a ruleset holds effects besides its actions: [(the dict that holds them,
+    its key, their path)], each phase's ``enter``, ``exit``, ``turn`` and ``leave``,
+    each trigger's ``effects`` and the ``setup``, whatever they hold. The PC compiles
+    each into a line (arbiter_referee/compiled.py), the device reads it back."""
+    found = []
+    phases = data.get("phases") if isinstance(data, dict) else None
+    for i in range(len(phases) if isinstance(phases, list) else 0):
+        if isinstance(phases[i], dict):
+            for key in PHASE_EFFECTS:
+                if key in phases[i]:
+                    found.append((phases[i], key, "phases[%d].%s" % (i, key)))
+    triggers = data.get("triggers") if isinstance(data, dict) else None
+    for i in range(len(triggers) if isinstance(triggers, list) else 0):
+        if isinstance(triggers[i], dict) and "effects" in triggers[i]:
+            found.append((triggers[i], "effects", "triggers[%d].effects" % i))
+    if isinstance(data, dict) and "setup" in data:
+        found.append((data, "setup", "setup"))
+    return found
 
 
 def _effects_read(source, data, end):
     """A compiled ruleset's phases', triggers' and setup's effects that are the byte
     offsets of their lines, each parsed from its line in its place: [(the dict that
     holds it, its key, the offset)]."""
-    found = []
-    phases = data.get("phases") if isinstance(data, dict) else None
-    for i in range(len(phases) if isinstance(phases, list) else 0):
-        for key in PHASE_EFFECTS:
-            if isinstance(phases[i], dict):
-                found.append((phases[i], key, "phases[%d].%s" % (i, key)))
-    triggers = data.get("triggers") if isinstance(data, dict) else None
-    for i in range(len(triggers) if isinstance(triggers, list) else 0):
-        if isinstance(triggers[i], dict):
-            found.append((triggers[i], "effects", "triggers[%d].effects" % i))
-    if isinstance(data, dict):
-        found.append((data, "setup", "setup"))
     kept = []
-    for holder, key, path in found:
-        at = holder.get(key)
-        if type(at) is not int:
-            continue
-        text = _line(source, at, end)
-        try:
-            holder[key] = json.loads(text)
-        except (TypeError, ValueError, RuntimeError):  # None: not a line
-            _fail(path, "not a line of the file" if text is None else "not valid JSON")
-        kept.append((holder, key, at))
+    for holder, key, path in effects_places(data):
+        at = holder[key]
+        if type(at) is int:
+            holder[key] = _parsed_line(source, at, end, path)
+            kept.append((holder, key, at))
     return kept
 
 
