@@ -8,25 +8,20 @@ from where it lies, so firmware modules may move into any subfolder.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
-import os
 import shutil
-import subprocess
 import sys
 import tarfile
-import tempfile
 from pathlib import Path
+
+from arbiter_referee.npm import Package
 
 HELP = "build the web page that runs the device in a browser"
 
-NPM_PACKAGE = "@micropython/micropython-webassembly-pyscript"
-NPM_VERSION = "1.27.0"
-# npm's integrity of that version's tarball: any other bytes are refused.
-NPM_SHA512 = ("DnXx4EqxgkeaFESrS3uKrL7mLMk4mRTd0mMzaOd3HUSiZUOAE7t11uLnjf3ftF87N2xm4knHnWEKc"
-              "VK4IYIUDA==")
-TARBALL = f"micropython-micropython-webassembly-pyscript-{NPM_VERSION}.tgz"  # npm pack's name
+MICROPYTHON = Package("@micropython/micropython-webassembly-pyscript", "1.27.0",
+                      "DnXx4EqxgkeaFESrS3uKrL7mLMk4mRTd0mMzaOd3HUSiZUOAE7t11uLnjf3ftF87N2xm4knHnWEKc"
+                      "VK4IYIUDA==")
+NPM_PACKAGE, NPM_VERSION = MICROPYTHON.name, MICROPYTHON.version
 # The port's module is saved as .js: every web server serves that as JavaScript.
 PORT_FILES = {"package/micropython.mjs": "micropython.js",
               "package/micropython.wasm": "micropython.wasm"}
@@ -57,39 +52,14 @@ def run(args) -> int:
     return 0
 
 
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "arbiter"
-
-
 def fetch_micropython() -> Path:
     """The pinned tarball: from the cache, or fetched there with ``npm pack``."""
-    target = cache_dir() / TARBALL
-    if target.is_file():
-        return target
-    npm = shutil.which("npm")
-    if npm is None:
-        raise ValueError(f"npm not found: install Node.js, or pass --micropython with "
-                         f"the tarball of {NPM_PACKAGE}@{NPM_VERSION}")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=target.parent) as scratch:
-        done = subprocess.run([npm, "pack", f"{NPM_PACKAGE}@{NPM_VERSION}",
-                               "--pack-destination", scratch], cwd=scratch,
-                              capture_output=True, text=True, timeout=600)
-        fetched = Path(scratch) / TARBALL
-        if done.returncode != 0 or not fetched.is_file():
-            said = [line for line in done.stderr.splitlines() if " error " in line]
-            reason = said[0] if said else f"exit status {done.returncode}"
-            raise ValueError(f"npm could not fetch {NPM_PACKAGE}@{NPM_VERSION}: {reason}")
-        check_tarball(fetched)
-        fetched.replace(target)  # whole or not at all: the cache never holds a partial one
-    return target
+    return MICROPYTHON.fetch(f", or pass --micropython with the tarball of "
+                             f"{NPM_PACKAGE}@{NPM_VERSION}")
 
 
 def check_tarball(path: Path) -> None:
-    digest = base64.b64encode(hashlib.sha512(path.read_bytes()).digest()).decode()
-    if digest != NPM_SHA512:
-        raise ValueError(f"{path} is not {NPM_PACKAGE}@{NPM_VERSION} (its sha512 differs)")
+    MICROPYTHON.check(path)
 
 
 def device_files(firmware: Path | None = None) -> list[tuple[Path, str]]:

@@ -66,6 +66,8 @@ def run_session(seed: int, script: str, runtime: str = "cpython",
             if preload is None:
                 preload = firmware == FIRMWARE
             return _run_micropython(seed, script, flash_dir, heap, firmware, preload)
+        if runtime == "chip":
+            return _run_chip(seed, script, flash_dir)
         raise ValueError(f"unknown runtime {runtime!r}; use one of {', '.join(RUNTIMES)}")
 
 
@@ -251,3 +253,37 @@ def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int,
     if result.exit_code != 0:
         raise RuntimeError(f"MicroPython exited with {result.exit_code}:\n{result.stderr}")
     return SessionOutput.parse(result.stdout, result.fuel)
+
+
+def _run_chip(seed: int, script: str, flash_dir: Path, clock: str = "script",
+              firmware=None) -> SessionOutput:
+    """The script on MicroPython's rp2 port in an emulated RP2040 (arbiter_referee.chip),
+    each pin change made with the CPU asleep, at the script's instant on the chip's
+    timer ("script" clock) or, on a Pico's clock, once the chip is asleep and as long
+    after the last change as the script says (a player waits for the screen)."""
+    import vscript
+    from arbiter_referee.chip.session import Chip
+    from vsession import print_frame
+
+    frames: list[str] = []
+    with Chip(flash_dir, seed, clock, firmware,
+              on_frame=lambda board: print_frame(board, frames.append)) as chip:
+        late = 0  # ms the chip was still busy past the script's instants
+        edges = vscript.edges(script)
+        for at, button, level in edges:
+            if button < 0:
+                chip.run_to(at + late)
+                break
+            reached = chip.run_to(at + late)
+            late = max(late, reached - at)
+            chip.set_pin(button, level)
+        stats = chip.stats()
+        chip.save_flash()
+        serial = chip.serial_lines()
+        board = chip.board
+    text = "".join(frames) + "\n".join(serial)
+    result = SessionOutput.parse(text, stats["cycles"])
+    result.counters.update(ms=board.elapsed, i2c_bytes=board.i2c_bytes,
+                           i2c_writes=board.i2c_writes, flash_bytes=stats["flashBytes"],
+                           flash_writes=stats["flashErases"], wakeups=stats["passes"])
+    return result

@@ -1,0 +1,89 @@
+// The chip runtime's process: a Pico (pico.mjs) driven by lines on stdin,
+// answering with lines on stdout. Started by arbiter_referee/chip/session.py,
+// with the path of a JSON file saying what to load.
+//
+// Commands:  run US        run until the timer reads US with the CPU asleep
+//            pin N LEVEL   set a button's pin (1: released)
+//            serial HEX    bytes from the PC on the USB serial port
+//            cut SEED      the power goes and comes back (SEED: the new boot's entropy)
+//            flash PATH    write the filesystem's part of the flash to PATH
+//            stats         the figures so far, as JSON
+// Events:    i HEX         an I2C write to the OLED (control and data bytes)
+//            l HEX         a frame of the LED ring, in the wire's order
+//            o HEX         bytes on the serial console
+//            p US CYCLES   the CPU went to sleep after a pass (US: the timer then)
+//            w REASON      the chip reset itself (a new chip on the same flash)
+//            r US [idle]   a command is done (US: the timer; idle: nothing can wake it)
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
+
+import { Pico } from './pico.mjs';
+
+const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const lib = await import(pathToFileURL(`${config.rp2040js}/dist/esm/index.js`).href);
+
+let out = [];
+const hex = (bytes) => Buffer.from(bytes).toString('hex');
+const emit = (line) => {
+  out.push(line);
+  if (out.length > 512) flush();
+};
+const flush = () => {
+  if (out.length) process.stdout.write(out.join('\n') + '\n');
+  out = [];
+};
+
+let drew = false; // the OLED or the LEDs changed during this pass
+const pico = new Pico(lib, {
+  bootrom: readFileSync(config.bootrom),
+  firmware: readFileSync(config.firmware),
+  filesystem: { offset: config.filesystem_offset, image: readFileSync(config.filesystem) },
+  symbols: config.symbols,
+  clock: config.clock,
+  seed: BigInt(config.seed),
+  pins: config.pins,
+  on: {
+    i2c: (bytes) => { drew = true; emit(`i ${hex(bytes)}`); },
+    leds: (bytes) => { drew = true; emit(`l ${hex(bytes)}`); },
+    serial: (bytes) => emit(`o ${hex(bytes)}`),
+    pass: (micros, cycles) => {
+      if (drew) emit(`p ${micros} ${cycles}`);
+      drew = false;
+    },
+    reset: (reason) => emit(`w ${reason}`),
+  },
+});
+
+const commands = {
+  run: ([limit]) => (pico.run(Number(limit)) ? '' : ' idle'),
+  pin: ([pin, level]) => { pico.setPin(Number(pin), Number(level)); },
+  serial: ([bytes]) => { pico.usb.send(Buffer.from(bytes, 'hex')); },
+  cut: ([seed]) => {
+    pico.seed = BigInt(seed);
+    pico.powerCycle('power');
+  },
+  flash: ([path]) => { writeFileSync(path, pico.filesystem()); },
+  stats: () => { emit(`s ${JSON.stringify(pico.stats)}`); },
+};
+
+for await (const line of createInterface({ input: process.stdin })) {
+  const [name, ...args] = line.trim().split(/\s+/);
+  if (!name) continue;
+  if (name === 'quit') break;
+  const command = commands[name];
+  if (!command) {
+    emit(`x unknown command ${name}`);
+  } else {
+    try {
+      const said = command(args) || '';
+      emit(`r ${pico.now()}${said}`);
+    } catch (error) {
+      emit(`x ${String(error.stack || error).replace(/\n/g, ' | ')}`);
+    }
+  }
+  flush();
+}
+flush();
+process.exit(0);

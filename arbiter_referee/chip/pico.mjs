@@ -1,0 +1,518 @@
+// A Raspberry Pi Pico in rp2040js: the RP2040 running MicroPython's own rp2 port
+// from its UF2, with what rp2040js 1.4.1 lacks done here (../../README.md, "The
+// chip"): flash that can be written, a USB host that waits for input, a watchdog
+// that resets, random bits, and a clock that can stand still while the CPU works.
+// The board around it: buttons on their pins, the OLED's I2C bytes and the LED
+// ring's bitstream handed to the caller, the serial console captured.
+
+import { createHash } from 'node:crypto';
+
+const FLASH_BYTES = 2 * 1024 * 1024; // a Pico's W25Q16
+const CYCLE_NANOS = 8; // 125 MHz
+const STACK_PAINT = 0x5a5aa5a5; // an untouched word of the C stack
+const TIMER_IRQS = [0, 1, 2, 3]; // TIMER_IRQ_0..3
+const SPIN_READS = 16; // the timer read this often with nothing else in between: a busy-wait
+const LED_RESET_NANOS = 50000; // a WS2812 latches after 50 us low
+const LED_ONE_NANOS = 625; // a high pulse longer than this is a 1 (0: 400 ns, 1: 850 ns)
+
+// rp2's linker script (memmap_mp.ld): the C stack in SCRATCH_X and Y, 8 KiB.
+const DEFAULT_STACK = { bottom: 0x20040000, top: 0x20042000 };
+
+/** A few random bits per read, as the ring oscillator gives, from a fixed seed. */
+function oscillator(seed) {
+  let state = BigInt.asUintN(64, seed) | 1n;
+  return () => {
+    state ^= state << 13n;
+    state ^= state >> 7n;
+    state ^= state << 17n;
+    state = BigInt.asUintN(64, state);
+    return Number(state & 1n);
+  };
+}
+
+/** The emulated device's entropy (guest/board/vboard.py, entropy_seed): the
+ * seed, then SHA-256 of "seed/draw" for each later draw, 8 bytes big-endian. */
+function entropyDraws(seed) {
+  let draws = 0;
+  return () => {
+    let value = seed;
+    if (draws) {
+      const digest = createHash('sha256').update(`${seed}/${draws}`).digest();
+      value = digest.readBigUInt64BE(0);
+    }
+    draws += 1;
+    const out = Buffer.alloc(8);
+    out.writeBigUInt64BE(BigInt.asUintN(64, value));
+    return out;
+  };
+}
+
+export class Pico {
+  /**
+   * lib: rp2040js's module. options: bootrom and firmware (bytes: the bootrom,
+   * the UF2), filesystem ({offset, image}: littlefs as the port mounts it),
+   * symbols (from the firmware's ELF, or null), clock ('script': the timer
+   * stands still while the CPU works, as the emulated device's clock does;
+   * 'pico': it runs with the CPU at 125 MHz), seed (BigInt), pins ({buttons,
+   * led, i2c, oled}), and the callbacks on ({i2c, leds, serial, pass, reset}).
+   */
+  constructor(lib, options) {
+    this.lib = lib;
+    this.options = options;
+    this.on = options.on;
+    this.symbols = options.symbols || {};
+    this.flash = new Uint8Array(FLASH_BYTES).fill(0xff);
+    loadUF2(options.firmware, this.flash);
+    this.flash.set(options.filesystem.image, options.filesystem.offset);
+    this.levels = new Map(options.pins.buttons.map((pin) => [pin, 1]));
+    this.seed = options.seed;
+    this.boots = 0;
+    this.stats = { cycles: 0, passes: 0, deepestStack: 0, leastFree: Infinity,
+                   flashErases: 0, flashBytes: 0, resets: 0 };
+    this.boot();
+  }
+
+  // ---- power ----
+
+  boot() {
+    const { lib, options } = this;
+    const mcu = new lib.RP2040();
+    mcu.logger = new lib.ConsoleLogger(lib.LogLevel.Error);
+    const rom = options.bootrom;
+    mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.length / 4));
+    mcu.flash.set(this.flash);
+    this.mcu = mcu;
+    this.clock = mcu.clock;
+    this.micros = 0; // the timer's count in 'script' time
+    this.running = false; // between a wake-up and the next sleep
+    this.passCycles = 0;
+    this.spin = 0;
+    this.spinAt = 0;
+    this.breaks = new Map();
+    this.timer = new Timer(mcu, this);
+    mcu.peripherals[0x40054] = this.timer;
+    this.watchSpins(mcu);
+    this.patchFlash(mcu);
+    this.supplyEntropy(mcu);
+    mcu.onBreak = () => this.onBreak();
+    this.watchdog(mcu);
+    this.usb = new SerialHost(lib, mcu, (bytes) => this.on.serial(bytes));
+    this.wireBoard(mcu);
+    this.paintStack();
+    mcu.core.PC = 0x10000000; // boot2, at the start of flash, as after the ROM
+    this.boots += 1;
+  }
+
+  /** The power goes and comes back: a new chip on the same flash. */
+  powerCycle(reason) {
+    this.flash.set(this.mcu.flash.subarray(0, FLASH_BYTES));
+    this.stats.resets += 1;
+    this.boot();
+    this.on.reset(reason);
+  }
+
+  /** What the filesystem region of the flash holds now. */
+  filesystem() {
+    const { offset, image } = this.options.filesystem;
+    return this.mcu.flash.slice(offset, offset + image.length);
+  }
+
+  // ---- what rp2040js lacks ----
+
+  romFunction(mcu, code) {
+    // the bootrom's table: a pointer at 0x14 to entries (two-letter code, address)
+    const key = code.charCodeAt(0) | (code.charCodeAt(1) << 8);
+    for (let at = mcu.readUint16(0x14); ; at += 4) {
+      const found = mcu.readUint16(at);
+      if (!found) throw new Error(`the bootrom has no ${code}`);
+      if (found === key) return mcu.readUint16(at + 2) & ~1;
+    }
+  }
+
+  setBreak(mcu, address, handler) {
+    // a BKPT in place of the function's first instruction; its handler returns
+    const words = address < 0x4000 ? mcu.bootrom : null;
+    if (words) {
+      const shift = (address & 2) * 8;
+      const word = words[address >> 2];
+      words[address >> 2] = (word & ~(0xffff << shift)) | ((0xbe00 | this.breaks.size) << shift);
+    } else {
+      mcu.flashView.setUint16(address - 0x10000000, 0xbe00 | this.breaks.size, true);
+    }
+    this.breaks.set(address, handler);
+  }
+
+  onBreak() {
+    const core = this.mcu.core;
+    const handler = this.breaks.get((core.PC - 2) >>> 0);
+    if (!handler) throw new Error(`breakpoint at ${(core.PC - 2).toString(16)}`);
+    handler(core.registers);
+    core.PC = core.LR & ~1;
+  }
+
+  patchFlash(mcu) {
+    // rp2040js's SSI answers status reads only: programs and erases do the work here
+    const flash = mcu.flash;
+    this.setBreak(mcu, this.romFunction(mcu, 'RP'), ([offset, data, count]) => {
+      for (let i = 0; i < count; i++) flash[offset + i] &= mcu.readUint8(data + i);
+      this.stats.flashBytes += count;
+    });
+    this.setBreak(mcu, this.romFunction(mcu, 'RE'), ([offset, count]) => {
+      flash.fill(0xff, offset, offset + count);
+      this.stats.flashErases += Math.ceil(count / 4096);
+    });
+  }
+
+  supplyEntropy(mcu) {
+    // no ring oscillator: os.urandom's bytes are the emulated device's draws when
+    // the firmware's symbols say where it asks, else random bits from the seed
+    const draw = entropyDraws(this.seed);
+    const address = this.symbols.mp_hal_get_random;
+    if (address) {
+      this.setBreak(mcu, address & ~1, ([count, buffer]) => {
+        let bytes = Buffer.alloc(0);
+        while (bytes.length < count) bytes = Buffer.concat([bytes, draw()]);
+        for (let i = 0; i < count; i++) mcu.writeUint8(buffer + i, bytes[i]);
+      });
+    }
+    const bit = oscillator(this.seed + BigInt(this.boots));
+    mcu.peripherals[0x40060] = { // STATUS: stable; RANDOMBIT: a bit
+      readUint32: (offset) => (offset === 0x1c ? bit() : offset === 0x18 ? 0x80000000 : 0),
+      writeUint32Atomic: () => {},
+    };
+  }
+
+  watchdog(mcu) {
+    // rp2040js only calls this, again and again: a Pico resets
+    mcu.peripherals[0x40058].onWatchdogTrigger = () => { this.bitten = true; };
+    this.bitten = false;
+  }
+
+  watchSpins(mcu) {
+    // any other peripheral's register between two reads of the timer: not a busy-wait
+    const reset = () => { this.spin = 0; };
+    for (const peripheral of [...Object.values(mcu.peripherals), mcu.sio, mcu.ppb]) {
+      if (peripheral === this.timer) continue;
+      const read = peripheral.readUint32.bind(peripheral);
+      const write = peripheral.writeUint32.bind(peripheral);
+      peripheral.readUint32 = (offset) => { reset(); return read(offset); };
+      peripheral.writeUint32 = (offset, value) => { reset(); write(offset, value); };
+    }
+  }
+
+  // ---- the clock ----
+
+  /** The timer's microseconds. In 'script' time they move only while the CPU
+   * sleeps, or while it spins on the timer itself (a busy-wait must end). */
+  now() {
+    if (this.options.clock === 'pico') return Math.floor(this.clock.nanos / 1000);
+    return Math.floor(this.micros);
+  }
+
+  timerRead() {
+    if (this.options.clock === 'pico') return;
+    const nanos = this.clock.nanos;
+    this.spin += 1;
+    if (this.spin > SPIN_READS) this.micros += (nanos - this.spinAt) / 1000;
+    this.spinAt = nanos;
+  }
+
+  /** Let time pass while the CPU sleeps, to the first thing that wakes it or to
+   * ``limit`` (us). Returns false when nothing ever will. */
+  sleep(limit) {
+    const clock = this.clock;
+    const realNanos = clock.nextAlarm ? clock.nanosToNextAlarm : Infinity;
+    const due = this.timer.nextDue();
+    const timerNanos = due === null ? Infinity : Math.max(0, (due - this.now()) * 1000);
+    const limitNanos = Math.max(0, (limit - this.now()) * 1000);
+    const nanos = Math.min(realNanos, timerNanos, limitNanos);
+    if (nanos === Infinity) return false;
+    if (this.options.clock === 'script') this.micros += nanos / 1000;
+    clock.tick(nanos);
+    this.timer.fireDue();
+    return true;
+  }
+
+  // ---- running ----
+
+  /** Run until the timer reaches ``limit`` (us) with the CPU asleep: a pin set
+   * after this returns never lands inside a pass. Returns false when the chip
+   * sleeps with nothing that can wake it. */
+  run(limit) {
+    for (;;) {
+      if (this.bitten) this.powerCycle('watchdog');
+      const { core } = this.mcu;
+      if (core.waiting) {
+        if (this.running) this.passEnded();
+        if (this.now() >= limit) return true;
+        if (!this.sleep(limit)) return false;
+        continue;
+      }
+      if (!this.running) {
+        this.running = true;
+        this.passCycles = 0;
+      }
+      let cycles = 0;
+      for (let i = 0; i < 4096 && !core.waiting; i++) {
+        const spent = core.executeInstruction();
+        cycles += spent;
+        this.clock.tick(spent * CYCLE_NANOS);
+        if (this.bitten) break;
+      }
+      this.passCycles += cycles;
+      this.stats.cycles += cycles;
+    }
+  }
+
+  passEnded() {
+    this.running = false;
+    this.stats.passes += 1;
+    const stack = this.stackUsed();
+    if (stack > this.stats.deepestStack) this.stats.deepestStack = stack;
+    const free = this.heapFree();
+    if (free !== null && free < this.stats.leastFree) this.stats.leastFree = free;
+    this.leds.flush();
+    this.on.pass(this.now(), this.passCycles);
+  }
+
+  setPin(pin, level) {
+    this.levels.set(pin, level);
+    this.mcu.gpio[pin].setInputValue(!!level);
+  }
+
+  // ---- measures ----
+
+  stackRange() {
+    const { __StackBottom: bottom, __StackTop: top } = this.symbols;
+    return bottom && top ? { bottom, top } : DEFAULT_STACK;
+  }
+
+  paintStack() {
+    const { bottom } = this.stackRange();
+    const below = (this.mcu.core.SP >>> 0) - 64; // the ROM's and boot2's frames are above
+    for (let at = bottom; at < below; at += 4) this.mcu.writeUint32(at, STACK_PAINT);
+  }
+
+  /** The most of the C stack used since the last call, in bytes; the paint is
+   * renewed below the stack pointer for the next. */
+  stackUsed() {
+    const { bottom, top } = this.stackRange();
+    const sram = this.mcu.sramView;
+    const base = 0x20000000;
+    let at = bottom;
+    while (at < top && sram.getUint32(at - base, true) === STACK_PAINT) at += 4;
+    const sp = this.mcu.core.SP >>> 0;
+    for (let fill = at; fill < sp - 64; fill += 4) sram.setUint32(fill - base, STACK_PAINT, true);
+    return top - at;
+  }
+
+  /** gc.mem_free() read from the GC's allocation table (2 bits a 16-byte block,
+   * 0 = free), where the ELF says the heap lies; null without it. */
+  heapFree() {
+    const { __GcHeapStart: start, __GcHeapEnd: end } = this.symbols;
+    if (!start || !end) return null;
+    // py/gc.c gc_setup_area with the finaliser table (rp2): T = A (1 + 4/8 + 4 * 16) + 1
+    const tableBytes = Math.floor(((end - start - 1) * 8) / (8 + 4 + 512));
+    const sram = this.mcu.sram;
+    let free = 0;
+    for (let i = start - 0x20000000, stop = i + tableBytes; i < stop; i++) {
+      const byte = sram[i];
+      for (let shift = 0; shift < 8; shift += 2) if (!((byte >> shift) & 3)) free += 1;
+    }
+    return free * 16;
+  }
+
+  // ---- the board ----
+
+  wireBoard(mcu) {
+    const { pins } = this.options;
+    for (const [pin, level] of this.levels) mcu.gpio[pin].setInputValue(!!level);
+    this.leds = new LedDecoder(this.clock, (bytes) => this.on.leds(bytes));
+    mcu.gpio[pins.led].addListener((state) => this.leds.edge(state === 1));
+    const bus = mcu.i2c[pins.i2c];
+    let sending = null;
+    const byteNanos = () => 9 * (bus.sclHighPeriod + bus.sclLowPeriod) * CYCLE_NANOS;
+    const done = this.clock.createAlarm(() => bus.completeWrite(true));
+    bus.onStart = () => bus.completeStart();
+    bus.onConnect = (address, mode) => {
+      const ack = address === pins.oled && mode === 0; // the panel is written, never read
+      sending = ack ? [] : null;
+      bus.completeConnect(ack);
+    };
+    bus.onWriteByte = (value) => {
+      sending.push(value);
+      done.schedule(byteNanos()); // the byte takes its time on the bus
+    };
+    bus.onStop = () => {
+      if (sending && sending.length) this.on.i2c(Uint8Array.from(sending));
+      sending = null;
+      bus.completeStop();
+    };
+  }
+}
+
+/** The RP2040's microsecond timer, reading the chip's time (``Pico.now``). */
+class Timer {
+  constructor(mcu, pico) {
+    this.pico = pico;
+    this.rp2040 = mcu;
+    this.rawWriteValue = 0;
+    this.alarms = [null, null, null, null]; // each: the us it fires at, or null
+    this.targets = [0, 0, 0, 0];
+    this.raw = 0;
+    this.enabled = 0;
+    this.forced = 0;
+    this.latchedHigh = 0;
+  }
+
+  nextDue() {
+    let due = null;
+    for (const at of this.alarms) if (at !== null && (due === null || at < due)) due = at;
+    return due;
+  }
+
+  fireDue() {
+    const now = this.pico.now();
+    for (let i = 0; i < 4; i++) {
+      if (this.alarms[i] !== null && this.alarms[i] <= now) {
+        this.alarms[i] = null;
+        this.raw |= 1 << i;
+      }
+    }
+    this.interrupts();
+  }
+
+  interrupts() {
+    const status = (this.raw & this.enabled) | this.forced;
+    for (const i of TIMER_IRQS) this.rp2040.setInterrupt(i, !!(status & (1 << i)));
+  }
+
+  readUint32(offset) {
+    this.pico.timerRead();
+    const now = this.pico.now();
+    const high = Math.floor(now / 2 ** 32);
+    switch (offset) {
+      case 0x08: return this.latchedHigh; // TIMEHR
+      case 0x0c: this.latchedHigh = high; return now >>> 0; // TIMELR
+      case 0x24: return high; // TIMERAWH
+      case 0x28: return now >>> 0; // TIMERAWL
+      case 0x10: case 0x14: case 0x18: case 0x1c: {
+        // A fired alarm's target is in the past once time has moved on; where time
+        // stands still (the script clock) it would still read as now, and pico-sdk
+        // would take it for an alarm to come and sleep on it (ta_wakes_up_on_or_before)
+        const i = (offset - 0x10) >> 2;
+        const passed = this.alarms[i] === null && this.targets[i] === now >>> 0;
+        return passed ? (this.targets[i] - 1) >>> 0 : this.targets[i];
+      }
+      case 0x20: return this.alarms.reduce((bits, at, i) => bits | (at !== null ? 1 << i : 0), 0);
+      case 0x30: return 0; // PAUSE
+      case 0x34: return this.raw;
+      case 0x38: return this.enabled;
+      case 0x3c: return this.forced;
+      case 0x40: return (this.raw & this.enabled) | this.forced;
+      default: return 0;
+    }
+  }
+
+  writeUint32(offset, value) {
+    switch (offset) {
+      case 0x10: case 0x14: case 0x18: case 0x1c: {
+        // an alarm matches the low 32 bits: a target just passed comes round again
+        const i = (offset - 0x10) >> 2;
+        const now = this.pico.now();
+        this.targets[i] = value >>> 0;
+        this.alarms[i] = now + (((value >>> 0) - (now >>> 0)) >>> 0);
+        break;
+      }
+      case 0x20:
+        for (let i = 0; i < 4; i++) if (this.rawWriteValue & (1 << i)) this.alarms[i] = null;
+        break;
+      case 0x34: this.raw &= ~this.rawWriteValue; this.interrupts(); break;
+      case 0x38: this.enabled = value & 0xf; this.interrupts(); break;
+      case 0x3c: this.forced = value & 0xf; this.interrupts(); break;
+      default: break; // TIMEHW/TIMELW, PAUSE, DBGPAUSE: never written by MicroPython
+    }
+  }
+
+  writeUint32Atomic(offset, value, atomicType) {
+    this.rawWriteValue = value;
+    const current = this.readUint32(offset);
+    const next = [value, current ^ value, current | value, current & ~value][atomicType];
+    this.writeUint32(offset, next);
+  }
+}
+
+/** WS2812 bits from the data pin's edges: a long high pulse is a 1. */
+class LedDecoder {
+  constructor(clock, emit) {
+    this.clock = clock;
+    this.emit = emit;
+    this.bits = [];
+    this.roseAt = null;
+    this.fellAt = 0;
+  }
+
+  edge(high) {
+    const now = this.clock.nanos;
+    if (high) {
+      if (this.bits.length && now - this.fellAt > LED_RESET_NANOS) this.flush();
+      this.roseAt = now;
+    } else if (this.roseAt !== null) {
+      this.bits.push(now - this.roseAt > LED_ONE_NANOS ? 1 : 0);
+      this.roseAt = null;
+      this.fellAt = now;
+    }
+  }
+
+  flush() {
+    const bits = this.bits;
+    if (!bits.length) return;
+    this.bits = [];
+    const bytes = new Uint8Array(bits.length >> 3);
+    for (let i = 0; i < bytes.length * 8; i++) bytes[i >> 3] |= bits[i] << (7 - (i & 7));
+    this.emit(bytes);
+  }
+}
+
+/** The PC's end of the USB serial port. rp2040js's host answers every read of
+ * the device's OUT endpoint at once, an empty packet when it has nothing: an
+ * interrupt storm. A real host NAKs until it has something to send. */
+class SerialHost {
+  constructor(lib, mcu, received) {
+    this.cdc = new lib.USBCDC(mcu.usbCtrl);
+    this.waiting = null;
+    this.cdc.onSerialData = (bytes) => received(bytes);
+    const usb = mcu.usbCtrl;
+    usb.onEndpointRead = (endpoint, size) => {
+      if (endpoint !== this.cdc.outEndpoint) return;
+      this.waiting = size;
+      this.answer();
+    };
+  }
+
+  answer() {
+    const fifo = this.cdc.txFIFO;
+    if (this.waiting === null || fifo.empty) return;
+    const bytes = new Uint8Array(Math.min(this.waiting, fifo.itemCount));
+    for (let i = 0; i < bytes.length; i++) bytes[i] = fifo.pull();
+    this.waiting = null;
+    this.cdc.usb.endpointReadDone(this.cdc.outEndpoint, bytes);
+  }
+
+  send(bytes) {
+    for (const byte of bytes) this.cdc.sendSerialByte(byte);
+    this.answer();
+  }
+}
+
+/** A UF2's blocks into the flash they were made for. */
+export function loadUF2(uf2, flash) {
+  const view = new DataView(uf2.buffer, uf2.byteOffset, uf2.byteLength);
+  for (let at = 0; at + 512 <= uf2.length; at += 512) {
+    if (view.getUint32(at, true) !== 0x0a324655) throw new Error('not a UF2 file');
+    const target = view.getUint32(at + 12, true) - 0x10000000;
+    const size = view.getUint32(at + 16, true);
+    if (target < 0 || target + size > flash.length) continue;
+    flash.set(uf2.subarray(at + 32, at + 32 + size), target);
+  }
+}

@@ -1,0 +1,224 @@
+"""The firmware on a Pico's own MicroPython in an emulated RP2040, driven from here.
+
+``Chip`` runs the harness (harness.mjs, under Node.js) on a flash made as ``arbiter
+deploy`` leaves one, and keeps what the board around the chip shows: the OLED
+(the virtual panel decoding the chip's I2C bytes), the LED ring (decoded from its
+bitstream) and the serial console. Its ``board`` reads as the virtual board's does
+(``oled``, ``neopixel.shown``, ``elapsed``, ``press``), so frames, screenshots and
+screen text work on it unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from arbiter_referee.chip.runtime import (
+    FILESYSTEM_OFFSET,
+    PicoFirmware,
+    filesystem_image,
+    pico_firmware,
+    read_filesystem,
+    rp2040js,
+)
+from arbiter_referee.paths import PACKAGE, use_firmware_path
+
+HARNESS = PACKAGE / "chip" / "harness.mjs"
+CLOCKS = ("script", "pico")
+
+
+class ChipError(RuntimeError):
+    """The harness failed (not the firmware: its errors are on the serial console)."""
+
+
+class ChipLeds:
+    def __init__(self, count: int):
+        self.n = count
+        self.shown = bytearray(3 * count)  # RGB, as the virtual board keeps them
+
+    def wire(self, grb: bytes) -> None:
+        """A frame as it went down the wire: green, red, blue for each LED."""
+        shown = self.shown
+        for i in range(min(self.n, len(grb) // 3)):
+            shown[3 * i], shown[3 * i + 1], shown[3 * i + 2] = grb[3 * i + 1], grb[3 * i], \
+                grb[3 * i + 2]
+
+
+class ChipBoard:
+    """The board around the chip, as the tools read a board."""
+
+    def __init__(self, chip: Chip, wiring: dict, on_frame: Callable | None):
+        from vssd1306 import VirtualSSD1306
+
+        self.chip = chip
+        self.oled = VirtualSSD1306()
+        self.neopixel = ChipLeds(wiring["led_count"])
+        self.elapsed = 0  # ms on the chip's timer (since its last reset)
+        self.on_frame = on_frame
+        self.i2c_bytes = 0
+        self.i2c_writes = 0
+        self._last = None
+
+    def check_frame(self) -> None:
+        """Report a frame when the panel or the LEDs changed since the last one."""
+        oled = self.oled
+        state = (oled.on, oled.inverted, oled.contrast, bytes(self.neopixel.shown))
+        if state == self._last and not oled.changed:
+            return
+        self._last = state
+        oled.changed = False
+        if self.on_frame:
+            self.on_frame(self)
+
+    def press(self, button: int, level: int) -> None:
+        self.chip.set_pin(button, level)
+
+    def sleep_ms(self, ms: int) -> None:
+        self.chip.run(ms)
+
+
+class Chip:
+    """A Pico running the firmware from ``flash_dir`` (the device's files; the
+    firmware is added as ``arbiter deploy`` installs it). ``seed``: the device's
+    entropy, as the virtual board's (exact when the firmware's ELF is at hand);
+    ``clock``: "script" (the timer stands still while the CPU works, as the
+    emulated device's clock does: a recorded script replays at its instants) or
+    "pico" (it runs with the CPU at 125 MHz, as on a Pico)."""
+
+    def __init__(self, flash_dir: Path, seed: int = 1, clock: str = "script",
+                 firmware: PicoFirmware | None = None,
+                 on_frame: Callable | None = None) -> None:
+        if clock not in CLOCKS:
+            raise ValueError(f"unknown clock {clock!r}; use one of {', '.join(CLOCKS)}")
+        use_firmware_path()
+        from arbiter.hw import wiring
+
+        firmware = firmware or pico_firmware()
+        self.flash_dir = Path(flash_dir)
+        config = self.flash_dir / "config.json"
+        self.wiring = wiring.load(config.read_text() if config.is_file() else None)[0]
+        self.board = ChipBoard(self, self.wiring, on_frame)
+        self.serial = bytearray()  # what the chip printed, all of it
+        self.resets: list[str] = []
+        self.idle = False
+        self._scratch = Path(tempfile.mkdtemp(prefix="arbiter-chip-"))
+        image = self._scratch / "flash.img"
+        image.write_bytes(filesystem_image(self.flash_dir))
+        settings = {
+            "rp2040js": str(rp2040js()), "bootrom": str(firmware.bootrom),
+            "firmware": str(firmware.uf2), "filesystem": str(image),
+            "filesystem_offset": FILESYSTEM_OFFSET, "symbols": firmware.symbols(),
+            "clock": clock, "seed": str(seed),
+            "pins": {"buttons": [self.wiring["buttons"][name] for name in
+                                 ("up", "down", "left", "right", "a", "b")],
+                     "led": self.wiring["led_pin"], "i2c": self.wiring["i2c_id"],
+                     "oled": self.wiring["oled_addr"]},
+        }
+        (self._scratch / "chip.json").write_text(json.dumps(settings))
+        node = shutil.which("node")
+        if node is None:
+            raise ValueError("node not found: the chip runtime runs rp2040js under Node.js")
+        self._process = subprocess.Popen(
+            [node, str(HARNESS), str(self._scratch / "chip.json")], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.now_us = 0
+
+    # ---- driving ----
+
+    def _command(self, line: str) -> str:
+        process = self._process
+        try:
+            assert process.stdin is not None and process.stdout is not None
+            process.stdin.write(line + "\n")
+            process.stdin.flush()
+        except (BrokenPipeError, OSError) as exc:
+            raise ChipError(f"the chip harness stopped: {exc}") from None
+        board = self.board
+        for event in process.stdout:
+            kind, _, rest = event.rstrip("\n").partition(" ")
+            if kind == "i":
+                data = bytes.fromhex(rest)
+                board.oled.receive(data)
+                board.i2c_bytes += len(data) + 1  # and the address byte
+                board.i2c_writes += 1
+            elif kind == "l":
+                board.neopixel.wire(bytes.fromhex(rest))
+            elif kind == "o":
+                self.serial += bytes.fromhex(rest)
+            elif kind == "p":
+                micros, _cycles = rest.split()
+                board.elapsed = int(micros) // 1000
+                board.check_frame()
+            elif kind == "w":
+                self.resets.append(rest)
+            elif kind == "s":
+                self.last_stats = json.loads(rest)
+            elif kind == "r":
+                said = rest.split()
+                self.now_us = int(said[0])
+                self.idle = "idle" in said
+                return rest
+            elif kind == "x":
+                raise ChipError(f"the chip harness failed: {rest}")
+        raise ChipError("the chip harness stopped without a word")
+
+    def run_to(self, ms: int) -> int:
+        """Run until the chip's timer reads ``ms`` with the CPU asleep (never in the
+        middle of a pass); returns the ms it reads then."""
+        self._command(f"run {ms * 1000}")
+        self.board.elapsed = self.now_us // 1000
+        return self.board.elapsed
+
+    def run(self, ms: int) -> int:
+        return self.run_to(self.now_us // 1000 + ms)
+
+    def set_pin(self, button: int, level: int) -> None:
+        """A button's pin: 0 pressed, 1 released (``button``: vscript's order)."""
+        name = ("up", "down", "left", "right", "a", "b")[button]
+        self._command(f"pin {self.wiring['buttons'][name]} {level}")
+
+    def power_cycle(self, seed: int | None = None) -> None:
+        """The power goes and comes back: a new chip on the same flash (``seed``: the
+        new boot's entropy; by default the same)."""
+        self._command(f"cut {seed if seed is not None else 1}")
+        self.board.elapsed = 0
+
+    def stats(self) -> dict:
+        """cycles, passes, deepestStack (bytes of the C stack), leastFree (heap bytes
+        free at a pass's end; Infinity without the ELF), flash erases and bytes,
+        resets: all since the harness started."""
+        self._command("stats")
+        return self.last_stats
+
+    def serial_lines(self) -> list[str]:
+        return self.serial.decode(errors="replace").replace("\r\n", "\n").split("\n")
+
+    def save_flash(self, flash_dir: Path | None = None) -> None:
+        """Write back into ``flash_dir`` (default: the one it started from) the
+        device's files as the chip's flash now holds them."""
+        image = self._scratch / "now.img"
+        self._command(f"flash {image}")
+        read_filesystem(image.read_bytes(), Path(flash_dir or self.flash_dir))
+
+    def close(self) -> None:
+        process = self._process
+        if process.poll() is None:
+            try:
+                assert process.stdin is not None
+                process.stdin.write("quit\n")
+                process.stdin.flush()
+                process.wait(timeout=10)
+            except (BrokenPipeError, OSError, subprocess.TimeoutExpired):
+                process.kill()
+                process.wait()
+        shutil.rmtree(self._scratch, ignore_errors=True)
+
+    def __enter__(self) -> Chip:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
