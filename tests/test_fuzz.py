@@ -66,7 +66,7 @@ def accepted(game, text):
 
     state, rng, length = clone(game.state), game.rng.snapshot(), len(game.log)
     try:
-        game._apply_new(*parse(text), text)
+        game.do(text, *parse(text))
     except Illegal:
         return False
     game.state, game.log = state, game.log[:length]

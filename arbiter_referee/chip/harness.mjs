@@ -8,6 +8,7 @@
 //            cut SEED      the power goes and comes back (SEED: the new boot's entropy)
 //            flash PATH    write the filesystem's part of the flash to PATH
 //            stats         the figures so far, as JSON
+//            stack         the most of the C stack a pass used since last asked
 // Events:    i HEX         an I2C write to the OLED (control and data bytes)
 //            l HEX         a frame of the LED ring, in the wire's order
 //            o HEX         bytes on the serial console
@@ -66,6 +67,7 @@ const commands = {
   },
   flash: ([path]) => { writeFileSync(path, pico.filesystem()); },
   stats: () => { emit(`s ${JSON.stringify(pico.stats)}`); },
+  stack: () => ` ${pico.deepest()}`,
 };
 
 for await (const line of createInterface({ input: process.stdin })) {

@@ -69,6 +69,7 @@ export class Pico {
     this.boots = 0;
     this.stats = { cycles: 0, passes: 0, deepestStack: 0, leastFree: Infinity,
                    flashErases: 0, flashBytes: 0, resets: 0 };
+    this.deepestSince = 0; // the C stack's most since the caller last asked (deepest())
     this.boot();
   }
 
@@ -269,10 +270,18 @@ export class Pico {
     this.stats.passes += 1;
     const stack = this.stackUsed();
     if (stack > this.stats.deepestStack) this.stats.deepestStack = stack;
+    if (stack > this.deepestSince) this.deepestSince = stack;
     const free = this.heapFree();
     if (free !== null && free < this.stats.leastFree) this.stats.leastFree = free;
     this.leds.flush();
     this.on.pass(this.now(), this.passCycles);
+  }
+
+  /** The most of the C stack any pass used since the last call, in bytes. */
+  deepest() {
+    const most = this.deepestSince;
+    this.deepestSince = 0;
+    return most;
   }
 
   setPin(pin, level) {

@@ -194,6 +194,10 @@ class Chip:
         self._command("stats")
         return self.last_stats
 
+    def deepest_stack(self) -> int:
+        """The most bytes of the C stack any pass used since the last call."""
+        return int(self._command("stack").split()[1])
+
     def serial_lines(self) -> list[str]:
         return self.serial.decode(errors="replace").replace("\r\n", "\n").split("\n")
 

@@ -69,7 +69,8 @@ def perform(game, name, args):
     elif name in ("add", "set", "roll"):
         _by_hand(game, name, args)
     elif name in game.rules.get("actions", EMPTY):
-        _ruleset_action(game, name, args)
+        do_action(game, _ruleset_action(game, name, args))
+        args["_"] = []  # canonical() lists named args after positional ones
     else:
         raise Illegal("unknown action %s" % name)
 
@@ -226,6 +227,7 @@ def _within(game, name, spec, key, args):
 
 
 def _ruleset_action(game, name, args):
+    """A ruleset's action checked, its args bound: its spec, whose effects are next."""
     spec = action(game, name, game.parsed)
     if spec.get("private"):  # a helper other actions ``call``, never done on its own
         raise Illegal("%s is only part of other actions" % name)
@@ -258,5 +260,4 @@ def _ruleset_action(game, name, args):
     if "who" in spec or "limit" in spec:
         _check_turn(game, name, spec)
     game.log.append({"event": name, "args": {k: args[k] for k in sorted(args)}})
-    do_action(game, spec)
-    args["_"] = []  # canonical() lists named args after positional ones
+    return spec

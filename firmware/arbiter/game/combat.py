@@ -32,10 +32,9 @@ def combat(game, effect):
         who = _to_play(values)
         if who != game.bound("p"):
             raise Illegal("no combat goes on" if who is None else "it is %s's card now" % who)
-        if step == "pass":
-            _pass(game, values)
-        else:
-            _card(game, effect, values)
+        reply = _pass(game, values) if step == "pass" else _card(game, effect, values)
+        if reply is not None:  # the reply: both cards are out
+            _clash(game, values, who, reply)
 
 
 def _to_play(values):
@@ -85,10 +84,10 @@ def _fighter(values, player):
 
 
 def _pass(game, values):
+    """No card: the reply's card to clash with, or None."""
     p = game.bound("p")
     if values["step"] == "reply":
-        _clash(game, values, p, ["none", 0, 0, 0, 0])
-        return
+        return ["none", 0, 0, 0, 0]
     values["cpass"] += 1
     values["init"] = _other(values, p)
     if values["cpass"] >= 2:
@@ -98,6 +97,7 @@ def _pass(game, values):
 
 
 def _card(game, effect, values):
+    """A card revealed: the reply's card to clash with, or None."""
     spec, p = game.rules["combat"], game.bound("p")
     lead = values["step"] == "lead"
     kind = evaluate(game, effect["kind"])
@@ -108,8 +108,7 @@ def _card(game, effect, values):
             _num(game, effect, "combo"), _num(game, effect, "knockdown")]
     values["cpass"] = 0
     if not lead:
-        _clash(game, values, p, card)
-        return
+        return card
     values["card"], values["step"] = card, "reply"
     paid = ", %s %d" % (spec["pool"], energy) if energy else ""
     game.say("%s %s: %s%s; %s replies" % (p, kind, status, paid, _other(values, p)))

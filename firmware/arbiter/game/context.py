@@ -101,7 +101,13 @@ class Context:
         """A path worked out once: (its key's part or parts, its field's part), the
         field the ruleset's own name when it has one (a counter's, a stat's, a game
         value's): a kept path then holds no string of its own but its text."""
-        key, field = _template(text)
+        dot = text.rfind(".")
+        head = text[:dot]
+        if "$" in head and "." in head:
+            key = [_part(part) for part in head.split(".")]
+        else:
+            key = _part(head)
+        field = _part(text[dot + 1:])
         if field.__class__ is str:
             rules = self.rules
             pieces = rules.get("pieces", EMPTY)
@@ -139,8 +145,14 @@ class Context:
         """A value by path (``$`` names filled in)."""
         template = self._paths.get(path) if isinstance(path, str) else None
         if template is not None:  # read at every step: no tuple, no string built
-            key, field = self._key(template[0]), self._filled(template[1])
-            record = holder(self.state, kind_of(key), key)
+            key, field, binding = template[0], template[1], self.binding
+            if key.__class__ is not str:  # "$p" and the like inline: few calls deep
+                key = binding[key[1]] if key.__class__ is tuple and key[0] == "b" and \
+                    key[1] in binding else self._key(key)
+            if field.__class__ is not str:
+                field = self._filled(field)
+            record = holder(self.state, "piece" if "." in key else "game" if key == "game"
+                            else "player", key)  # (state.kind_of, inline: a call less deep)
             if record is not None and field in record:
                 return record[field]
         kind, key, field = self.locate(path)
@@ -162,10 +174,8 @@ class Context:
         return self.options[name]
 
     def value(self, name):
-        values = self.rules.get("values", EMPTY)
-        if name not in values:
-            raise RuleError("unknown value " + name)
-        return evaluate(self, values[name])
+        """A named value (the ruleset's ``values``), worked out now."""
+        return evaluate(self, {"val": name})
 
     def arg(self, name):
         if isinstance(name, list):  # [NAME, DEFAULT]: the default only when not given
@@ -219,25 +229,11 @@ class Context:
             keys = cache[2][owner] = [k for k in cache[2][None] if pieces[k]["owner"] == owner]
         return keys
 
-    def count_pieces(self, owner, where):
-        count = 0
-        for key in self.piece_keys(owner):
-            if where is None or self.bound_eval("k", key, where):
-                count += 1
-        return count
-
-    def piece_values(self, owner, form, where=None):
-        return [self.bound_eval("k", k, form) for k in self.piece_keys(owner)
-                if where is None or self.bound_eval("k", k, where)]
-
-    def count_players(self, where):
-        return sum(1 for p in self.players_in_order() if self.bound_eval("p", p, where))
-
     def text(self, parts):
         """A message: a string, or a list of strings and expressions joined."""
         if isinstance(parts, str):
             return parts
-        return "".join(str(evaluate(self, p)) for p in parts)
+        return "".join([str(value) for value in evaluate(self, parts)])
 
 
 def _give_back(binding, name, old):
@@ -245,17 +241,6 @@ def _give_back(binding, name, old):
         binding.pop(name, None)
     else:
         binding[name] = old
-
-
-def _template(text):
-    """A path worked out once: (its key's part or parts, its field's part)."""
-    dot = text.rfind(".")
-    head = text[:dot]
-    if "$" in head and "." in head:
-        key = [_part(part) for part in head.split(".")]
-    else:
-        key = _part(head)
-    return key, _part(text[dot + 1:])
 
 
 # the bound names most paths start with, one object each for every path kept

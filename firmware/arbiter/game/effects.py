@@ -76,25 +76,115 @@ def kept(game, effects):
     return effects
 
 
+# The runner keeps its own stack of what is under way, a frame each (a list,
+# changed in place): effects nested however deep take the same few frames of a
+# Pico's C stack, where a frame or two a level did not fit (Juggernauts' attack
+# nests 9). A block's effect (if, each_player, call...) gives the frame to run.
+_RUN = 0  # [_RUN, effects, the next one's place]
+_EACH = 1  # [_EACH, items, next place, name, block, binding (None: unbound), old, where]
+_REPEAT = 2  # [_REPEAT, the effect, times run]
+_PARTS = 3  # [_PARTS, an action's parts (of_action)]; a call's also holds the caller's
+# args and binding, given back when it ends
+_BIND = 4  # [_BIND, name, binding, old]: given back when the run ends
+
+
 def do_action(game, spec):
     """Runs an action's effects, a part at a time (of_action)."""
-    for part in of_action(game, spec):
-        run(game, part)
-        part = None  # garbage before the next part is parsed
+    run(game, None, frame=[_PARTS, of_action(game, spec)])
 
 
-def run(game, effects):
+def _block(game, effects):
     game.steps += len(effects)  # a count, no allocation: the bound on a looping ruleset
     if game.steps > MAX_STEPS:
         raise RuleError("the action takes over %d steps: a loop?" % MAX_STEPS)
-    for effect in effects:
-        for name in effect:  # its fields are not names in the table
-            do = EFFECTS.get(name)
-            if do is not None:
-                do(game, effect)
-                break
+    return [_RUN, effects, 0]
+
+
+def run(game, effects, name=None, value=None, frame=None):
+    """Runs ``effects`` (or ``frame``), with ``$name`` bound to ``value`` if given (set
+    in place and given back after, not copied: this runs for every piece looked at)."""
+    todo = []
+    if name is not None:
+        binding = game.binding
+        todo.append([_BIND, name, binding, binding.get(name)])
+        binding[name] = value
+    todo.append(frame or _block(game, effects))
+    try:
+        while todo:
+            frame = todo[-1]
+            kind = frame[0]
+            if kind == _RUN:
+                effects, i = frame[1], frame[2]
+                if i >= len(effects):
+                    todo.pop()
+                    continue
+                frame[2] = i + 1
+                effect = effects[i]
+                for name in effect:  # its fields are not names in the table
+                    do = EFFECTS.get(name)
+                    if do is not None:
+                        more = do(game, effect)
+                        if more is not None:  # a block: its frame runs next
+                            todo.append(more)
+                        break
+                else:
+                    raise RuleError("unknown effect %r" % (effect,))
+            elif kind == _EACH:
+                _each_next(game, todo, frame)
+            elif kind == _REPEAT:
+                effect = frame[1]
+                if frame[2] and evaluate(game, effect["until"]):
+                    todo.pop()
+                elif frame[2] >= MAX_REPEATS:
+                    raise RuleError("repeat: still not done after %d times" % MAX_REPEATS)
+                else:
+                    frame[2] += 1
+                    todo.append(_block(game, effect["repeat"]))
+            elif kind == _PARTS:
+                part = next(frame[1], None)
+                if part is None:
+                    _end(game, todo.pop())
+                else:
+                    todo.append(_block(game, part))
+                part = None  # garbage before the next part is parsed
+            else:
+                _end(game, todo.pop())
+    except BaseException:
+        while todo:  # what the frames bound is given back, however the run ends
+            _end(game, todo.pop())
+        raise
+
+
+def _end(game, frame):
+    """A frame done (or left by an error): what it bound given back."""
+    kind = frame[0]
+    if kind == _PARTS and len(frame) > 2:  # a call's: the caller's args and binding
+        game.args, game.binding = frame[2], frame[3]
+        game.calls.pop()
+    elif kind == _BIND or kind == _EACH and frame[5] is not None:
+        name, binding, old = (frame[1], frame[2], frame[3]) if kind == _BIND else \
+            (frame[3], frame[5], frame[6])
+        if old is None:
+            binding.pop(name, None)
         else:
-            raise RuleError("unknown effect %r" % (effect,))
+            binding[name] = old
+
+
+def _each_next(game, todo, frame):
+    """each_player, each_piece, for_each: the next item bound and its block to run."""
+    items, i, name, where = frame[1], frame[2], frame[3], frame[7]
+    while i < len(items):
+        item = items[i]
+        i += 1
+        if where is None or game.bound_eval(name, item, where):
+            frame[2] = i
+            if frame[5] is None:  # the first: what the name was bound to, to give back
+                frame[5] = game.binding
+                frame[6] = game.binding.get(name)
+            frame[5][name] = item
+            todo.append(_block(game, frame[4]))
+            return
+    _end(game, todo.pop())
 
 
 def _add(game, effect):
@@ -124,22 +214,23 @@ def _require(game, effect):
 
 def _if(game, effect):
     """``if`` EXPR, ``then``, ``else``."""
-    run(game, effect.get("then", ()) if evaluate(game, effect["if"]) else
-        effect.get("else", ()))
+    return _block(game, effect.get("then", ()) if evaluate(game, effect["if"]) else
+                  effect.get("else", ()))
+
+
+def _each(items, name, block, where=None):
+    return [_EACH, items, 0, name, block, None, None, where]
 
 
 def _each_player(game, effect):
     """``each_player``: effects with ``$p`` bound to each player still in, in turn order."""
-    for player in game.players_in_order():
-        game.with_binding("p", player, effect["each_player"])
+    return _each(game.players_in_order(), "p", effect["each_player"])
 
 
 def _each_piece(game, effect):
     """``each_piece``: effects with ``$k`` bound to each piece (``of`` a player, ``where``)."""
     owner = evaluate(game, effect["of"]) if "of" in effect else None
-    for key in game.piece_keys(owner):
-        if "where" not in effect or game.bound_eval("k", key, effect["where"]):
-            game.with_binding("k", key, effect["each_piece"])
+    return _each(game.piece_keys(owner), "k", effect["each_piece"], effect.get("where"))
 
 
 def _let(game, effect):
@@ -148,8 +239,10 @@ def _let(game, effect):
 
 
 def _say(game, effect):
-    """``say``: a message, a list of parts."""
-    game.say(game.text(effect["say"]))
+    """``say``: a message, a list of parts (as Context.text: inline, a call less deep)."""
+    parts = effect["say"]
+    game.say(parts if isinstance(parts, str) else
+             "".join([str(part) for part in evaluate(game, parts)]))
 
 
 def _win(game, effect):
@@ -186,8 +279,8 @@ def _turn_order(game, effect):
 def _for_each(game, effect):
     """``for_each`` LIST, ``as`` (t), ``do``: effects with ``$as`` bound to each item."""
     items = evaluate(game, effect["for_each"])
-    for item in items if isinstance(items, list) else [items]:
-        game.with_binding(effect.get("as", "t"), str(item), effect.get("do", ()))
+    items = [str(item) for item in (items if isinstance(items, list) else [items])]
+    return _each(items, effect.get("as", "t"), effect.get("do", ()))
 
 
 def action(game, name, cache=None):
@@ -212,15 +305,16 @@ def _call(game, effect):
     args = forms.copy()
     for name in forms:
         args[name] = evaluate(game, forms[name])
-    saved = game.args, game.binding
+    frame = [_PARTS, None, game.args, game.binding]  # given back when the call ends
     game.calls.append(effect["call"])
     game.args, game.binding = args, game.binding.copy()
     try:
         bind_args(game, args)
-        do_action(game, spec)
-    finally:
-        game.args, game.binding = saved
-        game.calls.pop()
+    except BaseException:
+        _end(game, frame)
+        raise
+    frame[1] = of_action(game, spec)
+    return frame
 
 
 def _team(game, effect):
@@ -251,11 +345,7 @@ def _next(game, effect):
 
 def _repeat(game, effect):
     """``repeat``: effects, then again until ``until`` holds."""
-    for _ in range(MAX_REPEATS):
-        run(game, effect["repeat"])
-        if evaluate(game, effect["until"]):
-            return
-    raise RuleError("repeat: still not done after %d times" % MAX_REPEATS)
+    return [_REPEAT, effect, 0]
 
 
 def _opposed(game, effect):

@@ -46,7 +46,7 @@ class Game(Context):
             return self.history.undo(args["_"] == ["agreed"])  # the table agreed
         if name == "redo":
             return self.history.redo()
-        event = self._apply_new(name, args, text)
+        event = self.do(text, name, args)
         self.history.add(event, self.begun)
         return event
 
@@ -106,16 +106,22 @@ class Game(Context):
         self.order_players(self.rules.get("turn_order", {"by": "fixed"}))
         self.state["round"] = 1
         self.run(effects.kept(self, self.rules.get("setup", ())))
-        self._enter_phase()
+        self._advance(True)
 
     # -- applying ------------------------------------------------------------------
 
-    def _apply_new(self, name, args, text, again=False, recorded=True):
-        # ``again``: an event replayed (undo, resume, audit) was accepted before and
-        # cannot fail. A new one that fails is rolled back by replaying from the last
-        # snapshot: no copy of the state per action (a Pico's heap), and a refusal,
-        # the rare case, pays instead; its dice go back unseen (``begun``: where
-        # the generator and the log stood, see History.starts).
+    def do(self, text, name=None, args=None, again=False, recorded=True):
+        """An action done: its event (None unless ``recorded``), or Illegal with the
+        reason and nothing changed. ``again``: a recorded event done once more (undo,
+        a resume, an audit: ``text`` with its dice, which come again from the
+        generator); it was accepted before and cannot fail."""
+        # A new action that fails is rolled back by replaying from the last snapshot:
+        # no copy of the state per action (a Pico's heap), and a refusal, the rare
+        # case, pays instead; its dice go back unseen (``begun``: where the generator
+        # and the log stood, see History.starts).
+        if name is None:
+            text = text.partition("|")[0]
+            name, args = actions.parse(text)
         self.rolls = []
         if not again:
             self.begun = self.rng.mark(self.logged())
@@ -124,8 +130,7 @@ class Game(Context):
                 raise Illegal("the game is over")
             actions.perform(self, name, args)
             self._settle()
-        except (Illegal, RuleError, KeyError, IndexError, TypeError, ValueError,
-                RuntimeError) as exc:  # RuntimeError: recursion too deep
+        except Exception as exc:  # a ruleset's error, a too deep call, a full heap
             parsed = self.parsed  # text to effects only: the replay does them again
             self.clear_scratch()  # nothing of the refused action may reach the replay
             if not again:
@@ -134,19 +139,12 @@ class Game(Context):
                 self.cut_log(self.begun[4])
             if isinstance(exc, Illegal):
                 raise
-            raise Illegal("cannot do that: %s" % exc) from None
+            raise Illegal("cannot do that: %s" % _reason(exc)) from None
         finally:
             self.clear_scratch()
         if not recorded:  # a rewind's replay: what it records is known
             return None
         return actions.record(actions.canonical(name, args), self.rolls)
-
-    def apply_again(self, event, recorded=True):
-        """A recorded event applied once more (it was accepted before); its new record
-        (None unless ``recorded``: a rewind, which allocates only what it must)."""
-        text = event.partition("|")[0]  # (its dice come again from the generator)
-        name, args = actions.parse(text)
-        return self._apply_new(name, args, text, True, recorded)
 
     def clear_scratch(self):
         """The action's working state (see Context), a win or loss still to resolve,
@@ -180,21 +178,8 @@ class Game(Context):
 
     # -- what effects call ----------------------------------------------------------
 
-    def run(self, forms):
-        effects.run(self, forms)
-
-    def with_binding(self, name, value, forms):
-        """Runs ``forms`` with ``$name`` bound to ``value``; the binding is given back
-        after (set in place, not copied: this runs for every piece looked at)."""
-        binding, old = self.binding, self.binding.get(name)
-        binding[name] = value
-        try:
-            self.run(forms)
-        finally:
-            if old is None:
-                binding.pop(name, None)
-            else:
-                binding[name] = old
+    # runs effects, with ``$name`` bound to ``value`` if given: (forms, name, value)
+    run = effects.run
 
     def say(self, text):
         self.state["message"] = text
@@ -254,8 +239,24 @@ class Game(Context):
             return  # as it was: the record stays shared with the snapshot (writable)
         record = self.writable(kind, key)
         record[field] = value
-        if isinstance(old, int) and isinstance(value, int) and value != old:
-            self._fire(kind, key, record, field, old, value)
+        if not isinstance(old, int) or not isinstance(value, int) or value == old:
+            return
+        # threshold triggers (here, not in a function of their own: a call less deep):
+        # run when a counter rises to or past ``at`` (or, with ``falls``, drops from
+        # ``at`` or more to below it)
+        falling = value < old
+        for trigger in self.rules.get("triggers", ()):
+            on = trigger.get("on", "player")
+            if trigger["counter"] != field or on != kind or \
+                    trigger.get("falls", False) != falling:
+                continue
+            saved = self._bind_holder(kind, key, record)
+            at = evaluate(self, trigger["at"])
+            if value < at <= old if falling else old < at <= value:
+                effects.deeper(self)
+                self.run(effects.kept(self, trigger.get("effects", ())))
+                self.depth -= 1
+            self.binding = saved
 
     def _stat(self, record, field):
         """Whether a piece's field is a stat (its own, or every piece's): a change writes it."""
@@ -285,23 +286,6 @@ class Game(Context):
         self.binding = saved
         return low, high
 
-    def _fire(self, kind, key, record, field, old, new):
-        """Threshold triggers: run when a counter rises to or past ``at`` (or, with
-        ``falls``, drops from ``at`` or more to below it)."""
-        falling = new < old
-        for trigger in self.rules.get("triggers", ()):
-            on = trigger.get("on", "player")
-            if trigger["counter"] != field or on != kind or \
-                    trigger.get("falls", False) != falling:
-                continue
-            saved = self._bind_holder(kind, key, record)
-            at = evaluate(self, trigger["at"])
-            if new < at <= old if falling else old < at <= new:
-                effects.deeper(self)
-                self.run(effects.kept(self, trigger.get("effects", ())))
-                self.depth -= 1
-            self.binding = saved
-
     def order_players(self, spec):
         from arbiter.game.order import order_players
 
@@ -317,45 +301,48 @@ class Game(Context):
         if "turn_used" in state:  # what an action's limit counted this turn
             state["turn_used"] = {}
         if leave and "leave" in phase:  # checks before a turn or the phase ends: a require refuses
-            self.with_binding("p", self.active_player(), effects.of_phase(self, phase, "leave"))
+            self.run(effects.of_phase(self, phase, "leave"), "p", self.active_player())
         count = len(self.players_in_order())
         if self.per_player(phase) and count:
             until = phase.get("repeat_until")
             if until is None and state["turn"] < count - 1 or \
                     until is not None and not evaluate(self, until):
                 state["turn"] = (state["turn"] + 1) % count  # a repeating phase goes round
-                self.with_binding("p", self.active_player(), effects.of_phase(self, phase, "turn"))
+                self.run(effects.of_phase(self, phase, "turn"), "p", self.active_player())
                 self._check_end("turn_start")
                 return
         self.run(effects.of_phase(self, phase, "exit"))
         self._advance()
 
-    def _advance(self, skipped=0):
-        state = self.state
-        if state["phase"] + 1 >= len(self.rules.get("phases", ())):
-            # the round's end is checked while the last phase still stands, so the
-            # checks see a real phase; a game that ends here stays in it
-            self._check_end("round_end")
-            if state["result"]:
-                return
-            state["phase"] = -1
-            state["round"] += 1
-        state["phase"] += 1
-        state["turn"] = 0
-        self._enter_phase(skipped)
-
-    def _enter_phase(self, skipped=0):
-        phase = self.phase()
-        skip = phase.get("skip_if")
-        # a skipped phase has no turns and no exit; a round skipping every phase stops
-        if skip is not None and skipped <= len(self.rules["phases"]) and evaluate(self, skip):
+    def _advance(self, enter=False):
+        """On to the next phase (``enter``: into the one that stands, as round 1
+        begins). A skipped phase has no turns and no exit; a round skipping every
+        phase stops."""
+        state, phases = self.state, self.rules.get("phases", ())
+        skipped = 0
+        while True:
+            if not enter:
+                if state["phase"] + 1 >= len(phases):
+                    # the round's end is checked while the last phase still stands, so
+                    # the checks see a real phase; a game that ends here stays in it
+                    self._check_end("round_end")
+                    if state["result"]:
+                        return
+                    state["phase"] = -1
+                    state["round"] += 1
+                state["phase"] += 1
+                state["turn"] = 0
+            enter = False
+            phase = self.phase()
+            skip = phase.get("skip_if")
+            if skip is None or skipped > len(phases) or not evaluate(self, skip):
+                break
             self.log.append({"event": "phase", "name": phase["name"], "skipped": True})
-            self._advance(skipped + 1)
-            return
-        self.log.append({"event": "phase", "round": self.state["round"], "name": phase["name"]})
+            skipped += 1
+        self.log.append({"event": "phase", "round": state["round"], "name": phase["name"]})
         self.run(effects.of_phase(self, phase, "enter"))
         if self.per_player(phase):
-            self.with_binding("p", self.active_player(), effects.of_phase(self, phase, "turn"))
+            self.run(effects.of_phase(self, phase, "turn"), "p", self.active_player())
             self._check_end("turn_start")
 
     def _check_end(self, moment):
@@ -381,3 +368,13 @@ class Game(Context):
 
         resolve_end(self)
         unload("arbiter.game.order")
+
+
+def _reason(exc):
+    """Why an action failed, for the players: a ruleset's own words, else what went
+    wrong in a few plain ones."""
+    if isinstance(exc, MemoryError):
+        return "not enough memory"
+    if isinstance(exc, RuntimeError) and "recursion" in str(exc):
+        return "the rules nest too deep for the device"
+    return str(exc) or type(exc).__name__

@@ -32,6 +32,20 @@ from arbiter.game import RuleError
 
 EMPTY = {}  # the default of an absent section: never written (a ``{}`` default allocates)
 
+# How each operator takes its argument (OPERATORS):
+_WORKED = 0  # its operands worked out first: the argument's items (a list), else it
+_ONE = 1  # its argument worked out as one value (a list of forms: a list of values)
+_WRITTEN = 2  # its argument as written: a name, read from the context
+_AND, _OR, _IF, _VAL, _ARG = 3, 4, 5, 6, 7  # worked out a step at a time
+_COUNT, _VALUES, _PLAYERS = 8, 9, 10  # over the pieces or the players, each bound in turn
+
+# The machine's steps, each on its stack as (item, extra, step):
+_EVAL = 0  # work out a form
+_COMBINE = 1  # its operands are worked out: apply the operator (item: the form)
+_LIST = 2  # a list's items are worked out (item: the list)
+_NEXT = 3  # and, or, if: the last operand is worked out (extra: its place)
+_OVER = 4  # a loop over pieces or players (extra: its state, _loop)
+
 
 def _num(x):
     if isinstance(x, bool) or not isinstance(x, int):
@@ -39,33 +53,202 @@ def _num(x):
     return x
 
 
-def _all(ctx, args):
-    return [evaluate(ctx, a) for a in args]
-
-
 def evaluate(ctx, form):
-    """``ctx`` is the game's evaluation context (see context.py)."""
-    if not isinstance(form, dict):
-        if isinstance(form, list):
-            return _all(ctx, form)
-        return form
+    """``ctx`` is the game's evaluation context (see context.py). The walk keeps its
+    own stack: however deep a form nests, it takes one frame of a Pico's C stack,
+    where a frame a level did not fit (the bundled games nest 15 levels)."""
+    if form.__class__ is not dict:
+        if form.__class__ is not list:
+            return form
+    elif len(form) == 1:  # the most common forms, read at every step: no stacks made
+        for op in form:  # no allocation: the one key
+            if OPERATORS.get(op) == _WRITTEN:
+                return _written(ctx, op, form[op])
+            if op == "get" and form[op].__class__ is str:
+                return ctx.get(form[op])
+    todo = [form, None, _EVAL]  # (item, extra, step) triples
+    done = []  # the values worked out, the last on top
+    push, value = todo.append, done.append
+    try:
+        while todo:
+            step, extra, item = todo.pop(), todo.pop(), todo.pop()
+            if step == _EVAL:
+                if item.__class__ is list:
+                    push(item)
+                    push(None)
+                    push(_LIST)
+                    for i in range(len(item) - 1, -1, -1):
+                        push(item[i])
+                        push(None)
+                        push(_EVAL)
+                elif item.__class__ is not dict:
+                    value(item)
+                else:
+                    _start(ctx, item, push, value)
+            elif step == _COMBINE:
+                value(_combine(ctx, item, done))
+            elif step == _LIST:
+                n = len(item)
+                out = done[len(done) - n:]
+                del done[len(done) - n:]
+                value(out)
+            elif step == _NEXT:
+                _next(item, extra, push, value, done)
+            else:
+                _over(ctx, item, extra, push, value, done)
+    except BaseException:
+        # a loop's binding is given back, however the walk ends
+        for i in range(len(todo) - 1, 1, -3):
+            if todo[i] == _OVER:
+                _unbind(todo[i - 1])
+        raise
+    return done[0]
+
+
+def _start(ctx, form, push, value):
+    """A one-key form met: its value, or the steps that will give it."""
     if len(form) != 1:
         raise RuleError("an expression has exactly one operator: %r" % (form,))
-    for op in form:  # no allocation: the one key
-        do = OPERATORS.get(op)
-        if do is None:
-            raise RuleError("unknown operator " + op)
-        return do(ctx, form[op])
-    raise RuleError("an expression has one operator")  # not reached: there is one key
+    for op in form:
+        arg = form[op]
+    how = OPERATORS.get(op)
+    if how is None:
+        raise RuleError("unknown operator " + op)
+    if how == _WRITTEN:
+        value(_written(ctx, op, arg))
+        return
+    if how == _VAL:  # a named value: its form in its place
+        values = ctx.rules.get("values", EMPTY)
+        if arg not in values:
+            raise RuleError("unknown value %s" % (arg,))
+        push(values[arg])
+        push(None)
+        push(_EVAL)
+        return
+    if how == _ARG:  # [NAME, DEFAULT]: the default only when not given
+        if arg.__class__ is list and arg[0] not in ctx.args:
+            push(arg[1])
+            push(None)
+            push(_EVAL)
+        else:
+            value(ctx.arg(arg))
+        return
+    if how >= _COUNT:  # over the pieces (their owner first) or the players
+        if how != _PLAYERS and arg.__class__ is not dict:
+            raise RuleError("%s takes an object of fields: %r" % (op, arg))
+        push(form)
+        push(None)
+        push(_OVER)
+        if how != _PLAYERS:
+            push(arg.get("of"))
+            push(None)
+            push(_EVAL)
+        return
+    if how >= _AND:
+        if arg.__class__ is list and not arg and how != _IF:
+            value(how == _AND)  # and of nothing holds, or of nothing does not
+        else:
+            push(form)
+            push(0)
+            push(_NEXT)
+            push(arg[0] if arg.__class__ is list else arg)
+            push(None)
+            push(_EVAL)
+        return
+    push(form)
+    push(None)
+    push(_COMBINE)
+    if how == _WORKED and arg.__class__ is list:
+        if op in _PAIRS and len(arg) != 2:
+            raise RuleError("two operands expected: %r" % (arg,))
+        for i in range(len(arg) - 1, -1, -1):
+            push(arg[i])
+            push(None)
+            push(_EVAL)
+    else:
+        if op in _PAIRS:
+            raise RuleError("two operands expected: %r" % (arg,))
+        push(arg)
+        push(None)
+        push(_EVAL)
 
 
-def _arith(ctx, op, forms):
-    # folded as the operands come: no list of values (this runs at every step)
-    if not isinstance(forms, list):
-        forms = (forms,)
+def _written(ctx, op, arg):
+    if op == "opt":
+        return ctx.option(arg)
+    if op == "stat":
+        return ctx.stat(arg)
+    if op == "var":
+        return ctx.var(arg)
+    if op == "bound":
+        return ctx.bound(arg)
+    if op == "now":
+        return ctx.now(arg)
+    return ctx.roll_result(arg, "rolls" if op == "rolls" else "sum")  # hits: the sum of
+    # success faces
+
+
+def _next(form, i, push, value, done):
+    """and, or, if: operand ``i`` is worked out; on to the next, or the value."""
+    for op in form:
+        arg = form[op]
+    v = done.pop()
+    if op == "if":  # the condition: the branch it picks is the value
+        push(arg[1] if v else arg[2])
+        push(None)
+        push(_EVAL)
+        return
+    last = i + 1 >= (len(arg) if arg.__class__ is list else 1)
+    if (not v if op == "and" else v) or last:
+        value(bool(v))
+        return
+    push(form)
+    push(i + 1)
+    push(_NEXT)
+    push(arg[i + 1])
+    push(None)
+    push(_EVAL)
+
+
+def _combine(ctx, form, done):
+    """An operator's value, its operands worked out (on top of ``done``)."""
+    for op in form:
+        arg = form[op]
+    n = len(arg) if OPERATORS[op] == _WORKED and arg.__class__ is list else 1
+    if op in _ARITH:
+        return _arith(op, done, n)
+    if n == 1:
+        v = done.pop()
+    else:
+        args = done[len(done) - n:]
+        del done[len(done) - n:]
+    if op in _PAIRS:
+        return _compare(op, args[0], args[1])
+    if op == "not":
+        return not v
+    if op == "get":
+        return ctx.get(v)
+    if op == "len":
+        return len(v)
+    if op == "others":
+        return [p for p in ctx.players_in_order() if p != v]
+    if op == "unique":
+        out = []
+        for item in v:
+            if item not in out:
+                out.append(item)
+        return out
+    if n == 1:
+        args = [v]  # a list operator given one form: its items come from its value
+    return _lists(op, args)
+
+
+def _arith(op, done, n):
+    # folded in order, the operands taken off the stack: no list of them made
     out = None
-    for form in forms:
-        v = _num(evaluate(ctx, form))
+    first = len(done) - n
+    for i in range(first, len(done)):
+        v = _num(done[i])
         if out is None:
             out = v
         elif op == "+":
@@ -82,20 +265,17 @@ def _arith(ctx, op, forms):
             out = min(out, v)
         elif op == "max":
             out = max(out, v)
+    del done[first:]
     if out is None:
         if op in ("+", "-"):
             return 0
         raise RuleError("%s of nothing" % op)
     if op == "abs":
         return abs(out)
-    return -out if op == "-" and len(forms) == 1 else out
+    return -out if op == "-" and n == 1 else out
 
 
-def _compare(ctx, op, arg):
-    # the operands as they come: no pair built (this runs at every step)
-    if not isinstance(arg, list) or len(arg) != 2:
-        raise RuleError("two operands expected: %r" % (arg,))
-    a, b = evaluate(ctx, arg[0]), evaluate(ctx, arg[1])
+def _compare(op, a, b):
     if op == "==":
         return a == b
     if op == "!=":
@@ -112,53 +292,18 @@ def _compare(ctx, op, arg):
     return a >= b
 
 
-def _and(ctx, arg):
-    for a in arg:
-        if not evaluate(ctx, a):
-            return False
-    return True
-
-
-def _or(ctx, arg):
-    for a in arg:
-        if evaluate(ctx, a):
-            return True
-    return False
-
-
-def _pieces(ctx, arg, op):
-    values = ctx.piece_values(evaluate(ctx, arg.get("of")), arg["value"], arg.get("where"))
-    if op == "sum_pieces":
-        return sum(values)
-    return max(values) if values else 0
-
-
-def _split(ctx, arg):
-    text, sep = _all(ctx, arg)
-    return [part for part in str(text).split(sep) if part]
-
-
-def _join(ctx, arg):
-    items, sep = _all(ctx, arg)
-    return sep.join(str(item) for item in items)
-
-
-def _unique(ctx, arg):
-    out = []
-    for item in evaluate(ctx, arg):
-        if item not in out:
-            out.append(item)
-    return out
-
-
-def _lookup(ctx, arg):
-    key, keys, values = _all(ctx, arg)
-    if key not in keys:
-        raise RuleError("%r is not one of %r" % (key, keys))
-    return values[keys.index(key)]
-
-
 def _lists(op, a):
+    if op == "split":
+        text, sep = a
+        return [part for part in str(text).split(sep) if part]
+    if op == "join":
+        items, sep = a
+        return sep.join([str(item) for item in items])
+    if op == "lookup":
+        key, keys, values = a
+        if key not in keys:
+            raise RuleError("%r is not one of %r" % (key, keys))
+        return values[keys.index(key)]
     if op == "concat":
         out = []
         for part in a:
@@ -176,39 +321,94 @@ def _lists(op, a):
     return len([x for x in items if _num(x) >= n])
 
 
-# Each operator: a function of the context and its argument (as written).
+def _over(ctx, form, state, push, value, done):
+    """A loop's next step: a key bound and its ``where`` or value to work out; or,
+    past the last, the loop's value. ``state``: None at first (the pieces' owner
+    then on top of ``done``), then [the operator, its fields, the keys, the next
+    one's place, the count or the values so far, the name bound, what the name was
+    bound to before, the binding (None: not yet bound), what is to be worked out
+    (0: the first, 1: the ``where``, 2: the value)], changed in place."""
+    if state is None:
+        for op in form:
+            fields = form[op]
+        if OPERATORS[op] == _PLAYERS:
+            state = [op, {"where": fields}, ctx.players_in_order(), 0, 0, "p", None, None, 0]
+        else:
+            keys = ctx.piece_keys(done.pop())
+            state = [op, fields, keys, 0, 0 if op == "count_pieces" else [], "k", None,
+                     None, 0]
+    op, fields, keys = state[0], state[1], state[2]
+    counting = op == "count_pieces" or op == "players_where"
+    if state[8] == 1:  # its where is worked out
+        if done.pop():
+            if not counting:  # its value next, the key still bound
+                state[8] = 2
+                push(None)
+                push(state)
+                push(_OVER)
+                push(fields.get("value", _KEY))
+                push(None)
+                push(_EVAL)
+                return
+            state[4] += 1
+        state[3] += 1
+    elif state[8] == 2:  # its value is worked out
+        state[4].append(done.pop())
+        state[3] += 1
+    where = fields.get("where")
+    if counting and where is None:  # every one counts
+        state[3] = state[4] = len(keys)
+    if state[3] >= len(keys):
+        _unbind(state)
+        values = state[4]
+        if op == "sum_pieces":
+            values = sum(values)
+        elif op == "max_pieces":
+            values = max(values) if values else 0
+        value(values)
+        return
+    if state[7] is None:  # the first: what the name was bound to, to give back
+        state[7] = ctx.binding
+        state[6] = ctx.binding.get(state[5])
+    state[7][state[5]] = keys[state[3]]
+    push(None)
+    push(state)
+    push(_OVER)
+    state[8] = 2 if where is None else 1
+    push(fields.get("value", _KEY) if where is None else where)
+    push(None)
+    push(_EVAL)
+
+
+def _unbind(state):
+    binding = state[7] if state is not None else None
+    if binding is None:
+        return
+    if state[6] is None:
+        binding.pop(state[5], None)
+    else:
+        binding[state[5]] = state[6]
+    state[7] = None
+
+
+_KEY = {"bound": "k"}  # list_pieces' value when none is given: the pieces' keys
+_ARITH = ("+", "-", "*", "//", "min", "max", "abs")
+_PAIRS = ("==", "!=", "<", "<=", ">", ">=", "in")
+
+# Each operator and how it takes its argument (the checker and docs/rulesets.md
+# read the names).
 OPERATORS = {
-    "+": lambda c, a: _arith(c, "+", a), "-": lambda c, a: _arith(c, "-", a),
-    "*": lambda c, a: _arith(c, "*", a), "//": lambda c, a: _arith(c, "//", a),
-    "min": lambda c, a: _arith(c, "min", a), "max": lambda c, a: _arith(c, "max", a),
-    "abs": lambda c, a: _arith(c, "abs", a),
-    "==": lambda c, a: _compare(c, "==", a), "!=": lambda c, a: _compare(c, "!=", a),
-    "<": lambda c, a: _compare(c, "<", a), "<=": lambda c, a: _compare(c, "<=", a),
-    ">": lambda c, a: _compare(c, ">", a), ">=": lambda c, a: _compare(c, ">=", a),
-    "and": _and, "or": _or, "not": lambda c, a: not evaluate(c, a),
-    "if": lambda c, a: evaluate(c, a[1] if evaluate(c, a[0]) else a[2]),
-    "in": lambda c, a: _compare(c, "in", a),
-    "get": lambda c, a: c.get(evaluate(c, a)), "opt": lambda c, a: c.option(a),
-    "val": lambda c, a: c.value(a), "arg": lambda c, a: c.arg(a),
-    "stat": lambda c, a: c.stat(a), "var": lambda c, a: c.var(a),
-    "rolls": lambda c, a: c.roll_result(a, "rolls"), "sum": lambda c, a: c.roll_result(a, "sum"),
-    "hits": lambda c, a: c.roll_result(a, "sum"),  # with success faces the sum is the hits
-    "count_pieces": lambda c, a: c.count_pieces(evaluate(c, a.get("of")), a.get("where")),
-    "max_pieces": lambda c, a: _pieces(c, a, "max_pieces"),
-    "sum_pieces": lambda c, a: _pieces(c, a, "sum_pieces"),
-    "bound": lambda c, a: c.bound(a), "players_where": lambda c, a: c.count_players(a),
-    "others": lambda c, a: _others(c, evaluate(c, a)),
-    "now": lambda c, a: c.now(a), "split": _split,
-    "list_pieces": lambda c, a: c.piece_values(evaluate(c, a.get("of")),
-                                               a.get("value", {"bound": "k"}), a.get("where")),
-    "join": _join, "len": lambda c, a: len(evaluate(c, a)), "unique": _unique,
-    "lookup": _lookup,
-    "at": lambda c, a: _lists("at", _all(c, a)), "slice": lambda c, a: _lists("slice", _all(c, a)),
-    "concat": lambda c, a: _lists("concat", _all(c, a)),
-    "at_least": lambda c, a: _lists("at_least", _all(c, a)),
+    "+": _WORKED, "-": _WORKED, "*": _WORKED, "//": _WORKED, "min": _WORKED,
+    "max": _WORKED, "abs": _WORKED,
+    "==": _WORKED, "!=": _WORKED, "<": _WORKED, "<=": _WORKED, ">": _WORKED,
+    ">=": _WORKED, "in": _WORKED,
+    "and": _AND, "or": _OR, "not": _ONE, "if": _IF,
+    "get": _ONE, "opt": _WRITTEN, "val": _VAL, "arg": _ARG, "stat": _WRITTEN,
+    "var": _WRITTEN, "rolls": _WRITTEN, "sum": _WRITTEN, "hits": _WRITTEN,
+    "bound": _WRITTEN, "now": _WRITTEN,
+    "count_pieces": _COUNT, "players_where": _PLAYERS, "max_pieces": _VALUES,
+    "sum_pieces": _VALUES, "list_pieces": _VALUES,
+    "others": _ONE, "split": _WORKED, "join": _WORKED, "len": _ONE, "unique": _ONE,
+    "lookup": _WORKED, "at": _WORKED, "slice": _WORKED, "concat": _WORKED,
+    "at_least": _WORKED,
 }
-
-
-def _others(ctx, but):
-    """The players still in, in turn order, but one (a target to name)."""
-    return [p for p in ctx.players_in_order() if p != but]

@@ -4,7 +4,7 @@ A game is its events applied to the start. Snapshots of the state every few
 events let undo (and a refused action's rollback) replay only the events since
 the nearest; a bounded history (``keep``, a device's heap) drops the events
 undo can no longer reach. The History works on the game it belongs to through
-its state, generator and log, ``restart()`` and ``apply_again(event)``.
+its state, generator and log, ``restart()`` and ``do(event, again=True)``.
 
 Dice never rewind: the generator only moves on. Each event keeps where the
 generator stood when it began (``starts``), so a replay gives it its own dice
@@ -81,11 +81,21 @@ class History:
 
     def undo(self, agreed=False):
         """The last event undone; see undo.py (its code loads for an undo)."""
-        return _rare("undo", self, agreed)
+        from arbiter.game import undo
+
+        try:
+            return undo.undo(self, agreed)
+        finally:
+            _let_go()
 
     def redo(self):
         """The last undone event again; see undo.py."""
-        return _rare("redo", self)
+        from arbiter.game import undo
+
+        try:
+            return undo.redo(self)
+        finally:
+            _let_go()
 
     def rewind(self, count, parsed=None):
         """The game as it was after the first ``count`` events: from the nearest
@@ -96,30 +106,26 @@ class History:
         # each action's effects parsed once for the whole replay, not once per event:
         # a refusal's rewind runs in one pass, its garbage uncollected until it ends
         game.kept_parses = {} if parsed is None else parsed
+        frontier, log, dropped = game.rng.mark(), game.log, game.log_dropped
         try:
-            self._rewind(count)
+            self.snaps = [snap for snap in self.snaps if snap[0] <= count]
+            if self.snaps:
+                done, state, _ = self.snaps[-1]
+                game.state = shared_copy(state)
+            else:  # only when nothing is dropped: a snapshot stays at dropped
+                done = 0
+                game.restart()
+            game.log = []
+            for i in range(done - self.dropped, count - self.dropped):
+                game.rng.goto(self.starts[i])
+                game.do(self.events[i], again=True, recorded=False)
+            del self.events[count - self.dropped:]
+            del self.starts[count - self.dropped:]
         finally:
+            game.log, game.log_dropped = log, dropped
+            game.rng.goto(frontier)
             game.kept_parses = None
             game.parsed = {}
-
-    def _rewind(self, count):
-        game = self.game
-        frontier, log, dropped = game.rng.mark(), game.log, game.log_dropped
-        self.snaps = [snap for snap in self.snaps if snap[0] <= count]
-        if self.snaps:
-            done, state, _ = self.snaps[-1]
-            game.state = shared_copy(state)
-        else:  # only when nothing is dropped: a snapshot stays at dropped
-            done = 0
-            game.restart()
-        game.log = []
-        for i in range(done - self.dropped, count - self.dropped):
-            game.rng.goto(self.starts[i])
-            game.apply_again(self.events[i], False)
-        del self.events[count - self.dropped:]
-        del self.starts[count - self.dropped:]
-        game.log, game.log_dropped = log, dropped
-        game.rng.goto(frontier)
 
     def replay(self, events, check=None, start=0, logged=0, starts=()):
         """Rebuild the game from the start (or on top of its state after ``start``
@@ -135,12 +141,8 @@ class History:
         replay(self, events, check, start, logged, starts)
 
 
-def _rare(name, history, *args):
+def _let_go():
     """Undo and redo, a few a game: their code is loaded for each, not held."""
     from arbiter import unload
-    from arbiter.game import undo
 
-    try:
-        return getattr(undo, name)(history, *args)
-    finally:
-        unload("arbiter.game.undo")
+    unload("arbiter.game.undo")

@@ -34,4 +34,4 @@ def _reveal(game, secret, picks):
     game.log.append({"event": "reveal", "secret": secret["name"],
                      "picks": {p: picks[p] for p in sorted(picks)}})
     for player in game.state["order"]:
-        game.with_binding("p", player, secret.get("on_reveal", ()))
+        game.run(secret.get("on_reveal", ()), "p", player)

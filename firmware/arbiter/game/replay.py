@@ -28,7 +28,7 @@ def replay(history, events, check, start, logged, starts):
         if forced:  # its dice from where they began, then back
             game.rng.goto(starts.pop(0))
         begun = game.rng.mark(game.logged())
-        now = game.apply_again(event)
+        now = game.do(event, again=True)
         history.add(now, begun)
         if forced:
             game.rng.goto(frontier)

@@ -313,14 +313,9 @@ def pack_effects(data):
             spec["effects"] = json.dumps(spec["effects"], separators=(",", ":"))
 
 
-# The walks below recurse once per JSON value. MicroPython keeps a call's frame
-# on its C stack only while the frame is small (about ten slots: arguments,
-# locals, a for loop's four, the value stack); a larger one is allocated on the
-# heap at every call, which made a ruleset's check cost several times its parse.
-# So they take one argument, keep their state in globals and loop over lists by
-# index.
-_room = 0  # levels left to too_deep
-_strings = _forms = _flat = None  # shared's tables while it runs
+# The walks below keep their own stack, a flat list of the values still to visit
+# (a Pico's C stack holds a few dozen Python calls, a ruleset nests 20 deep), and
+# loop over each list or object once, in place.
 
 
 def shared(value):
@@ -329,74 +324,73 @@ def shared(value):
     ["action"]``) made one object: a ruleset repeats them dozens of times and a
     Pico's heap is small. The engine never changes a ruleset, so sharing is safe
     (objects stay apart: a test may change a parsed ruleset's piece)."""
-    global _strings, _forms, _flat
-    _strings, _forms, _flat = {}, {}, {}
-    try:
-        return _share(value)
-    finally:
-        _strings = _forms = _flat = None
-
-
-def _share(value):
+    strings, forms, flat = {}, {}, {}
     if isinstance(value, str):
-        return _strings.setdefault(value, value)
-    if isinstance(value, list):
-        i = 0
-        while i < len(value):
-            value[i] = _share(value[i])
-            i += 1
-        return _share_flat(value)
-    elif isinstance(value, dict):
-        return _share_dict(value)
+        return value
+    # (a list or an object, where it lies: its holder and key there, 0: to open, 1:
+    # its items shared, to be shared itself); an item is opened after its holder, and
+    # shared before it
+    todo = [value, None, None, 0]
+    push = todo.append
+    while todo:
+        step, key, holder, node = todo.pop(), todo.pop(), todo.pop(), todo.pop()
+        if step:
+            same = _one_of(node, forms, flat)
+            if holder is None:
+                value = same
+            else:
+                holder[key] = same
+            continue
+        push(node)
+        push(holder)
+        push(key)
+        push(1)
+        for key in range(len(node)) if isinstance(node, list) else node:
+            item = node[key]
+            if isinstance(item, str):
+                node[key] = strings.setdefault(item, item)
+            elif isinstance(item, list) or isinstance(item, dict):
+                push(item)
+                push(node)
+                push(key)
+                push(0)
     return value
 
 
-def _share_dict(value):
-    for key in value:  # (a one-key form: key stays its key below)
-        value[key] = _share(value[key])
-    if len(value) == 1 and isinstance(value[key], str):
-        same = _forms.get(key)  # not setdefault(key, {}): a dict made each time
-        if same is None:
-            same = _forms[key] = {}
-        return same.setdefault(value[key], value)
-    return value
-
-
-def _share_flat(value):
-    """The first of its equals for a list of plain values (its repr the key: True
-    and 1 differ there), else ``value``. Empty ones stay apart."""
+def _one_of(value, forms, flat):
+    """The first of its equals for a one-key form of a string or a list of plain
+    values (its repr the key: True and 1 differ there), else ``value``. Empty
+    lists stay apart."""
+    if isinstance(value, dict):
+        if len(value) == 1:
+            for key in value:
+                if isinstance(value[key], str):
+                    same = forms.get(key)  # not setdefault(key, {}): a dict made each time
+                    if same is None:
+                        same = forms[key] = {}
+                    return same.setdefault(value[key], value)
+        return value
     if not value:
         return value
     for item in value:
         if isinstance(item, dict) or isinstance(item, list):
             return value
-    return _flat.setdefault(repr(value), value)
+    return flat.setdefault(repr(value), value)
 
 
 def too_deep(value, room):
-    """Whether ``value`` nests more than ``room`` lists and objects deep (the walk
-    goes no deeper than that: it is safe on anything JSON gave)."""
-    global _room
-    _room = room
-    return _deep(value)
-
-
-def _deep(value):
-    global _room
-    if isinstance(value, dict):
-        _room -= 1
-        for key in value:  # no allocation: a walk of every value in a small heap
-            if _room < 0 or _deep(value[key]):
+    """Whether ``value`` nests more than ``room`` lists and objects deep."""
+    todo = [value, 0]  # (a value, how many lists and objects hold it)
+    while todo:
+        depth, node = todo.pop(), todo.pop()
+        if isinstance(node, dict) or isinstance(node, list):
+            if depth >= room:
                 return True
-        _room += 1
-    elif isinstance(value, list):
-        _room -= 1
-        i = 0
-        while i < len(value):
-            if _room < 0 or _deep(value[i]):
-                return True
-            i += 1
-        _room += 1
+            for key in range(len(node)) if isinstance(node, list) else node:
+                item = node[key]
+                if isinstance(item, dict) or isinstance(item, list):
+                    todo.append(item)
+                    todo.append(depth + 1)
     return False
 
 

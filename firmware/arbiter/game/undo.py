@@ -1,5 +1,5 @@
 """Undo and redo: the last event taken back (the state rewound, its rolls kept in
-the log) and done again with its own dice. Loaded for each (history._rare)."""
+the log) and done again with its own dice. Loaded for each (History.undo, redo)."""
 
 from arbiter.game import Illegal
 
@@ -44,7 +44,7 @@ def redo(history):
     frontier = game.rng.mark()
     game.rng.goto(start)
     start = game.rng.mark(game.logged())
-    again = game.apply_again(event)
+    again = game.do(event, again=True)
     game.rng.goto(frontier)
     undone = history.undone
     history.add(again, start)

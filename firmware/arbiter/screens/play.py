@@ -138,10 +138,12 @@ class PlayScreen:
         game_menu.open_form name and tool, values, cursor, top and menu_at. Refused,
         the game menu and the form open again as they were, saying why."""
         app.pop()  # the form
-        app.later = lambda app, now: self._act_memo(app, memo, now)
+        self.memo = memo
+        app.later = self._act_memo  # (a method, not a lambda: a frame less deep)
         app.redraw()
 
-    def _act_memo(self, app, memo, now):
+    def _act_memo(self, app, now):
+        memo, self.memo = self.memo, None
         if self.act(app, memo[0], now):
             if memo[7] is not None:
                 self.remember(memo[7], memo[3])
