@@ -64,6 +64,9 @@ class App:
         # work no press waits for, done in a pass of its own once the screen is drawn
         # and no key is waiting (the game menu's lists: screens/play.py)
         self.idle = None
+        # whether the last pass did anything (a key, a drawing, a job): only such a
+        # pass leaves garbage to collect (device.run); an idle one allocates nothing
+        self.worked = True
 
     def _finish_boot(self, now):
         notices, self._notices = self._notices, []
@@ -160,6 +163,7 @@ class App:
         self.display.contrast(self.settings["contrast"])
 
     def step(self, now):
+        self.worked = self._booting
         if self._booting and self._finish_boot(now):
             return 0  # a resume's pass: its garbage is collected before the drawing
         if self._hold_usb and self.later is None and not getattr(self.screen, "loads", False):
@@ -174,6 +178,8 @@ class App:
                 buttons.consume_held()  # the waking press does nothing else
         ev = buttons.next_event()
         keyed = ev >= 0
+        if keyed:
+            self.worked = True
         while ev >= 0:
             self.screen.key(self, button_of(ev), kind_of(ev), now)
             ev = buttons.next_event()
@@ -183,12 +189,14 @@ class App:
                 if keyed:  # drawn in a pass of its own, at once: a key's garbage (an
                     return 0  # action's) is collectable before the drawing's is made
                 later = self.later
+                self.worked = True
                 if later is not None:
                     self.later = None
                     later(self, now)
                     return 0  # and its garbage before the drawing's
                 self.render()
             elif self.idle is not None and not keyed:
+                self.worked = True
                 idle, self.idle = self.idle, None
                 idle(self, now)
                 return 0  # its garbage collected before the next pass
@@ -212,6 +220,7 @@ class App:
 
     def wake(self):
         self.awake = True
+        self.worked = True
         self.display.power(True)
         self.leds.set_enabled(True)
         if self.dirty:

@@ -43,6 +43,7 @@ class Device:
         self.crashed_at = 0
         self.app = None
         self.unreported = None  # a crash whose report did not fit the heap (see tick)
+        self.worked = True  # the last pass did something: run() collects its garbage
         self._start(board.ticks_ms(), board.errors)
 
     def _start(self, now, notices=()):
@@ -58,6 +59,7 @@ class Device:
     def tick(self):
         """One pass of the main loop; returns how long to sleep, in ms."""
         self.board.feed()
+        self.worked = True  # (the app's own say, below, once it has one)
         now = self.board.ticks_ms()
         if self.unreported is not None:  # the game's heap collected since: it fits now
             exc, self.unreported = self.unreported, None
@@ -66,7 +68,9 @@ class Device:
         if self.app is None:
             return self._crash_tick(now)
         try:
-            return self.app.step(now)
+            pause = self.app.step(now)
+            self.worked = self.app.worked
+            return pause
         except Exception as exc:  # the device must never die or crash-loop
             try:
                 self.crash(exc, now)
@@ -105,18 +109,18 @@ class Device:
 
 
 def run(board):
-    """The Pico's main loop. A pass that allocated is followed by a collection, so
-    the heap holds what is alive plus one pass's garbage, not a pile of old
-    passes' (an idle pass allocates nothing and is not collected). The device is
-    a module global: the REPL reaches it after Ctrl-C, and so does a collector
-    that cannot see the C stack (the emulator's)."""
+    """The Pico's main loop. A pass that did anything (a key, a drawing, a job) is
+    followed by a collection, so the heap holds what is alive plus one pass's
+    garbage, not a pile of old passes'. An idle pass allocates nothing (a test holds
+    it) and is not collected; nor is the heap asked whether it allocated: on a Pico
+    gc.mem_alloc() walks the whole allocation table, 9 ms a pass at 125 MHz. The
+    device is a module global: the REPL reaches it after Ctrl-C, and so does a
+    collector that cannot see the C stack (the emulator's)."""
     global current
     current = Device(board)
-    gc.collect()  # the boot allocated (a resumed game's replay): collected as after a pass
-    live = gc.mem_alloc()
+    gc.collect()  # the boot allocated: collected as after a pass
     while True:
         pause = current.tick()
-        if gc.mem_alloc() != live:
+        if current.worked:
             gc.collect()
-            live = gc.mem_alloc()
         board.sleep_ms(pause)
