@@ -176,6 +176,21 @@ class Chip:
     def run(self, ms: int) -> int:
         return self.run_to(self.now_us // 1000 + ms)
 
+    def play(self, script: str) -> None:
+        """A button script (vscript's words): each pin change made with the CPU asleep,
+        at the script's instant on the "script" clock; on a Pico's clock, once the
+        chip is asleep and as long after the last change as the script says (a
+        player waits for the screen before the next press)."""
+        import vscript
+
+        late = 0  # ms the chip was still busy past the script's instants
+        for at, button, level in vscript.edges(script):
+            reached = self.run_to(at + late)
+            if button < 0:  # the script's end
+                return
+            late = max(late, reached - at)
+            self.set_pin(button, level)
+
     def set_pin(self, button: int, level: int) -> None:
         """A button's pin: 0 pressed, 1 released (``button``: vscript's order)."""
         name = ("up", "down", "left", "right", "a", "b")[button]

@@ -47,11 +47,14 @@ class SessionOutput:
 
 def run_session(seed: int, script: str, runtime: str = "cpython",
                 flash_dir: Path | None = None, heap: int = mpwasm.PICO_HEAP,
-                firmware: Path | None = None, preload: bool | None = None) -> SessionOutput:
+                firmware: Path | None = None, preload: bool | None = None,
+                pico=None) -> SessionOutput:
     """Boot the firmware, play ``script``, return what it showed. Under MicroPython
     the firmware runs as a Pico runs it unless told otherwise: ``.mpy`` files, each
     loaded when first needed. ``firmware``: a folder (FIRMWARE: the sources);
-    ``preload``: see import_order (by default, for the sources only)."""
+    ``preload``: see import_order (by default, for the sources only). The chip runs
+    the firmware as ``arbiter deploy`` installs it on ``pico``, the Pico's
+    MicroPython (chip.runtime.PicoFirmware)."""
     with contextlib.ExitStack() as stack:
         if flash_dir is None:
             flash_dir = Path(stack.enter_context(tempfile.TemporaryDirectory()))
@@ -67,7 +70,7 @@ def run_session(seed: int, script: str, runtime: str = "cpython",
                 preload = firmware == FIRMWARE
             return _run_micropython(seed, script, flash_dir, heap, firmware, preload)
         if runtime == "chip":
-            return _run_chip(seed, script, flash_dir)
+            return _run_chip(seed, script, flash_dir, pico)
         raise ValueError(f"unknown runtime {runtime!r}; use one of {', '.join(RUNTIMES)}")
 
 
@@ -255,34 +258,23 @@ def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int,
     return SessionOutput.parse(result.stdout, result.fuel)
 
 
-def _run_chip(seed: int, script: str, flash_dir: Path, clock: str = "script",
-              firmware=None) -> SessionOutput:
+def _run_chip(seed: int, script: str, flash_dir: Path, pico=None) -> SessionOutput:
     """The script on MicroPython's rp2 port in an emulated RP2040 (arbiter_referee.chip),
-    each pin change made with the CPU asleep, at the script's instant on the chip's
-    timer ("script" clock) or, on a Pico's clock, once the chip is asleep and as long
-    after the last change as the script says (a player waits for the screen)."""
-    import vscript
+    on the chip's "script" clock: each pin changes at the script's instant, with the
+    CPU asleep. ``pico``: the Pico's MicroPython (chip.runtime.pico_firmware's default
+    if None)."""
     from arbiter_referee.chip.session import Chip
     from vsession import print_frame
 
     frames: list[str] = []
-    with Chip(flash_dir, seed, clock, firmware,
+    with Chip(flash_dir, seed, "script", pico,
               on_frame=lambda board: print_frame(board, frames.append)) as chip:
-        late = 0  # ms the chip was still busy past the script's instants
-        edges = vscript.edges(script)
-        for at, button, level in edges:
-            if button < 0:
-                chip.run_to(at + late)
-                break
-            reached = chip.run_to(at + late)
-            late = max(late, reached - at)
-            chip.set_pin(button, level)
+        chip.play(script)
         stats = chip.stats()
         chip.save_flash()
         serial = chip.serial_lines()
         board = chip.board
-    text = "".join(frames) + "\n".join(serial)
-    result = SessionOutput.parse(text, stats["cycles"])
+    result = SessionOutput.parse("".join(frames) + "\n".join(serial), stats["cycles"])
     result.counters.update(ms=board.elapsed, i2c_bytes=board.i2c_bytes,
                            i2c_writes=board.i2c_writes, flash_bytes=stats["flashBytes"],
                            flash_writes=stats["flashErases"], wakeups=stats["passes"])

@@ -1,0 +1,66 @@
+"""The firmware on the MicroPython a Pico runs: the real rp2 port (v1.28.0, the UF2 a
+user downloads) in an emulated RP2040, with the firmware as ``arbiter deploy``
+installs it. Every bundled game starts from a fresh flash and plays its recorded
+session's first presses with the same actions, messages and screen as under
+CPython, then comes back after a power cut (issue 41)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers.chip import first_presses, firmware
+
+from arbiter_referee.bench import scenarios
+from arbiter_referee.compiled import factory_flash
+from arbiter_referee.emulator.rig import Rig
+from arbiter_referee.emulator.screen_text import read_lines
+from arbiter_referee.emulator.session import run_session
+
+PRESSES = 40  # of each recorded session (Double Impactics': all of them)
+
+
+def _recorded(name):
+    game = scenarios.load(name)
+    keys = game.keys if name == "impactics" else first_presses(game.keys, PRESSES)
+    return game, keys
+
+
+@pytest.mark.parametrize("name", scenarios.NAMES)
+def test_each_game_plays_its_recorded_start_on_the_chip_and_resumes_after_a_power_cut(
+        name, tmp_path):
+    from arbiter_referee.chip.session import Chip
+
+    pico = firmware()
+    game, keys = _recorded(name)
+    expected = run_session(game.device_seed, keys, "cpython", flash_dir=tmp_path / "cpython")
+    factory_flash(tmp_path / "chip")
+    frames = []
+    with Chip(tmp_path / "chip", game.device_seed, "script", pico,
+              on_frame=lambda board: frames.append(bytes(board.oled.ram))) as chip:
+        chip.play(keys)
+        serial = [line for line in chip.serial_lines() if line]
+        said = "\n".join(serial)
+        for trouble in ("crash", "Traceback", "recursion", "not enough memory"):
+            assert trouble not in said, said
+        # the same actions, refusals and messages, in the same order, and the screen
+        assert serial == expected.serial
+        assert bytes(chip.board.oled.ram) == bytes.fromhex(
+            expected.frames[-1].split(" ram=")[1])
+
+        chip.power_cycle(seed=2)  # a pulled battery: a new chip on the same flash
+        chip.run(3000)
+        restored = read_lines(chip.board.oled.ram)
+        resumed = [line for line in chip.serial_lines() if line.startswith("arbiter: resumed")]
+        assert restored[0] == "Game restored", restored
+        chip.set_pin(5, 0)  # B: back to the game
+        chip.run(100)
+        chip.set_pin(5, 1)
+        chip.run(500)
+        played = read_lines(chip.board.oled.ram)
+    # as the emulated device comes back to the same game on the same flash
+    rig = Rig(tmp_path / "cpython", seed=2, factory=False)
+    assert resumed == ["arbiter: " + line for line in rig.device.log.lines
+                       if line.startswith("resumed")]
+    assert rig.lines == restored
+    rig.keys("b")
+    rig.run(400)
+    assert rig.lines == played
