@@ -2,11 +2,10 @@
 both or neither. Every class of malformed ruleset is refused by both, with the same
 one-line reason naming where; none prints a traceback."""
 
-import copy
 import json
 
 import pytest
-from helpers.malformed import BASE, CHANGES, TEXTS_BAD, malformed
+from helpers.malformed import BASE, CHANGES, TEXTS_BAD, deep_text, malformed
 
 from arbiter.game import ruleset
 from arbiter.game.engine import Game
@@ -54,14 +53,6 @@ def test_validate_refuses_what_is_not_a_ruleset_in_one_line(case, tmp_path, caps
 
 
 DEPTHS = (0, 1, 2, 3, 4, 6, 8, 10, 12, 13, 14, 15, 16, 20, 30, 60, 100, 1000, 3000)
-
-
-def deep_text(depth):
-    """BASE with an action setting a counter to an expression ``depth`` operators deep
-    (written out: too deep for json.dumps)."""
-    data = copy.deepcopy(BASE)
-    data["actions"]["deep"] = {"params": ["p"], "effects": [{"set": "$p.hp", "to": "@"}]}
-    return json.dumps(data).replace('"@"', '{"+": [' * depth + "1" + "]}" * depth)
 
 
 @pytest.mark.parametrize("depth", DEPTHS)
@@ -150,3 +141,14 @@ def test_pushed_past_the_host_check_the_device_refuses_each_with_validates_reaso
         assert reason == check_text(path.read_text()).removeprefix("ruleset: "), case
     assert not list((emulated.flash / "rulesets").glob("m*.json"))  # none installed
     assert not list((emulated.flash / "rulesets").glob("*.part"))
+
+
+def test_the_checker_knows_the_engines_every_effect_and_operator_by_name():
+    # the checker reads names alone (game/words.py): a name the engine runs but the
+    # checker refused, or one it took and the engine cannot run, would fail here
+    from arbiter.game.effects import EFFECTS
+    from arbiter.game.expr import OPERATORS
+    from arbiter.game.words import EFFECT_NAMES, OPERATOR_NAMES
+
+    assert sorted(EFFECT_NAMES) == sorted(EFFECTS)
+    assert sorted(OPERATOR_NAMES) == sorted(OPERATORS)

@@ -226,3 +226,11 @@ TEXTS_BAD = {
                           "too large"),
     "nested 100000 deep": (b"[" * 16000 + b"]" * 16000, ""),
 }
+
+
+def deep_text(depth):
+    """BASE with an action setting a counter to an expression ``depth`` operators deep
+    (written out: too deep for json.dumps)."""
+    data = copy.deepcopy(BASE)
+    data["actions"]["deep"] = {"params": ["p"], "effects": [{"set": "$p.hp", "to": "@"}]}
+    return json.dumps(data).replace('"@"', '{"+": [' * depth + "1" + "]}" * depth)

@@ -8,8 +8,9 @@ import json
 
 from arbiter import unload
 from arbiter.game import FORMAT, LINES  # noqa: F401  (FORMAT: for the host's validate)
-from arbiter.game.effects import EFFECTS, NATIVE
-from arbiter.game.expr import EMPTY, OPERATORS
+from arbiter.game.words import MAX_PIECES
+
+EMPTY = {}  # an absent section (never written)
 
 PHASE_EFFECTS = ("enter", "exit", "turn", "leave")  # a phase's lists of effects
 
@@ -32,15 +33,6 @@ MAX_PLAYERS = 8
 MAX_DEPTH = 32  # JSON nesting (the bundled games reach 20): the walks here and the
 # engine's recurse, and a Pico's C stack is small
 MAX_FACES = 100  # entries of a die's face list
-
-# forms whose argument is an object of named fields, not an expression
-_PARAMS = ("count_pieces", "max_pieces", "sum_pieces", "make_pieces", "opposed",
-           "turn_order", "with", "list_pieces", "stats", "cost")
-
-
-# the fields of an effect that hold effects
-_NESTED = ("then", "else", "each_player", "each_piece", "do", "repeat")
-
 
 class RulesetError(ValueError):
     def __init__(self, path, message):
@@ -313,9 +305,22 @@ def pack_effects(data):
             spec["effects"] = json.dumps(spec["effects"], separators=(",", ":"))
 
 
-# The walks below keep their own stack, a flat list of the values still to visit
-# (a Pico's C stack holds a few dozen Python calls, a ruleset nests 20 deep), and
-# loop over each list or object once, in place.
+# The walks below keep their own stack (a Pico's C stack holds a few dozen Python
+# calls, a ruleset nests 20 deep): a list or object a level, with the place of its
+# next value, so the stack grows with the depth, never with a list's length (300
+# pieces would be a block of heap of their own), and nothing is allocated per value.
+
+
+def _item(node, i):
+    """A list's or an object's ``i``-th key (None past the end): objects are small,
+    counted through; no list of keys made."""
+    if isinstance(node, list):
+        return i if i < len(node) else None
+    for key in node:
+        if not i:
+            return key
+        i -= 1
+    return None
 
 
 def shared(value):
@@ -325,35 +330,27 @@ def shared(value):
     Pico's heap is small. The engine never changes a ruleset, so sharing is safe
     (objects stay apart: a test may change a parsed ruleset's piece)."""
     strings, forms, flat = {}, {}, {}
-    if isinstance(value, str):
+    if not isinstance(value, list) and not isinstance(value, dict):
         return value
-    # (a list or an object, where it lies: its holder and key there, 0: to open, 1:
-    # its items shared, to be shared itself); an item is opened after its holder, and
-    # shared before it
-    todo = [value, None, None, 0]
-    push = todo.append
+    todo = [value, 0]  # (a list or an object, the place of its next value)
     while todo:
-        step, key, holder, node = todo.pop(), todo.pop(), todo.pop(), todo.pop()
-        if step:
+        i, node = todo.pop(), todo.pop()
+        key = _item(node, i)
+        if key is None:  # its values shared: it is shared itself, in its holder
             same = _one_of(node, forms, flat)
-            if holder is None:
-                value = same
-            else:
-                holder[key] = same
+            if not todo:
+                return same
+            holder = todo[-2]
+            holder[_item(holder, todo[-1] - 1)] = same
             continue
-        push(node)
-        push(holder)
-        push(key)
-        push(1)
-        for key in range(len(node)) if isinstance(node, list) else node:
-            item = node[key]
-            if isinstance(item, str):
-                node[key] = strings.setdefault(item, item)
-            elif isinstance(item, list) or isinstance(item, dict):
-                push(item)
-                push(node)
-                push(key)
-                push(0)
+        todo.append(node)
+        todo.append(i + 1)
+        item = node[key]
+        if isinstance(item, str):
+            node[key] = strings.setdefault(item, item)
+        elif isinstance(item, list) or isinstance(item, dict):
+            todo.append(item)
+            todo.append(0)
     return value
 
 
@@ -380,17 +377,22 @@ def _one_of(value, forms, flat):
 
 def too_deep(value, room):
     """Whether ``value`` nests more than ``room`` lists and objects deep."""
-    todo = [value, 0]  # (a value, how many lists and objects hold it)
+    todo = [value, 0]  # (a list or an object, the place of its next value)
+    if not isinstance(value, list) and not isinstance(value, dict):
+        return False
     while todo:
-        depth, node = todo.pop(), todo.pop()
-        if isinstance(node, dict) or isinstance(node, list):
-            if depth >= room:
-                return True
-            for key in range(len(node)) if isinstance(node, list) else node:
-                item = node[key]
-                if isinstance(item, dict) or isinstance(item, list):
-                    todo.append(item)
-                    todo.append(depth + 1)
+        if len(todo) > 2 * room:
+            return True
+        i, node = todo.pop(), todo.pop()
+        key = _item(node, i)
+        if key is None:
+            continue
+        todo.append(node)
+        todo.append(i + 1)
+        item = node[key]
+        if isinstance(item, list) or isinstance(item, dict):
+            todo.append(item)
+            todo.append(0)
     return False
 
 
@@ -437,8 +439,7 @@ def check_text(data, name, text):
 
 
 def _bad_text_forms(effects, data):
-    _shapes.bind((_fail, _bad_operator, _bad_forms))  # (check binds them in its walk)
-    return _bad_forms(effects, data)
+    return _shapes.bad_forms(effects, data)
 
 
 def _with_shapes(walk, a, b):
@@ -462,14 +463,15 @@ def _check(data, deep):
               % (version, FORMAT))
     if deep and too_deep(data, MAX_DEPTH):  # (steps has looked)
         _fail("", "nested over %d deep" % MAX_DEPTH)
-    _shapes.check(data, (_fail, _bad_operator, _bad_forms))
     players = _obj(data.get("players", {}), "players")
     low = _int(players.get("min", 2), "players.min", 1, MAX_PLAYERS)
     high = _int(players.get("max", low), "players.max", 1, MAX_PLAYERS)
     if low > high:
         _fail("players", "min %d exceeds max %d" % (low, high))
     _int(players.get("default", low), "players.default", low, high)
-    _shapes.check_pieces(data, high)
+    _too_many_pieces(data, high)  # before a walk through them all
+    _shapes.check(data, _fail)
+    _shapes.check_pieces(data, _fail)
     for i, name in enumerate(players.get("names", [])):
         if not isinstance(name, str) or not 0 < len(name) <= 12:
             _fail("players.names[%d]" % i, "must be a name of 1 to 12 characters")
@@ -520,6 +522,23 @@ def _check(data, deep):
         if end.get("at", "always") not in ("always", "round_end", "turn_start"):
             _fail("end[%d].at" % i, "must be always, round_end or turn_start")
     return data
+
+
+def _too_many_pieces(data, players):
+    """The pieces a game starts with stay under MAX_PIECES (lists of them: their
+    shapes are checked after)."""
+    pieces = data.get("pieces", EMPTY)
+    pieces = pieces if isinstance(pieces, dict) else EMPTY
+    each = pieces.get("each", ())
+    lists = list(pieces.get("by_player", EMPTY).values()) \
+        if isinstance(pieces.get("by_player"), dict) else []
+    teams = data.get("teams", ())
+    lists += [team.get("pieces", ()) for team in teams if isinstance(team, dict)] \
+        if isinstance(teams, list) else []
+    count = (len(each) if isinstance(each, list) else 0) + max(
+        [len(items) for items in lists if isinstance(items, list)] or [0])
+    if count * players > MAX_PIECES:
+        _fail("pieces", "%d pieces or more; at most %d" % (count * players, MAX_PIECES))
 
 
 def _check_teams(data, counters):
@@ -596,120 +615,6 @@ def _check_counters(counters, where):
         if isinstance(start, int) and isinstance(low, int) and start < low or \
                 isinstance(start, int) and isinstance(high, int) and start > high:
             _fail(path + ".start", "outside min..max")
-
-
-def _bad_forms(effects, data):
-    """None, or (the path below ``effects``, the reason): effects are one-key objects
-    from the known vocabulary and the dice they roll exist. Like ``_bad_operator``
-    the walk allocates nothing until it finds a mistake."""
-    if not isinstance(effects, list):
-        return "", "must be a list of effects"
-    for i in range(len(effects)):
-        bad = _bad_effect(effects[i], data)
-        if bad is not None:
-            return "[%d]%s" % (i, bad[0]), bad[1]
-    return None
-
-
-def _bad_effect(effect, data):
-    if not isinstance(effect, dict):
-        return "", "must be an object"
-    kind, kinds = None, 0
-    for key in effect:
-        if key in EFFECTS:
-            kind, kinds = key, kinds + 1
-    if kinds != 1:
-        return "", ("exactly one effect key expected (add, set, roll, require, if, "
-                    "each_player, ...: see docs/rulesets.md)")
-    if kind == "roll" and isinstance(effect["roll"], str) and \
-            effect["roll"] not in data.get("dice", {}):
-        return ".roll", "unknown die %r" % (effect["roll"],)
-    if kind == "native" and not (isinstance(effect["native"], str) and
-                                 effect["native"] in NATIVE):
-        return ".native", "unknown native %r: one of %s" % (effect["native"], " ".join(NATIVE))
-    if kind == "call" and effect["call"] not in data.get("actions", {}):
-        return ".call", "unknown action %r" % (effect["call"],)
-    bad = _shapes.bad_fields(effect, kind, data)
-    if bad is not None:
-        return bad
-    for key in _NESTED:
-        if key in effect:  # (a list: only a compiled action's own effects are text)
-            bad = _bad_forms(effect[key], data)
-            if bad is not None:
-                return "." + key + bad[0], bad[1]
-    return None if _effect_ok(effect) else _where_operator(effect)
-
-
-def _bad_operator(form, params=False):
-    """None, or (the path below ``form``, the reason): a one-key object is an
-    operator, except the named fields of a form in ``_PARAMS``
-    (``{"count_pieces": {"of": "$p"}}``). The quick walk allocates nothing; the
-    path is built, by a second walk, only for a mistake."""
-    if _fields_ok(form) if params else _ops_ok(form):
-        return None
-    return _where_operator(form, params)
-
-
-def _ops_ok(form):
-    if isinstance(form, dict):
-        return _op_ok(form)
-    if isinstance(form, list):
-        i = 0
-        while i < len(form):
-            if not _ops_ok(form[i]):
-                return False
-            i += 1
-    return True
-
-
-def _op_ok(form):
-    if len(form) == 1:
-        for key in form:
-            if key not in OPERATORS and key not in EFFECTS:
-                return False
-    return _fields_ok(form)
-
-
-def _fields_ok(form):
-    if not isinstance(form, dict):
-        return _ops_ok(form)
-    for key in form:
-        if key in _PARAMS and isinstance(form[key], dict):
-            if not _fields_ok(form[key]):
-                return False
-        elif not _ops_ok(form[key]):
-            return False
-    return True
-
-
-def _effect_ok(effect):
-    """_ops_ok of an effect but for its lists of effects (each checked as an effect)."""
-    for key in effect:
-        if key in _NESTED and isinstance(effect[key], list):
-            continue
-        if key in _PARAMS and isinstance(effect[key], dict):
-            if not _fields_ok(effect[key]):
-                return False
-        elif not _ops_ok(effect[key]):
-            return False
-    return True
-
-
-def _where_operator(form, params=False):
-    if isinstance(form, dict):
-        for key in form:
-            value = form[key]
-            if len(form) == 1 and not params and key not in OPERATORS and key not in EFFECTS:
-                return "", "unknown operator %r" % key
-            bad = _where_operator(value, key in _PARAMS and isinstance(value, dict))
-            if bad is not None:
-                return "." + key + bad[0], bad[1]
-    elif isinstance(form, list):
-        for i in range(len(form)):
-            bad = _where_operator(form[i])
-            if bad is not None:
-                return "[%d]%s" % (i, bad[0]), bad[1]
-    return None
 
 
 def _check_leds(leds):

@@ -2,7 +2,13 @@
 the bounds on counts. Part of the check (ruleset.py), loaded only while a check
 runs: a Pico's heap does not hold it while a ruleset is parsed."""
 
-from arbiter.game.effects import MAX_DICE, MAX_PIECES
+from arbiter.game.words import EFFECT_NAMES, MAX_DICE, MAX_PIECES, NATIVE, OPERATOR_NAMES
+
+# forms whose argument is an object of named fields, not an expression
+PARAMS = ("count_pieces", "max_pieces", "sum_pieces", "make_pieces", "opposed",
+          "turn_order", "with", "list_pieces", "stats", "cost")
+# the fields of an effect that hold effects
+NESTED = ("then", "else", "each_player", "each_piece", "do", "repeat")
 
 # Each block's fields and what each holds, as text (a table would hold more of a
 # Pico's heap): "s" text, "i" a whole number, "b" true or false, "c" a choice (text,
@@ -56,53 +62,266 @@ _FIELDS = {
 _KEY_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _SCALARS = ("must be text or a number", "must be text, a number or true/false",
             "must be text, a number, true/false or a list")
-# ruleset.py's fail, bad_operator and bad_forms, handed over by ``check`` (this
-# module does not import it back)
-_ruleset = []
 
 
-def _fail(path, message):
-    _ruleset[0](path, message)  # raises RulesetError
-
-
-def bind(ruleset):
-    """``ruleset``: ruleset.py's fail, bad_operator and bad_forms; fail raises on a
-    mistake."""
-    _ruleset[:] = ruleset
-
-
-def check(data, ruleset):
-    """The blocks of ``data`` against their shapes (``ruleset``: see ``bind``)."""
-    bind(ruleset)
-    for key in data:
-        if _find(_TOP, key, ":") < 0:
-            _fail(key, "unknown block")
-    bad = bad_block(data, _TOP, data)
+def check(data, fail):
+    """The blocks of ``data`` against their shapes; ``fail(path, reason)`` raises
+    (ruleset.py's RulesetError) for the first mistake."""
+    for name in data:
+        if _find(_TOP, name, ":") < 0:
+            fail(name, "unknown block")
+    bad = walk(data, _BLOCK, data, _TOP)
     if bad is not None:
-        _fail(bad[0][1:], bad[1])
+        fail(bad[0][1:], bad[1])
     if not word(data["name"], "abcdefghijklmnopqrstuvwxyz0123456789_-") or \
             len(data["name"]) > 24:
-        _fail("name", "must be 1 to 24 of a-z, 0-9, _ and -")
+        fail("name", "must be 1 to 24 of a-z, 0-9, _ and -")
     phases = data.get("phases", ())
     if phases and all({"next": True} in phase.get("enter", ()) for phase in phases):
-        _fail("phases", "every phase moves on as it is entered: a loop")
+        fail("phases", "every phase moves on as it is entered: a loop")
     grid = data.get("grid", {})
     if grid and ("value" in grid) == ("cell" in grid):
-        _fail("grid", "needs either value or cell")
+        fail("grid", "needs either value or cell")
 
 
-def bad_fields(effect, kind, data):
-    """None, or (path, reason): ``effect`` (of ``kind``) has only its own fields,
-    and the counts written in it are within the bounds."""
+def bad_forms(effects, data):
+    """None, or (the path below ``effects``, the reason): effects are one-key objects
+    from the known vocabulary, with their own fields, and the dice they roll exist."""
+    return walk(effects, _FORMS, data)
+
+
+# The walk keeps its own stack (a ruleset nests 20 deep; a Pico's C stack holds a
+# few dozen Python calls): each value still to check as (value, what it must be,
+# the shapes' text, a place in it, its place in its holder: a list's index, an
+# object's key, or None; and for a holder, which of its values is next). A holder
+# goes through its values one at a time, so the stack holds a value a level, not
+# every sibling. A holder's place stays on ``path`` until its values are checked,
+# so a mistake's path is there, built only when one is found.
+_BLOCK = 0  # an object of the fields of a block of the shapes (text: the block's)
+_FIELD = 1  # one of them (at: where its shape is in the block, -1: not a field)
+_ENUM = 2  # a field with a few values (after its shape)
+_MISSING = 3  # the block's required fields (after the others)
+_SHAPE = 4  # a value of the shape at ``at`` in ``text``
+_FORMS = 5  # a list of effects
+_EFFECT = 6  # an effect
+_COUNTS = 7  # an effect's counts (after its own fields)
+_OPS = 8  # an expression
+_NAMED = 9  # an object of named fields (a form of PARAMS), or an expression
+# a holder's values, one at a time, each as: its shape (_SHAPE), a field of a block,
+# an effect, an expression, a named field or an expression, an effect's field (but
+# its lists of effects, checked as such)
+_OF_SHAPE, _OF_BLOCK, _OF_EFFECTS, _OF_OPS, _OF_NAMED, _OF_EFFECT = 10, 11, 12, 13, 14, 15
+
+
+def walk(value, what, data, text=""):
+    """None, or (the path below ``value``, the reason): ``value`` checked as ``what``
+    (_BLOCK and the block's ``text``, _FORMS, _OPS). It allocates little: paths are
+    made only for a mistake."""
+    todo, path = [], []
+    _push(todo, value, what, text, 0, None, 0)
+    while todo:
+        depth = todo.pop()  # (one at a time: six popped in one line make a tuple)
+        key = todo.pop()
+        at = todo.pop()
+        text = todo.pop()
+        what = todo.pop()
+        value = todo.pop()
+        while len(path) > depth:  # the path of what holds it (a slice: garbage)
+            path.pop()
+        if what >= _OF_SHAPE:  # a holder: its next value (key: its place)
+            _next(todo, value, what, text, at, key, depth)
+            continue
+        if key is not None:
+            path.append(key)
+        bad = _visit(todo, value, what, text, at, data, len(path), key)
+        if bad is not None:
+            return "".join([("[%d]" % part if part.__class__ is int else "." + part)
+                            for part in path]) + bad[0], bad[1]
+    return None
+
+
+def _push(todo, value, what, text, at, key, depth):
+    """A value to check as ``what``, ``key`` its place in its holder (None: the
+    value the path leads to; for a holder, the place of its next value), ``depth``
+    the length of the path to its holder."""
+    todo.append(value)
+    todo.append(what)
+    todo.append(text)
+    todo.append(at)
+    todo.append(key)
+    todo.append(depth)
+
+
+def _next(todo, holder, what, text, at, i, depth):
+    """A holder's value ``i`` to check, and the holder again for the one after."""
+    if isinstance(holder, list):
+        if i >= len(holder):
+            return
+        key = i
+    else:
+        n, key = 0, None
+        for name in holder:  # the i-th key (objects are small: no list of keys made)
+            if n == i:
+                key = name
+                break
+            n += 1
+        if key is None:
+            return
+    value = holder[key]
+    _push(todo, holder, what, text, at, i + 1, depth)
+    if what == _OF_EFFECT and key in NESTED and isinstance(value, list):
+        return  # (checked as effects: _effect)
+    if what == _OF_SHAPE:
+        _push(todo, value, _SHAPE, text, at, key, depth)
+    elif what == _OF_BLOCK:
+        _push(todo, value, _FIELD, text, _find(text, key, ":"), key, depth)
+    elif what == _OF_EFFECTS:
+        _push(todo, value, _EFFECT, "", 0, key, depth)
+    elif what == _OF_OPS:
+        _push(todo, value, _OPS, "", 0, key, depth)
+    else:
+        _push(todo, value, _NAMED if key in PARAMS and isinstance(value, dict) else _OPS,
+              "", 0, key, depth)
+
+
+def _visit(todo, value, what, text, at, data, depth, key):
+    """None, or (the path below ``value``, the reason); what is inside to check next
+    goes on ``todo`` (``depth``: the length of the path to ``value``, ``key`` its
+    place in its holder: a field's name)."""
+    if what == _SHAPE:
+        return _shape(todo, value, text, at, depth)
+    if what == _BLOCK:
+        if not isinstance(value, dict):
+            return "", "must be an object"
+        _push(todo, value, _MISSING, text, 0, None, depth)
+        _push(todo, value, _OF_BLOCK, text, 0, 0, depth)
+        return None
+    if what == _FIELD:
+        if at < 0:
+            return "", "unknown field"
+        if key in _ENUMS:
+            _push(todo, value, _ENUM, key, 0, None, depth)
+        _push(todo, value, _SHAPE, text, at, None, depth)
+        return None
+    if what == _ENUM:  # (an expression: a limit's own scope; text: the field's name)
+        if not isinstance(value, dict) and value not in _ENUMS[text]:
+            return "", "must be one of " + ", ".join(_ENUMS[text])
+        return None
+    if what == _MISSING:  # (after its fields: a mistake in one is said first)
+        need = text.count(":!")
+        for key in value:
+            if need and text.startswith("!", _find(text, key, ":")):
+                need -= 1
+        if need:
+            for word in text.split():  # (allocates: only for the mistake)
+                name, _, shape = word.partition(":")
+                if shape[:1] == "!" and name not in value:
+                    return "." + name, "is missing"
+        return None
+    if what == _FORMS:
+        if not isinstance(value, list):
+            return "", "must be a list of effects"
+        _push(todo, value, _OF_EFFECTS, "", 0, 0, depth)
+        return None
+    if what == _EFFECT:
+        return _effect(todo, value, data, depth)
+    if what == _COUNTS:
+        return _counts(value, text)
+    if what == _OPS:
+        if isinstance(value, list):
+            _push(todo, value, _OF_OPS, "", 0, 0, depth)
+            return None
+        if not isinstance(value, dict):
+            return None
+        if len(value) == 1:
+            for key in value:
+                if key not in OPERATOR_NAMES and key not in EFFECT_NAMES:
+                    return "", "unknown operator %r" % key
+    elif not isinstance(value, dict):  # _NAMED of what is not an object: an expression
+        _push(todo, value, _OPS, "", 0, None, depth)
+        return None
+    _push(todo, value, _OF_NAMED, "", 0, 0, depth)
+    return None
+
+
+def _shape(todo, value, text, at, depth):
+    """``value`` against the shape at ``text[at:]`` (see _SHAPES), read in place."""
+    if text.startswith("!", at):
+        at += 1
+    if text.startswith("[", at) or text.startswith("{", at):
+        if text.startswith("[", at) and not isinstance(value, list):
+            return "", "must be a list"
+        if text.startswith("{", at) and not isinstance(value, dict):
+            return "", "must be an object"
+        _push(todo, value, _OF_SHAPE, text, at + 1, 0, depth)
+        return None
+    if text.startswith("@", at):
+        _push(todo, value, _BLOCK, _SHAPES[text[at + 1:text.find(" ", at)]], 0, None, depth)
+        return None
+    if text.startswith("x", at):
+        if isinstance(value, dict) and len(value) != 1:
+            return "", "an expression has exactly one operator"
+        _push(todo, value, _OPS, "", 0, None, depth)
+        return None
+    if text.startswith("f", at):
+        _push(todo, value, _FORMS, "", 0, None, depth)
+        return None
+    code = "isbncva".find(text[at])
+    if code < 3:  # (no tuple of the types: one made per value is garbage)
+        if code == 0 and (not isinstance(value, int) or isinstance(value, bool)):
+            return "", "must be a whole number"
+        if code == 1 and not isinstance(value, str):
+            return "", "must be text"
+        if code == 2 and not isinstance(value, bool):
+            return "", "must be true or false"
+        return None
+    if isinstance(value, bool):  # not an int to MicroPython, an int to CPython
+        return None if code != 3 else ("", _SCALARS[0])
+    if code == 6 or isinstance(value, str) or isinstance(value, int) or \
+            code == 5 and isinstance(value, list):
+        return None
+    return "", _SCALARS[code - 3]
+
+
+def _effect(todo, effect, data, depth):
+    """An effect's name and own fields; what is inside it to check next: the block
+    of its argument (opposed, make_pieces, turn_order), its counts, its lists of
+    effects, then its expressions."""
+    if not isinstance(effect, dict):
+        return "", "must be an object"
+    kind, kinds = None, 0
+    for key in effect:
+        if key in EFFECT_NAMES:
+            kind, kinds = key, kinds + 1
+    if kinds != 1:
+        return "", ("exactly one effect key expected (add, set, roll, require, if, "
+                    "each_player, ...: see docs/rulesets.md)")
+    if kind == "roll" and isinstance(effect["roll"], str) and \
+            effect["roll"] not in data.get("dice", {}):
+        return ".roll", "unknown die %r" % (effect["roll"],)
+    if kind == "native" and not (isinstance(effect["native"], str) and
+                                 effect["native"] in NATIVE):
+        return ".native", "unknown native %r: one of %s" % (effect["native"], " ".join(NATIVE))
+    if kind == "call" and effect["call"] not in data.get("actions", {}):
+        return ".call", "unknown action %r" % (effect["call"],)
     fields = _FIELDS.get(kind, " ")
     for key in effect:
         if key != kind and _find(fields, key, " ") < 0:
             return "." + key, "not a field of %s (%s)" % (
                 kind, ", ".join(fields.split()) if fields != " " else "it has none")
+    # pushed last first: its expressions are checked last
+    _push(todo, effect, _OF_EFFECT, "", 0, 0, depth)
+    for i in range(len(NESTED) - 1, -1, -1):
+        if NESTED[i] in effect:  # (a list: only a compiled action's own effects are text)
+            _push(todo, effect[NESTED[i]], _FORMS, "", 0, NESTED[i], depth)
+    _push(todo, effect, _COUNTS, kind, 0, None, depth)
     if kind == "opposed" or kind == "make_pieces" or kind == "turn_order":
-        bad = bad_block(effect[kind], _SHAPES[kind], data)
-        if bad is not None:
-            return "." + kind + bad[0], bad[1]
+        _push(todo, effect[kind], _BLOCK, _SHAPES[kind], 0, kind, depth)
+    return None
+
+
+def _counts(effect, kind):
+    """The counts written in an effect are within the bounds; a repeat ends."""
     count = effect["make_pieces"].get("count") if kind == "make_pieces" else \
         effect.get("count") if kind == "roll" or kind == "draw" else None
     if isinstance(count, int) and not 0 <= count <= (MAX_PIECES if kind == "make_pieces"
@@ -124,73 +343,6 @@ def _find(text, key, after):
     return -1
 
 
-def bad_shape(value, text, at, data):
-    """None, or (the path below ``value``, the reason): ``value`` against the shape
-    at ``text[at:]`` (see _SHAPES). Read in place, the shapes make no garbage, and
-    paths are built only for a mistake."""
-    if text.startswith("!", at):
-        at += 1
-    if text.startswith("[", at) or text.startswith("{", at):
-        if text.startswith("[", at):
-            if not isinstance(value, list):
-                return "", "must be a list"
-            i = 0
-            while i < len(value):
-                bad = bad_shape(value[i], text, at + 1, data)
-                if bad is not None:
-                    return "[%d]%s" % (i, bad[0]), bad[1]
-                i += 1
-            return None
-        if not isinstance(value, dict):
-            return "", "must be an object"
-        for key in value:
-            bad = bad_shape(value[key], text, at + 1, data)
-            if bad is not None:
-                return "." + key + bad[0], bad[1]
-        return None
-    if text.startswith("@", at):
-        return bad_block(value, _SHAPES[text[at + 1:text.find(" ", at)]], data)
-    if text.startswith("x", at):
-        if isinstance(value, dict) and len(value) != 1:
-            return "", "an expression has exactly one operator"
-        return _ruleset[1](value)
-    if text.startswith("f", at):
-        return _ruleset[2](value, data)
-    code = "isbncva".find(text[at])
-    if code < 3:
-        if not isinstance(value, (int, str, bool)[code]) or code == 0 and isinstance(value, bool):
-            return "", ("must be a whole number", "must be text", "must be true or false")[code]
-        return None
-    if isinstance(value, bool):  # not an int to MicroPython, an int to CPython
-        return None if code != 3 else ("", _SCALARS[0])
-    if code == 6 or isinstance(value, (str, int)) or code == 5 and isinstance(value, list):
-        return None
-    return "", _SCALARS[code - 3]
-
-
-def bad_block(value, block, data):
-    """``_bad_shape`` of a block: its fields known, the required ones there."""
-    if not isinstance(value, dict):
-        return "", "must be an object"
-    required = 0
-    for key in value:
-        at = _find(block, key, ":")
-        if at < 0:
-            return "." + key, "unknown field"
-        required += 1 if block.startswith("!", at) else 0
-        bad = bad_shape(value[key], block, at, data)
-        if bad is None and key in _ENUMS and not isinstance(value[key], dict) and \
-                value[key] not in _ENUMS[key]:  # (an expression: a limit's own scope)
-            bad = "", "must be one of " + ", ".join(_ENUMS[key])
-        if bad is not None:
-            return "." + key + bad[0], bad[1]
-    if required < block.count(":!"):
-        for word in block.split():  # (allocates: only for the mistake)
-            if word.partition(":")[2][:1] == "!" and word.partition(":")[0] not in value:
-                return "." + word.partition(":")[0], "is missing"
-    return None
-
-
 def word(text, letters):
     """Whether ``text`` is a non-empty string of ``letters`` only."""
     if not isinstance(text, str) or not text:
@@ -201,8 +353,8 @@ def word(text, letters):
     return True
 
 
-def check_pieces(data, players):
-    """Piece keys are words, and the pieces a game starts with stay under MAX_PIECES."""
+def check_pieces(data, fail):
+    """Piece keys are words (their count: ruleset._too_many_pieces)."""
     pieces = data.get("pieces", {})
     lists = [("pieces.each", pieces.get("each", []))]
     by_player = pieces.get("by_player", {})
@@ -212,8 +364,4 @@ def check_pieces(data, players):
     for path, items in lists:
         for i, piece in enumerate(items):
             if not word(piece["key"], _KEY_LETTERS):
-                _fail("%s[%d].key" % (path, i), "must be letters, digits and _")
-    each = len(lists[0][1]) * players
-    most = max([len(items) for _, items in lists[1:]] or [0]) * players
-    if each + most > MAX_PIECES:
-        _fail("pieces", "%d pieces or more; at most %d" % (each + most, MAX_PIECES))
+                fail("%s[%d].key" % (path, i), "must be letters, digits and _")
