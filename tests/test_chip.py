@@ -7,7 +7,7 @@ CPython, then comes back after a power cut (issue 41)."""
 from __future__ import annotations
 
 import pytest
-from helpers.chip import first_presses, firmware
+from helpers.chip import firmware, first_presses
 
 from arbiter_referee.bench import scenarios
 from arbiter_referee.compiled import factory_flash

@@ -59,7 +59,8 @@ class App:
         self._resuming = resume and flash.exists(SAVED_GAME)
         self._booting = True
         # work for a pass of its own once the key's screens are closed and their code
-        # collected (a form's action: screens/play.py act_later), before the drawing
+        # collected (a form's action: screens/play.py act_later), before the drawing:
+        # fn(app, now), or (fn, arg) for fn(app, now, arg) (a lambda is a call deeper)
         self.later = None
         # work no press waits for, done in a pass of its own once the screen is drawn
         # and no key is waiting (the game menu's lists: screens/play.py)
@@ -192,7 +193,10 @@ class App:
                 self.worked = True
                 if later is not None:
                     self.later = None
-                    later(self, now)
+                    if later.__class__ is tuple:
+                        later[0](self, now, later[1])
+                    else:
+                        later(self, now)
                     return 0  # and its garbage before the drawing's
                 self.render()
             elif self.idle is not None and not keyed:

@@ -15,6 +15,8 @@ from arbiter.game import Illegal
 from arbiter.game.expr import EMPTY, evaluate
 
 _START = {"combat": 0, "ap": "", "dp": "", "init": "", "step": "lead", "cpass": 0}
+# the step after a clash's hits are dealt (a tuple: no ruleset can write it)
+_SAID = ("said",)
 
 
 def combat(game, effect):
@@ -22,9 +24,13 @@ def combat(game, effect):
     ``dp``: the defending player, ``foe``: what is fought, as said; ``$p`` attacks
     and has the initiative), ``card``
     (fields ``kind``, ``cost`` {name: amount}, ``damage``, ``toughness``, ``combo``,
-    ``knockdown``: the card ``$p`` reveals), ``pass`` (``$p`` plays no card), ``end``."""
+    ``knockdown``: the card ``$p`` reveals), ``pass`` (``$p`` plays no card), ``end``.
+    When both cards are out: the effects that deal the hits and then say the clash
+    (effects._combat runs them), else None."""
     step, values = effect["combat"], game.writable("game", "game")
-    if step == "begin":
+    if step is _SAID:
+        _said(game, values, effect)
+    elif step == "begin":
         _begin(game, effect, values)
     elif step == "end":
         _end(game, values)
@@ -34,7 +40,8 @@ def combat(game, effect):
             raise Illegal("no combat goes on" if who is None else "it is %s's card now" % who)
         reply = _pass(game, values) if step == "pass" else _card(game, effect, values)
         if reply is not None:  # the reply: both cards are out
-            _clash(game, values, who, reply)
+            return _clash(game, values, who, reply)
+    return None
 
 
 def _to_play(values):
@@ -158,19 +165,29 @@ def _clash(game, values, p, reply):
     values["step"] = "lead"
     values["init"] = attacker if keep else p
     target, source = _fighter(values, p), _fighter(values, attacker)
-    at = len(game.log)
+    # the hits, then what the clash says (run by the effects' own stack, not from
+    # here: a Pico's C stack is short)
+    then = []
     for piece, n, by in ((target, hit, attacker), (source, back, p)):
         if n and piece is not None:
-            game.run(({"call": spec["hit"], "with": {"k": piece, "n": n, "by": by}},))
+            then.append({"call": spec["hit"], "with": {"k": piece, "n": n, "by": by}})
     text = "%s %s %d, %s %s %d" % (attacker, lead[0], hit, p, reply[0], back)
     if works and lead[4]:
         text += ", %s discards at random" % p
     if answers and reply[4]:
         text += ", %s discards at random" % attacker
-    out, pieces = spec.get("out"), game.state["pieces"]  # a piece counter: knocked out
-    if out and any(piece and pieces[piece].get(out) for piece in (target, source)):
+    then.append({"combat": _SAID, "text": text, "keep": keep, "at": len(game.log),
+                 "pieces": (target, source)})
+    return then
+
+
+def _said(game, values, said):
+    """A clash's hits are dealt: what it says (a knock-out ends the combat)."""
+    text, at = said["text"], said["at"]
+    out, pieces = game.rules["combat"].get("out"), game.state["pieces"]
+    if out and any(piece and pieces[piece].get(out) for piece in said["pieces"]):
         game.log.insert(at, {"event": "note", "text": text})  # the knock-out said last
         _end(game, values, at + 1)
         return
-    game.say(text + (". Combo: %s has the initiative" if keep else ". %s has the initiative")
-             % values["init"])
+    game.say(text + (". Combo: %s has the initiative" if said["keep"] else
+                     ". %s has the initiative") % values["init"])

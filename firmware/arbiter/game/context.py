@@ -92,7 +92,9 @@ class Context:
             # kept: a ruleset has a few dozen paths, read at every step; each read
             # then builds no list and no string but a key of several parts
             template = self._paths[text] = self._template(text)
-        key, field = self._key(template[0]), self._filled(template[1])
+        key = template[0]
+        key = self._filled(key) if key.__class__ is not list else self._key(key)
+        field = self._filled(template[1])
         if not key or not field or key.count(".") > 1:
             raise RuleError("bad path " + text)
         return kind_of(key), key, field
@@ -105,9 +107,13 @@ class Context:
         head = text[:dot]
         if "$" in head and "." in head:
             key = [_part(part) for part in head.split(".")]
+        elif head[1:] in _BOUND and head.startswith("$"):  # "$p" and the like, inline:
+            key = _BOUND[head[1:]]  # a first read may be at a Pico's deepest
         else:
             key = _part(head)
-        field = _part(text[dot + 1:])
+        field = text[dot + 1:]
+        if field.startswith("$"):  # (_part, inline: a first read may be a Pico's deepest)
+            field = _part(field)
         if field.__class__ is str:
             rules = self.rules
             pieces = rules.get("pieces", EMPTY)
@@ -134,8 +140,10 @@ class Context:
         how, name = part
         if how == "a":
             return str(self.arg(name))
-        if how == "v":
-            return str(self.var(name))
+        if how == "v":  # (self.var, inline: a call less deep)
+            if name not in self.vars:
+                raise RuleError("unknown var " + name)
+            return str(self.vars[name])
         value = self.binding.get(name)
         if value is None:
             raise RuleError("nothing bound to $" + name)

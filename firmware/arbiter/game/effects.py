@@ -10,6 +10,7 @@ import sys
 
 from arbiter.game import LINES, Illegal, RuleError
 from arbiter.game.expr import EMPTY, evaluate
+from arbiter.game.words import MAX_DICE, MAX_PIECES, NATIVE  # noqa: F401  (the engine's)
 
 MAX_CALLS = 8  # ``call`` nested this deep is a ruleset's loop
 MAX_REPEATS = 100  # a ``repeat`` or a tied ``opposed`` roll gives up after this many
@@ -17,8 +18,6 @@ MAX_REPEATS = 100  # a ``repeat`` or a tied ``opposed`` roll gives up after this
 # refuses what it can see; these catch the rest, as a refusal):
 MAX_STEPS = 600  # effects run (a bundled game's action runs at most 119)
 MAX_DEPTH = 8  # triggers and ``next`` set off inside one another (bundled games: 2)
-MAX_DICE = 100  # dice in one roll, cards in one draw
-MAX_PIECES = 256  # pieces in a game
 
 
 def deeper(game):
@@ -88,9 +87,11 @@ _PARTS = 3  # [_PARTS, an action's parts (of_action)]; a call's also holds the c
 _BIND = 4  # [_BIND, name, binding, old]: given back when the run ends
 
 
-def do_action(game, spec):
-    """Runs an action's effects, a part at a time (of_action)."""
-    run(game, None, frame=[_PARTS, of_action(game, spec)])
+def action_frame(game, spec):
+    """What runs an action's effects, a part at a time (of_action): ``run(game, None,
+    frame=action_frame(game, spec))``, called so, not through a function of its own,
+    is a frame less deep on a Pico's short C stack."""
+    return [_PARTS, of_action(game, spec)]
 
 
 def _block(game, effects):
@@ -272,8 +273,13 @@ def _make_pieces(game, effect):
 
 
 def _turn_order(game, effect):
-    """``turn_order``: the order worked out again (see order.py)."""
-    game.order_players(effect["turn_order"])
+    """``turn_order``: the order worked out again (see order.py; its code loaded for
+    it and let go, as Game.order_players does, here: a call less deep)."""
+    from arbiter import unload
+    from arbiter.game.order import order_players
+
+    game.state["order"] = order_players(game, effect["turn_order"])
+    unload("arbiter.game.order")
 
 
 def _for_each(game, effect):
@@ -330,10 +336,12 @@ def _team(game, effect):
 
 
 def _combat(game, effect):
-    """``combat``: see combat.py (loaded only by a ruleset with combats)."""
+    """``combat``: see combat.py (loaded only by a ruleset with combats); a clash's
+    hits and what it says are effects run next."""
     from arbiter.game.combat import combat
 
-    combat(game, effect)
+    then = combat(game, effect)
+    return None if then is None else _block(game, then)
 
 
 def _next(game, effect):
@@ -382,12 +390,6 @@ def _cards(game, effect):
         decks.shuffle(game, effect)
     else:
         decks.change_list(game, effect)
-
-
-# what a ruleset may run of a game's own module in firmware/arbiter/game/: these
-# names only, so a ruleset stays data that cannot reach any other code
-NATIVE = ("tactics.deal", "tactics.flip", "tactics.go", "tactics.place", "tactics.push",
-          "tactics.turn")
 
 
 def _native(game, effect):

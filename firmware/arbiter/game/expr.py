@@ -40,6 +40,8 @@ _AND, _OR, _IF, _VAL, _ARG = 3, 4, 5, 6, 7  # worked out a step at a time
 _COUNT, _VALUES, _PLAYERS = 8, 9, 10  # over the pieces or the players, each bound in turn
 
 # The machine's steps, each on its stack as (item, extra, step):
+_TODO, _DONE = [], []  # the stacks, kept between walks (evaluate)
+_idle = True  # whether they are free
 _EVAL = 0  # work out a form
 _COMBINE = 1  # its operands are worked out: apply the operator (item: the form)
 _LIST = 2  # a list's items are worked out (item: the list)
@@ -66,8 +68,15 @@ def evaluate(ctx, form):
                 return _written(ctx, op, form[op])
             if op == "get" and form[op].__class__ is str:
                 return ctx.get(form[op])
-    todo = [form, None, _EVAL]  # (item, extra, step) triples
-    done = []  # the values worked out, the last on top
+    global _idle
+    if _idle:  # the stacks kept for the next walk: a list made and left per walk was
+        _idle = False  # most of an action's garbage (thousands of walks an action)
+        todo, done = _TODO, _DONE
+    else:  # a walk inside another (none today, but the context's calls could)
+        todo, done = [], []
+    todo.append(form)
+    todo.append(None)
+    todo.append(_EVAL)
     push, value = todo.append, done.append
     try:
         while todo:
@@ -88,10 +97,7 @@ def evaluate(ctx, form):
             elif step == _COMBINE:
                 value(_combine(ctx, item, done))
             elif step == _LIST:
-                n = len(item)
-                out = done[len(done) - n:]
-                del done[len(done) - n:]
-                value(out)
+                value(_last(done, len(item)))
             elif step == _NEXT:
                 _next(item, extra, push, value, done)
             else:
@@ -101,8 +107,13 @@ def evaluate(ctx, form):
         for i in range(len(todo) - 1, 1, -3):
             if todo[i] == _OVER:
                 _unbind(todo[i - 1])
+        del todo[:]
+        del done[:]
         raise
-    return done[0]
+    finally:
+        if todo is _TODO:
+            _idle = True
+    return done.pop()
 
 
 def _start(ctx, form, push, value):
@@ -220,8 +231,7 @@ def _combine(ctx, form, done):
     if n == 1:
         v = done.pop()
     else:
-        args = done[len(done) - n:]
-        del done[len(done) - n:]
+        args = _last(done, n)
     if op in _PAIRS:
         return _compare(op, args[0], args[1])
     if op == "not":
@@ -241,6 +251,14 @@ def _combine(ctx, form, done):
     if n == 1:
         args = [v]  # a list operator given one form: its items come from its value
     return _lists(op, args)
+
+
+def _last(done, n):
+    """The last ``n`` values, taken off the stack into a list of their own."""
+    out = [None] * n
+    for i in range(n - 1, -1, -1):
+        out[i] = done.pop()
+    return out
 
 
 def _arith(op, done, n):
@@ -265,7 +283,8 @@ def _arith(op, done, n):
             out = min(out, v)
         elif op == "max":
             out = max(out, v)
-    del done[first:]
+    while len(done) > first:  # (not del done[first:]: a slice is garbage)
+        done.pop()
     if out is None:
         if op in ("+", "-"):
             return 0

@@ -21,7 +21,9 @@ def order_players(game, spec):
                     if sum(1 for q in tied if scores[q] == scores[p]) > 1]
         keys = scores
     elif by == "value":
-        keys = {p: (game.bound_eval("p", p, spec["key"]),) for p in players}
+        keys = {}
+        for p in players:  # (a loop, not a comprehension: a call less deep on a Pico)
+            keys[p] = (game.bound_eval("p", p, spec["key"]),)
     else:
         raise Illegal("unknown turn order %s" % by)
     high = spec.get("high_first", True)

@@ -275,7 +275,7 @@ def _play(app, game, journal, now, lines, title):
 def _resume_later(app, rules):
     """The replay in a pass of its own: beside the ruleset's last step, Kaiju's
     did not fit a Pico's heap."""
-    app.later = lambda app, now: resume_saved(app, now, rules)
+    app.later = (resume_saved, rules)
 
 
 def resume_saved(app, now, rules=None):

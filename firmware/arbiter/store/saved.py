@@ -96,7 +96,7 @@ def resume(journal, rules, found=None, keep=None):
     header, checkpoint, _, cut = found
     if header.get("ruleset") != rules["name"]:
         raise Illegal("the saved game is %s, not %s" % (header.get("ruleset"), rules["name"]))
-    game = rebuild(rules, found, keep)
+    game = _replayed(rules, found, keep)  # (rebuild's, inline: a Pico's stack is short)
     journal.base = checkpoint["n"] if checkpoint else 0
     if cut:
         journal.compact(game)
@@ -107,8 +107,13 @@ def resume(journal, rules, found=None, keep=None):
 
 def rebuild(rules, found, keep=None, check=None):
     """The game ``found`` (what ``parse`` gave) records: replayed from its start or its
-    checkpoint; ``check`` as for ``Game.replay`` (audit)."""
+    checkpoint; ``check`` as for ``History.replay`` (audit)."""
+    return _replayed(rules, found, keep, check)
+
+
+def _replayed(rules, found, keep=None, check=None):
     from arbiter.game.engine import Game  # not before: choosing a game needs no engine
+    from arbiter.game.replay import replay  # (not History.replay: a call less deep)
 
     header, checkpoint, lines, _ = found
     game = Game(rules, header["players"], header["options"], header["seed"], keep,
@@ -119,6 +124,6 @@ def rebuild(rules, found, keep=None, check=None):
             game.state = checkpoint["state"]  # freshly parsed: the game's own
         game.rng.restore(checkpoint["rng"])
         start, logged = checkpoint["n"], checkpoint["logged"]
-    game.history.replay(lines, check, start, logged,
-                        checkpoint.get("starts", ()) if checkpoint else ())
+    replay(game.history, lines, check, start, logged,
+           checkpoint.get("starts", ()) if checkpoint else ())
     return game
