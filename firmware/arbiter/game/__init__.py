@@ -26,5 +26,11 @@ class Illegal(Exception):
         self.reason = reason
 
 
+class Lost(Illegal):
+    """A refused action whose rewind failed too (a full heap, a stack too deep): the
+    game in memory is not the game any more. The journal on flash still is: it is
+    read back from there (the refused action was never journaled)."""
+
+
 class RuleError(Exception):
     """An expression or effect the engine cannot evaluate (a ruleset bug)."""

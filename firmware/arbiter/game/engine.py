@@ -10,7 +10,7 @@ turns, triggers and the end. What expressions read is its Context part.
 """
 
 from arbiter import unload
-from arbiter.game import Illegal, RuleError, actions, effects
+from arbiter.game import Illegal, Lost, RuleError, actions, effects
 from arbiter.game.context import Context
 from arbiter.game.expr import EMPTY, evaluate
 from arbiter.game.history import History
@@ -39,13 +39,20 @@ class Game(Context):
     # -- what the players do -----------------------------------------------------------
 
     def apply(self, text):
-        """Apply one action; returns the recorded event. Raises Illegal (state unchanged)."""
+        """Apply one action; returns the recorded event. Raises Illegal (state
+        unchanged), or Lost (the game in memory is lost: read it back from flash)."""
         name, args = actions.parse(text)
         self.trim_log()  # before, not after: the caller reads this action's entries
-        if name == "undo":
-            return self.history.undo(args["_"] == ["agreed"])  # the table agreed
-        if name == "redo":
-            return self.history.redo()
+        if name == "undo" or name == "redo":
+            try:
+                if name == "undo":
+                    return self.history.undo(args["_"] == ["agreed"])  # the table agreed
+                return self.history.redo()
+            except Illegal:
+                raise
+            except Exception as exc:  # its rewind failed half way: the game is lost
+                raise Lost("cannot %s: %s (the game is read back)" % (name, _reason(exc))) \
+                    from None
         event = self.do(text, name, args)
         self.history.add(event, self.begun)
         return event
@@ -131,15 +138,22 @@ class Game(Context):
             actions.perform(self, name, args)
             self._settle()
         except Exception as exc:  # a ruleset's error, a too deep call, a full heap
+            if again and _device_limit(exc):
+                raise  # a replay the device could not hold (a resume): not the game's fault
             parsed = self.parsed  # text to effects only: the replay does them again
             self.clear_scratch()  # nothing of the refused action may reach the replay
+            reason = exc.reason if isinstance(exc, Illegal) else \
+                "cannot do that: %s" % _reason(exc)
+            exc = None  # (its traceback holds the failed action's garbage)
             if not again:
-                self.history.rewind(self.count(), parsed)
+                try:
+                    self.history.rewind(self.count(), parsed)
+                except Exception as failed:  # the game in memory is lost, not the journal
+                    raise Lost("%s (%s: the game is read back)" % (reason, _reason(failed))) \
+                        from None
                 self.rng.goto(self.begun)
                 self.cut_log(self.begun[4])
-            if isinstance(exc, Illegal):
-                raise
-            raise Illegal("cannot do that: %s" % _reason(exc)) from None
+            raise Illegal(reason) from None
         finally:
             self.clear_scratch()
         if not recorded:  # a rewind's replay: what it records is known
@@ -375,6 +389,11 @@ def _reason(exc):
     wrong in a few plain ones."""
     if isinstance(exc, MemoryError):
         return "not enough memory"
-    if isinstance(exc, RuntimeError) and "recursion" in str(exc):
+    if isinstance(exc, RuntimeError):  # (MicroPython's recursion limit: a Pico's C stack)
         return "the rules nest too deep for the device"
     return str(exc) or type(exc).__name__
+
+
+def _device_limit(exc):
+    """Whether an error is the device's limits (its heap, its C stack), not the game's."""
+    return isinstance(exc, MemoryError) or isinstance(exc, RuntimeError)

@@ -281,9 +281,10 @@ def _resume_later(app, rules):
 def resume_saved(app, now, rules=None):
     """At boot: the game on flash, back where it was, and a page saying so. A game
     that cannot be resumed is set aside (game.jnl.bad) with the reason shown: it
-    must not fail again at every boot. But not for want of its ruleset or of heap,
-    which are not the game's fault: it stays, to resume once they are back (a heap
-    a crash left fragmented is whole again after a reset). The ruleset is read
+    must not fail again at every boot. But not for want of its ruleset, of heap or of
+    C stack, which are not the game's fault: it stays, to resume once they are back
+    (a heap a crash left fragmented is whole again after a reset; a firmware that
+    needs less stack comes with an update). The ruleset is read
     first a step a pass (Loading), as at a game's start, and the replay comes in a
     pass of its own: all in the resume's pass, a big one did not fit a Pico's heap."""
     from arbiter.screens.view import public_text
@@ -304,11 +305,13 @@ def resume_saved(app, now, rules=None):
         game = saved.resume(journal, rules or load_rules(app.flash, name), keep=DEVICE_KEEP)
         unload("arbiter.game.replay")  # a resume's code only
     except Exception as exc:  # any failure at all
+        limit = isinstance(exc, MemoryError) or isinstance(exc, RuntimeError)
         reason = "not enough memory" if isinstance(exc, MemoryError) else \
+            "the rules nest too deep for the device" if limit else \
             (getattr(exc, "reason", None) or str(exc) or type(exc).__name__)[:80]
         app.home()
-        if isinstance(exc, MemoryError) or \
-                name != "?" and not app.flash.exists(FOLDER + name + ".json"):
+        # the device's heap or C stack is not the game's fault: it stays
+        if limit or name != "?" and not app.flash.exists(FOLDER + name + ".json"):
             app.log("saved game not resumed: " + reason)
             app.push(TextPage("Saved game", ["Could not resume " + name + ":", reason,
                                              "It stays on flash until a new game."]))

@@ -1,0 +1,112 @@
+"""What the device cannot hold is never the game's end (issue 41): an action that runs
+out of heap or of C stack is refused with the reason, its rewind too; a game whose
+rewind failed is read back from its journal, as it was; and a saved game the device
+cannot replay stays on flash instead of being set aside."""
+
+from __future__ import annotations
+
+import pytest
+from helpers.device import game_of, play_screen, start_game
+
+from arbiter_referee.emulator.rig import Rig
+
+LIMITS = [(MemoryError("memory allocation failed"), "not enough memory"),
+          (RuntimeError("maximum recursion depth exceeded"),
+           "the rules nest too deep for the device")]
+
+
+def _kaiju(rig):
+    """A Kaiju game begun on the device, journaled; its ``next`` moves on a player or
+    a phase, running the phase's effects."""
+    start_game(rig, "kaiju")
+    return play_screen(rig)
+
+
+def _failing(monkeypatch, target, name, error, times=1):
+    """``target.name`` raises ``error`` the next ``times`` calls, then works again."""
+    real = getattr(target, name)
+    left = [times]
+
+    def failing(*args, **kwargs):
+        if left[0] > 0:
+            left[0] -= 1
+            raise error
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(target, name, failing)
+
+
+@pytest.mark.parametrize(("error", "reason"), LIMITS)
+def test_an_action_out_of_heap_or_stack_is_refused_with_the_reason(
+        tmp_path, monkeypatch, error, reason):
+    from arbiter.game import effects
+
+    rig = Rig(tmp_path)
+    screen = _kaiju(rig)
+    game = screen.game
+    before = (repr(game.state), game.count(), (tmp_path / "game.jnl").read_text())
+    _failing(monkeypatch, effects, "_block", error)  # its effects' first block
+    assert not screen.act(rig.app, "next", rig.board.elapsed)
+    assert screen.notice == "cannot do that: " + reason
+    assert (repr(game.state), game.count(), (tmp_path / "game.jnl").read_text()) == before
+    assert screen.act(rig.app, "next", rig.board.elapsed), screen.notice
+
+
+@pytest.mark.parametrize(("error", "reason"), LIMITS)
+def test_a_refusal_whose_rewind_fails_reads_the_game_back_from_its_journal(
+        tmp_path, monkeypatch, error, reason):
+    from arbiter.game import effects
+    from arbiter.game.history import History
+
+    rig = Rig(tmp_path)
+    screen = _kaiju(rig)
+    assert screen.act(rig.app, "next", rig.board.elapsed)
+    state, count = repr(screen.game.state), screen.game.count()
+    _failing(monkeypatch, effects, "_block", error, times=1)  # the action fails...
+    _failing(monkeypatch, History, "rewind", error, times=1)  # ...and so does its rewind
+    assert not screen.act(rig.app, "next", rig.board.elapsed)
+    assert screen.notice.startswith("cannot do that: " + reason)
+    assert "the game is read back" in screen.notice
+    rig.run(200)  # the next passes: the game read back from flash, drawn
+    assert repr(game_of(rig).state) == state and game_of(rig).count() == count
+    assert screen.act(rig.app, "next", rig.board.elapsed), screen.notice
+    again = rig.reboot()  # and the journal resumes as ever
+    again.settle()
+    assert again.lines[0] == "Game restored"
+    assert game_of(again).count() == count + 1
+
+
+def test_an_undo_whose_rewind_fails_reads_the_game_back(tmp_path, monkeypatch):
+    from arbiter.game.history import History
+
+    rig = Rig(tmp_path)
+    screen = _kaiju(rig)
+    assert screen.act(rig.app, "next", rig.board.elapsed)
+    state, count = repr(screen.game.state), screen.game.count()
+    _failing(monkeypatch, History, "rewind", MemoryError("memory allocation failed"))
+    assert not screen.act(rig.app, "undo", rig.board.elapsed)
+    assert screen.notice == "cannot undo: not enough memory (the game is read back)"
+    rig.run(200)
+    assert repr(game_of(rig).state) == state and game_of(rig).count() == count
+    assert screen.act(rig.app, "undo", rig.board.elapsed), screen.notice  # then it undoes
+
+
+@pytest.mark.parametrize(("error", "reason"), LIMITS)
+def test_a_saved_game_the_device_cannot_replay_stays_on_flash(
+        tmp_path, monkeypatch, error, reason):
+    from arbiter.game import replay
+
+    rig = Rig(tmp_path)
+    screen = _kaiju(rig)
+    assert screen.act(rig.app, "next", rig.board.elapsed)
+    journal = (tmp_path / "game.jnl").read_text()
+    _failing(monkeypatch, replay, "replay", error)  # the boot's replay fails
+    again = rig.reboot()
+    again.settle()
+    said = " ".join(again.lines)
+    assert said.startswith("Saved game Could not resume kaiju: %s It stays on flash" % reason)
+    assert (tmp_path / "game.jnl").read_text() == journal
+    assert not (tmp_path / "game.jnl.bad").exists()
+    last = again.reboot()  # the next boot resumes it
+    last.settle()
+    assert last.lines[0] == "Game restored"
