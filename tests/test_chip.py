@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import pytest
 from helpers.chip import firmware, first_presses
+from helpers.stack import SPARE
 
 from arbiter_referee.bench import scenarios
+from arbiter_referee.chip import probe
 from arbiter_referee.compiled import factory_flash
 from arbiter_referee.emulator.rig import Rig
 from arbiter_referee.emulator.screen_text import read_lines
@@ -56,6 +58,11 @@ def test_each_game_plays_its_recorded_start_on_the_chip_and_resumes_after_a_powe
         chip.set_pin(5, 1)
         chip.run(500)
         played = read_lines(chip.board.oled.ram)
+        # the C stack at its deepest, the power cut's resume included, leaves the probe
+        # its frames to spare (helpers/stack.py: the budget the frames' count holds)
+        used = chip.stats()["deepestStack"]
+        left = probe.measure(pico).probe_left(used)
+        assert left >= SPARE, f"{used} bytes of the C stack: {left} of the probe's left"
     # as the emulated device comes back to the same game on the same flash
     rig = Rig(tmp_path / "cpython", seed=2, factory=False)
     assert resumed == ["arbiter: " + line for line in rig.device.log.lines
@@ -64,3 +71,11 @@ def test_each_game_plays_its_recorded_start_on_the_chip_and_resumes_after_a_powe
     rig.keys("b")
     rig.run(400)
     assert rig.lines == played
+
+
+def test_the_probe_measures_a_picos_c_stack():
+    # ../shared/rp2/README.md: the probe reaches 28 frames on a Pico
+    stack = probe.measure(firmware())
+    assert stack.probe == 28
+    assert 150 <= stack.per_call <= stack.probe_frame <= 300, stack
+    assert stack.probe_left(stack.base) == stack.probe
