@@ -258,6 +258,7 @@ def test_bench_says_what_it_measures_n_of_m_on_stderr(monkeypatch, capsys, optio
     from arbiter_referee.cli import main as arbiter
 
     monkeypatch.delenv("ARBITER_MICROPYTHON32", raising=False)
+    monkeypatch.delenv("ARBITER_PICO_FIRMWARE", raising=False)
     monkeypatch.setattr(calibrate, "figures", lambda micropython, seed, keys: {
         "heap": 140 * 1024, "heap_high": 1, "heap_live": 1} if micropython == "mp32" else None)
 

@@ -7,7 +7,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from arbiter_referee.bench import bus, growth, heap, journal_wear, presses, scenarios
+from arbiter_referee.bench import bus, chip, growth, heap, journal_wear, presses, scenarios
 from arbiter_referee.bench.boot import boot
 from arbiter_referee.bench.device_run import key_presses
 from arbiter_referee.bench.idle import idle
@@ -58,12 +58,16 @@ def collector_figures(micropython32: str, seed: int, keys: str, budgeted: bool) 
 
 
 def collect(skip_heap: bool = False, skip_scale: bool = False,
-            say: Callable[[str], None] | None = None, micropython32: str | None = None) -> dict:
+            say: Callable[[str], None] | None = None, micropython32: str | None = None,
+            pico=None) -> dict:
     """``micropython32``: a 32-bit MicroPython (calibrate.py) for the heap each session
-    needs with a Pico's collector (``heap_collector``), beside the bench's own."""
+    needs with a Pico's collector (``heap_collector``), beside the bench's own;
+    ``pico``: the Pico's MicroPython (chip.runtime.PicoFirmware), each game's whole
+    session on the chip (``chip``)."""
     scenarios_run = list(device_scenarios())
     total = 1 + len(scenarios_run) * (1 if skip_heap else 4 + bool(micropython32)) + \
-        len(scenarios.GAMES) + 2 + (0 if skip_scale else 1 + len(growth.CYCLES))
+        len(scenarios.GAMES) + 2 + (0 if skip_scale else 1 + len(growth.CYCLES)) + \
+        (len(scenarios.GAMES) if pico else 0)
     progress = Progress(total, say)
     progress.step("compiling the firmware to .mpy and a ROMFS image")
     device = heap.device_firmware()  # the heap as installed: .mpy, loaded when needed
@@ -119,6 +123,8 @@ def collect(skip_heap: bool = False, skip_scale: bool = False,
         result["scale"] = {"ruleset": scenarios.SCALE_RULESET, "marks": journal_wear.scale(
             scenarios.SCALE_RULESET, scenarios.SCALE_PLAYERS, scenarios.SCALE_CYCLE,
             scenarios.SCALE_EVENTS)}
+    if pico:
+        result["chip"] = chip.figures(pico, scenarios.GAMES, progress.step)
     return result
 
 
@@ -214,6 +220,8 @@ def table(result: dict) -> str:
                        f"{_ok(g['budget_ok'])}")
     if "scale" in result:
         out += journal_wear.scale_lines(result["scale"])
+    if "chip" in result:
+        out += chip.lines(result["chip"])
     return "\n".join(out)
 
 
@@ -221,6 +229,21 @@ def main(args) -> int:
     def say(line: str) -> None:
         print(f"arbiter bench {line}", file=sys.stderr, flush=True)
 
-    result = collect(args.skip_heap, args.skip_scale, say, args.micropython32)
+    pico = None
+    if args.firmware or args.chip_only:
+        from arbiter_referee.chip.runtime import pico_firmware
+
+        try:
+            pico = pico_firmware(args.firmware)
+        except ValueError as exc:
+            print(f"arbiter bench: {exc}", file=sys.stderr)
+            return 2
+    if args.chip_only:
+        progress = Progress(len(scenarios.GAMES), say)
+        result = {"chip": chip.figures(pico, scenarios.GAMES, progress.step)}
+        print(json.dumps(result, sort_keys=True) if args.json else
+              "\n".join(chip.lines(result["chip"])))
+        return 0
+    result = collect(args.skip_heap, args.skip_scale, say, args.micropython32, pico)
     print(json.dumps(result, sort_keys=True) if args.json else table(result))
     return 0

@@ -17,6 +17,13 @@ def arguments(parser) -> None:
                         help="a 32-bit MicroPython (python -m arbiter_referee.bench.calibrate "
                         "--build SOURCE makes one; default $ARBITER_MICROPYTHON32): each "
                         "game's heap with a Pico's collector too")
+    parser.add_argument("--firmware", metavar="FILE.uf2",
+                        default=os.environ.get("ARBITER_PICO_FIRMWARE") or None,
+                        help="MicroPython's UF2 for the Pico, the RP2040's bootrom beside it "
+                        "(default $ARBITER_PICO_FIRMWARE): each game's whole session on the "
+                        "chip runtime, its deepest C stack and least free heap")
+    parser.add_argument("--chip-only", action="store_true",
+                        help="only the chip's figures (needs --firmware)")
 
 
 def run(args) -> int:
