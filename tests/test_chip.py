@@ -79,3 +79,17 @@ def test_the_probe_measures_a_picos_c_stack():
     assert stack.probe == 28
     assert 150 <= stack.per_call <= stack.probe_frame <= 300, stack
     assert stack.probe_left(stack.base) == stack.probe
+
+
+def test_the_demo_on_the_chip_shows_the_very_frames_it_shows_under_cpython(tmp_path, capsys):
+    # the same script, the same instants: the chip's timer stands still while its CPU
+    # works (the "script" clock), as the emulated device's clock does
+    from arbiter_referee.cli import main as arbiter
+
+    pico = firmware()
+    assert arbiter(["demo", "--quiet", "--dump", str(tmp_path / "cpython.txt")]) == 0
+    assert arbiter(["demo", "--quiet", "--runtime", "chip", "--firmware", str(pico.uf2),
+                    "--dump", str(tmp_path / "chip.txt")]) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert (tmp_path / "chip.txt").read_text() == (tmp_path / "cpython.txt").read_text()
+    assert said[0].replace("cpython", "chip").split(";")[:2] == said[1].split(";")[:2]

@@ -143,7 +143,7 @@ class Chip:
             if kind == "i":
                 data = bytes.fromhex(rest)
                 board.oled.receive(data)
-                board.i2c_bytes += len(data) + 1  # and the address byte
+                board.i2c_bytes += len(data)  # (control bytes in, as the virtual board's)
                 board.i2c_writes += 1
             elif kind == "l":
                 board.neopixel.wire(bytes.fromhex(rest))

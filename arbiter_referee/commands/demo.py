@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import sys
 
-from arbiter_referee.emulator import RUNTIMES
+from arbiter_referee.emulator import DEVICE_RUNTIMES
 
 HELP = "play a scripted session on the emulated device"
 
 
 def arguments(parser) -> None:
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--runtime", choices=RUNTIMES, default="cpython")
+    parser.add_argument("--runtime", choices=DEVICE_RUNTIMES, default="cpython",
+                        help="what runs the firmware: CPython, MicroPython's WASI build, or "
+                        "chip: MicroPython's own Pico firmware in an emulated RP2040")
+    parser.add_argument("--firmware", metavar="FILE.uf2",
+                        help="for --runtime chip: MicroPython's UF2 for the Pico, the "
+                        "RP2040's bootrom beside it (default $ARBITER_PICO_FIRMWARE)")
     parser.add_argument("--dump", metavar="FILE", help="write every frame, one per line")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
 
@@ -22,7 +27,16 @@ def run(args) -> int:
     from arbiter_referee.emulator.session import run_session
 
     seed, runtime, dump, quiet = args.seed, args.runtime, args.dump, args.quiet
-    result = run_session(seed, DEMO_SCRIPT, runtime)
+    pico = None
+    try:
+        if runtime == "chip":
+            from arbiter_referee.chip.runtime import pico_firmware
+
+            pico = pico_firmware(args.firmware)
+        result = run_session(seed, DEMO_SCRIPT, runtime, pico=pico)
+    except (ValueError, RuntimeError) as exc:  # no firmware, no Node.js: said in a line
+        print(f"arbiter demo: {exc}", file=sys.stderr)
+        return 2
     colour = sys.stdout.isatty()
     if not quiet:
         for line in result.frames:
@@ -38,7 +52,9 @@ def run(args) -> int:
     summary = (f"demo: {runtime}, seed {seed}: {len(result.frames)} frames in "
                f"{counters['ms']} emulated ms; I2C {counters['i2c_bytes']} bytes in "
                f"{counters['i2c_writes']} writes; flash {counters['flash_bytes']} bytes")
-    if result.fuel:
+    if runtime == "chip":
+        summary += f"; {result.fuel:,} RP2040 cycles ({result.fuel / 125e6:.2f} s at 125 MHz)"
+    elif result.fuel:
         summary += f"; {result.fuel:,} fuel"
     print(summary)
     return 0

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arbiter_referee.compiled import factory_flash
-from arbiter_referee.emulator import RUNTIMES  # noqa: F401  (re-exported)
+from arbiter_referee.emulator import DEVICE_RUNTIMES, RUNTIMES  # noqa: F401  (re-exported)
 from arbiter_referee.emulator import wasm as mpwasm
 from arbiter_referee.paths import (
     FIRMWARE,
@@ -71,7 +71,8 @@ def run_session(seed: int, script: str, runtime: str = "cpython",
             return _run_micropython(seed, script, flash_dir, heap, firmware, preload)
         if runtime == "chip":
             return _run_chip(seed, script, flash_dir, pico)
-        raise ValueError(f"unknown runtime {runtime!r}; use one of {', '.join(RUNTIMES)}")
+        raise ValueError(f"unknown runtime {runtime!r}; use one of "
+                         f"{', '.join(DEVICE_RUNTIMES)}")
 
 
 def _run_cpython(seed: int, script: str, flash_dir: Path) -> SessionOutput:
