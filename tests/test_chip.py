@@ -93,3 +93,28 @@ def test_the_demo_on_the_chip_shows_the_very_frames_it_shows_under_cpython(tmp_p
     said = capsys.readouterr().out.splitlines()
     assert (tmp_path / "chip.txt").read_text() == (tmp_path / "cpython.txt").read_text()
     assert said[0].replace("cpython", "chip").split(";")[:2] == said[1].split(";")[:2]
+
+
+def test_the_sim_plays_the_chip_from_the_keyboard_and_keeps_its_flash(tmp_path, monkeypatch):
+    # as test_sim's busy PC: Down, Down to Settings, A, Right (sleep 120 -> 300 s), A to
+    # save; here the chip runs a Pico's clock and writes the settings on its flash
+    from helpers.terminal import Key, SlowMachineTerminal
+
+    from arbiter_referee.commands import sim
+
+    term = SlowMachineTerminal([Key("", "KEY_DOWN"), Key("", "KEY_DOWN"), Key("z"),
+                                Key("", "KEY_RIGHT"), Key("z")])
+    monkeypatch.setattr(sim.time, "monotonic", term.monotonic)
+    assert sim.Terminal(5, str(tmp_path), "", term=term, pico=firmware()).loop() == 0
+    assert '"sleep_s": 300' in (tmp_path / "settings.json").read_text()
+
+
+def test_a_sim_screenshot_on_the_chip_is_the_emulated_devices(tmp_path, capsys):
+    from arbiter_referee.cli import main as arbiter
+
+    pico = firmware()
+    for runtime in ("cpython", "chip"):
+        assert arbiter(["sim", "--seed", "7", "--keys", "down down a down", "--runtime",
+                        runtime, "--firmware", str(pico.uf2), "--screenshot",
+                        str(tmp_path / f"{runtime}.png")]) == 0
+    assert (tmp_path / "chip.png").read_bytes() == (tmp_path / "cpython.png").read_bytes()

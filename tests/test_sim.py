@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers.terminal import drain, start_sim
+from helpers.terminal import Key, SlowMachineTerminal, drain, start_sim
 from PIL import Image
 
 from arbiter_referee.cli import main as arbiter
@@ -143,53 +143,12 @@ def test_emulate_without_pseudo_terminals_says_so_in_one_line(monkeypatch, capsy
     assert len(err) == 1 and err[0].startswith("arbiter emulate: needs pseudo-terminals")
 
 
-class _Key(str):
-    """What blessed's inkey gives: the text typed, and a name for a special key."""
-
-    def __new__(cls, text, name=None):
-        key = super().__new__(cls, text)
-        key.name = name
-        return key
-
-
-class _SlowMachineTerminal:
-    """A terminal whose keys are typed ahead, on a PC so busy that every pass of the
-    sim's loop takes five seconds of real time."""
-
-    width, height = 80, 24
-    clear = clear_eol = normal = ""
-
-    def __init__(self, keys):
-        self.keys = list(keys)
-        self.clock = 0.0
-
-    def monotonic(self):
-        self.clock += 5.0
-        return self.clock
-
-    def inkey(self, timeout=None):
-        return self.keys.pop(0) if self.keys else _Key("q")
-
-    def move_yx(self, row, column):
-        return ""
-
-    def color_rgb(self, r, g, b):
-        return ""
-
-    def cbreak(self):
-        import contextlib
-
-        return contextlib.nullcontext()
-
-    hidden_cursor = fullscreen = cbreak
-
-
 def test_a_busy_pc_does_not_turn_a_typed_key_into_a_long_press(tmp_path, monkeypatch, capsys):
     # Down, Down to Settings, A to open it, Right (sleep 120 -> 300 s), A to save: each key
     # one short press however late the loop comes round (a late release had made Down a
     # held, repeating Down)
-    term = _SlowMachineTerminal([_Key("", "KEY_DOWN"), _Key("", "KEY_DOWN"), _Key("z"),
-                                 _Key("", "KEY_RIGHT"), _Key("z")])
+    term = SlowMachineTerminal([Key("", "KEY_DOWN"), Key("", "KEY_DOWN"), Key("z"),
+                                 Key("", "KEY_RIGHT"), Key("z")])
     monkeypatch.setattr(sim.time, "monotonic", term.monotonic)
     assert sim.Terminal(5, str(tmp_path), "", term=term).loop() == 0
     assert '"sleep_s": 300' in (tmp_path / "settings.json").read_text()

@@ -8,6 +8,7 @@ fixed length; a held arrow's key repeat arrives as a run of presses.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import sys
@@ -31,13 +32,33 @@ KEYMAP = {  # blessed's key names, or the character typed
 }
 
 
-def boot(seed: int, flash_dir: str, script: str = ""):
+def boot(seed: int, flash_dir: str, script: str = "", pico=None):
+    """(board, device): the firmware on a virtual board under CPython, or with ``pico``
+    (chip.runtime.PicoFirmware) on the chip, which runs a Pico's clock and plays
+    ``script`` first."""
     use_firmware_path()
+    if pico is not None:
+        from arbiter_referee.chip.session import Chip
+
+        chip = Chip(Path(flash_dir), seed, "pico", pico)
+        chip.play(script)
+        return chip.board, _OnChip(chip)
     from arbiter.device import Device
     from vboard import VirtualBoard
 
     board = VirtualBoard(seed, script, flash_dir.rstrip("/") + "/")
     return board, Device(board)
+
+
+class _OnChip:
+    """The device's side of a board on the chip: it runs its own main loop, so a
+    tick only says how long the terminal may wait for a key."""
+
+    def __init__(self, chip):
+        self.chip = chip
+
+    def tick(self) -> int:
+        return 10
 
 
 HELP = "the emulated device in this terminal"
@@ -52,6 +73,12 @@ def arguments(parser) -> None:
                         help="write a picture of the device after --keys, and exit")
     parser.add_argument("--keys", default="",
                         help=f"button script to play first; its words: {SCRIPT_WORDS}")
+    parser.add_argument("--runtime", choices=("cpython", "chip"), default="cpython",
+                        help="chip: MicroPython's own Pico firmware in an emulated RP2040, "
+                        "on a Pico's clock (see --firmware)")
+    parser.add_argument("--firmware", metavar="FILE.uf2",
+                        help="for --runtime chip: MicroPython's UF2 for the Pico, the "
+                        "RP2040's bootrom beside it (default $ARBITER_PICO_FIRMWARE)")
     parser.add_argument("--screenshots", metavar="DIR",
                         help="write DIR/play-NAME.png, each bundled game's play screen "
                              "mid-game (the bench's recorded keys), and exit")
@@ -78,33 +105,51 @@ def run(args) -> int:
     except ValueError as exc:
         print(f"arbiter sim: --keys: {exc}; the words are {SCRIPT_WORDS}", file=sys.stderr)
         return 2
-    return simulate(args.seed, args.flash, args.screenshot, args.keys)
+    pico = None
+    if args.runtime == "chip":
+        from arbiter_referee.chip.runtime import pico_firmware
+
+        try:
+            pico = pico_firmware(args.firmware)
+        except ValueError as exc:
+            print(f"arbiter sim: {exc}", file=sys.stderr)
+            return 2
+    return simulate(args.seed, args.flash, args.screenshot, args.keys, pico)
 
 
-def simulate(seed: int | None, flash: str | None, screenshot: str | None, keys: str) -> int:
+def simulate(seed: int | None, flash: str | None, screenshot: str | None, keys: str,
+             pico=None) -> int:
     seed = random.getrandbits(64) if seed is None else seed
     with tempfile.TemporaryDirectory() as scratch:
         flash_dir = flash or scratch
         os.makedirs(flash_dir, exist_ok=True)
         factory_flash(Path(flash_dir))
         if screenshot:
-            return _screenshot(seed, flash_dir, keys, screenshot)
+            return _screenshot(seed, flash_dir, keys, screenshot, pico)
         if not sys.stdin.isatty():
             print("arbiter sim needs a terminal; use --screenshot to run without one",
                   file=sys.stderr)
             return 2
-        return Terminal(seed, flash_dir, keys).loop()
+        return Terminal(seed, flash_dir, keys, pico=pico).loop()
 
 
-def _screenshot(seed: int, flash_dir: str, keys: str, path: str) -> int:
-    board, device = boot(seed, flash_dir, keys)
-    from vboard import EmulationDone
-
+def _screenshot(seed: int, flash_dir: str, keys: str, path: str, pico=None) -> int:
     try:
-        while True:
-            board.sleep_ms(device.tick())
-    except EmulationDone:
-        pass
+        board, device = boot(seed, flash_dir, keys, pico)
+    except (ValueError, RuntimeError) as exc:  # no Node.js, a harness that failed
+        print(f"arbiter sim: {exc}", file=sys.stderr)
+        return 2
+    if pico is not None:
+        device.chip.save_flash()  # --flash keeps what the chip wrote
+        device.chip.close()
+    else:
+        from vboard import EmulationDone
+
+        try:
+            while True:
+                board.sleep_ms(device.tick())
+        except EmulationDone:
+            pass
     try:
         to_png(Frame.from_board(board), path)
     except (OSError, ValueError) as exc:
@@ -120,11 +165,11 @@ class Terminal:
     The OLED is drawn in half blocks when the terminal has room, else in Braille cells,
     which fit 80x24; a terminal too small for either says so instead of garbling."""
 
-    def __init__(self, seed: int, flash_dir: str, keys: str, term=None):
+    def __init__(self, seed: int, flash_dir: str, keys: str, term=None, pico=None):
         from blessed import Terminal as Blessed
 
         self.term = term or Blessed()
-        self.boot = (seed, flash_dir, keys)
+        self.boot = (seed, flash_dir, keys, pico)
         self.releases: dict[int, int] = {}
         self.seed = seed
         self.status = f"seed {seed}"
@@ -153,7 +198,12 @@ class Terminal:
             return 2
         self.board, self.device = boot(*self.boot)
         self.board.end_ms = None  # play the scripted keys, then run until q
-        with term.cbreak(), term.hidden_cursor(), term.fullscreen():
+        chip = getattr(self.device, "chip", None)
+        with contextlib.ExitStack() as stack, term.cbreak(), term.hidden_cursor(), \
+                term.fullscreen():
+            if chip is not None:  # its flash kept, its process ended, however the loop ends
+                stack.callback(chip.close)
+                stack.callback(chip.save_flash)
             try:
                 last = time.monotonic()
                 while True:

@@ -50,3 +50,44 @@ def drain(fd, until, timeout=300.0):
                 asked += 1
                 os.write(fd, b"\x1b[1;1R")
     return buffer
+
+
+class Key(str):
+    """What blessed's inkey gives: the text typed, and a name for a special key."""
+
+    def __new__(cls, text, name=None):
+        key = super().__new__(cls, text)
+        key.name = name
+        return key
+
+
+class SlowMachineTerminal:
+    """A terminal whose keys are typed ahead, on a PC so busy that every pass of the
+    sim's loop takes five seconds of real time."""
+
+    width, height = 80, 24
+    clear = clear_eol = normal = ""
+
+    def __init__(self, keys):
+        self.keys = list(keys)
+        self.clock = 0.0
+
+    def monotonic(self):
+        self.clock += 5.0
+        return self.clock
+
+    def inkey(self, timeout=None):
+        return self.keys.pop(0) if self.keys else Key("q")
+
+    def move_yx(self, row, column):
+        return ""
+
+    def color_rgb(self, r, g, b):
+        return ""
+
+    def cbreak(self):
+        import contextlib
+
+        return contextlib.nullcontext()
+
+    hidden_cursor = fullscreen = cbreak
