@@ -71,3 +71,35 @@ def test_rulesets_nested_to_the_bound_load_and_play_within_a_picos_stack(tmp_pat
                            tmp_path)
     assert "refused" not in printed
     assert deepest.most <= FRAMES, "\n".join(deepest.where)
+
+
+def _chained(levels):
+    """A ruleset whose counters' triggers set each other off ``levels`` deep (``go``),
+    and whose phases ``next`` into each other as deep (``next``)."""
+    return {"format": 1, "name": "chain", "players": {"min": 2},
+            "counters": {"c%d" % i: {"start": 0} for i in range(levels + 1)},
+            "triggers": [{"counter": "c%d" % i, "at": 1, "effects": [{"add": "$p.c%d" % (i + 1)}]}
+                         for i in range(levels)],
+            "phases": [{"name": "p%d" % i, "enter": [{"next": True}] if 0 < i <= levels else []}
+                       for i in range(levels + 2)],
+            "actions": {"go": {"params": ["p"], "effects": [{"add": "$p.c0"}]}}}
+
+
+# the device's calls above Game.apply: device.tick, App.step, a screen's key, its act
+ABOVE_APPLY = 4
+
+
+@pytest.mark.parametrize("action", ["go P1", "next"])
+def test_triggers_and_next_nest_as_deep_as_the_engine_allows_within_a_picos_stack(action):
+    from arbiter.game import Illegal, ruleset
+    from arbiter.game.effects import MAX_DEPTH
+    from arbiter.game.engine import Game
+
+    game = Game(ruleset.check(_chained(MAX_DEPTH)), 2, seed=1)
+    with Deepest() as deepest:
+        game.apply(action)
+    assert deepest.most + ABOVE_APPLY <= FRAMES, "\n".join(deepest.where)
+    # one level more: refused with the reason, before a Pico's stack runs out
+    game = Game(ruleset.check(_chained(MAX_DEPTH + 1)), 2, seed=1)
+    with pytest.raises(Illegal, match="set each other off over %d deep" % MAX_DEPTH):
+        game.apply(action)

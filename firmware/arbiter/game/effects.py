@@ -17,7 +17,9 @@ MAX_REPEATS = 100  # a ``repeat`` or a tied ``opposed`` roll gives up after this
 # Bounds on one action, so any ruleset's action ends soon on a Pico (the checker
 # refuses what it can see; these catch the rest, as a refusal):
 MAX_STEPS = 600  # effects run (a bundled game's action runs at most 119)
-MAX_DEPTH = 8  # triggers and ``next`` set off inside one another (bundled games: 2)
+# triggers and ``next`` set off inside one another (bundled games: 2): each level is
+# three or four calls deeper, and a Pico's C stack holds a few dozen (tests/test_stack.py)
+MAX_DEPTH = 2
 
 
 def deeper(game):
