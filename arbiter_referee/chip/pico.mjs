@@ -86,6 +86,11 @@ export class Pico {
     this.clock = mcu.clock;
     this.micros = 0; // the timer's count in 'script' time
     this.running = false; // between a wake-up and the next sleep
+    // where time.sleep_ms enters (the ELF's mp_hal_delay_ms): a pass ends there, as
+    // the emulated device's ends in its board's sleep_ms, a sleep of 0 ms included;
+    // without the ELF, where the CPU first waits for the timer
+    const sleep = this.symbols.mp_hal_delay_ms;
+    this.sleepEntry = sleep ? sleep & ~1 : null;
     this.passCycles = 0;
     this.spin = 0;
     this.spinAt = 0;
@@ -218,6 +223,15 @@ export class Pico {
     this.spinAt = nanos;
   }
 
+  /** Whether the sleeping CPU waits for the timer (the main loop's sleep_ms), not
+   * for a transfer to finish (a print's USB packet in the middle of a pass). */
+  waitsForTimer() {
+    const due = this.timer.nextDue();
+    if (due === null) return false;
+    const clock = this.clock;
+    return !clock.nextAlarm || clock.nanosToNextAlarm >= (due - this.now()) * 1000;
+  }
+
   /** Let time pass while the CPU sleeps, to the first thing that wakes it or to
    * ``limit`` (us). Returns false when nothing ever will. */
   sleep(limit) {
@@ -244,20 +258,25 @@ export class Pico {
       if (this.bitten) this.powerCycle('watchdog');
       const { core } = this.mcu;
       if (core.waiting) {
-        if (this.running) this.passEnded();
+        if (this.running && this.sleepEntry === null && this.waitsForTimer()) this.passEnded();
         if (this.now() >= limit) return true;
         if (!this.sleep(limit)) return false;
         continue;
       }
-      if (!this.running) {
-        this.running = true;
-        this.passCycles = 0;
-      }
+      this.running = true;
       let cycles = 0;
+      const entry = this.sleepEntry;
+      const registers = core.registers;
       for (let i = 0; i < 4096 && !core.waiting; i++) {
         const spent = core.executeInstruction();
         cycles += spent;
         this.clock.tick(spent * CYCLE_NANOS);
+        if (registers[15] === entry) {  // time.sleep_ms: the main loop's pass is done
+          this.passCycles += cycles;
+          this.stats.cycles += cycles;
+          cycles = 0;
+          this.passEnded();
+        }
         if (this.bitten) break;
       }
       this.passCycles += cycles;
@@ -275,6 +294,7 @@ export class Pico {
     if (free !== null && free < this.stats.leastFree) this.stats.leastFree = free;
     this.leds.flush();
     this.on.pass(this.now(), this.passCycles);
+    this.passCycles = 0; // the next pass's, from here (its sleep's wake-up included)
   }
 
   /** The most of the C stack any pass used since the last call, in bytes. */

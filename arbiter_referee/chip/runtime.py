@@ -19,10 +19,10 @@ BOOTROM = "rp2040-bootrom-B1.bin"  # looked for beside the UF2 (rp2040js ships n
 BOOTROM_BYTES = 16384
 # rp2's littlefs: 352 blocks of 4 KiB at 0xA0000 (MICROPY_HW_FLASH_STORAGE_BYTES on a Pico)
 FILESYSTEM_OFFSET = 0xA0000
-# Where the harness looks, when the ELF is there: os.urandom's source of bytes, the C
-# stack and the GC's heap.
-SYMBOLS = ("mp_hal_get_random", "__StackBottom", "__StackTop", "__GcHeapStart",
-           "__GcHeapEnd")
+# Where the harness looks, when the ELF is there: os.urandom's source of bytes, where
+# time.sleep_ms enters (a pass's end), the C stack and the GC's heap.
+SYMBOLS = ("mp_hal_get_random", "mp_hal_delay_ms", "__StackBottom", "__StackTop",
+           "__GcHeapStart", "__GcHeapEnd")
 
 
 @dataclass(frozen=True)
