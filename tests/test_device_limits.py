@@ -45,7 +45,7 @@ def test_an_action_out_of_heap_or_stack_is_refused_with_the_reason(
     screen = _kaiju(rig)
     game = screen.game
     before = (repr(game.state), game.count(), (tmp_path / "game.jnl").read_text())
-    _failing(monkeypatch, effects, "_block", error)  # its effects' first block
+    _failing(monkeypatch, effects, "_open", error)  # its effects' first block
     assert not screen.act(rig.app, "next", rig.board.elapsed)
     assert screen.notice == "cannot do that: " + reason
     assert (repr(game.state), game.count(), (tmp_path / "game.jnl").read_text()) == before
@@ -62,7 +62,7 @@ def test_a_refusal_whose_rewind_fails_reads_the_game_back_from_its_journal(
     screen = _kaiju(rig)
     assert screen.act(rig.app, "next", rig.board.elapsed)
     state, count = repr(screen.game.state), screen.game.count()
-    _failing(monkeypatch, effects, "_block", error, times=1)  # the action fails...
+    _failing(monkeypatch, effects, "_open", error, times=1)  # the action fails...
     _failing(monkeypatch, History, "rewind", error, times=1)  # ...and so does its rewind
     assert not screen.act(rig.app, "next", rig.board.elapsed)
     assert screen.notice.startswith("cannot do that: " + reason)

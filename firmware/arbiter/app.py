@@ -184,7 +184,8 @@ class App:
         while ev >= 0:
             self.screen.key(self, button_of(ev), kind_of(ev), now)
             ev = buttons.next_event()
-        self.leds.tick(now)
+        if self.leds.tick(now):
+            self.worked = True
         if self.awake:
             if self.dirty or self.later is not None:
                 if keyed:  # drawn in a pass of its own, at once: a key's garbage (an

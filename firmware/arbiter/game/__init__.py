@@ -14,6 +14,13 @@ FORMAT = 1  # the ruleset format this firmware understands
 # in a Pico's heap.
 LINES = "~lines"
 
+# What a ruleset may run of a game's own module in firmware/arbiter/game/: these
+# names only, so a ruleset stays data that cannot reach any other code.
+NATIVE = ("tactics.deal", "tactics.flip", "tactics.go", "tactics.place", "tactics.push",
+          "tactics.turn")
+MAX_DICE = 100  # dice in one roll, cards in one draw
+MAX_PIECES = 256  # pieces in a game
+
 
 # The two ways a game says no: to the players, and to the ruleset's author.
 

@@ -8,7 +8,7 @@ An event is the canonical action text, plus ``|`` and the dice it rolled
 import json
 
 from arbiter.game import Illegal
-from arbiter.game.effects import action, action_frame, bind_args, of_action, run
+from arbiter.game.effects import action, bind_args, of_action, run
 from arbiter.game.expr import EMPTY, evaluate
 
 GENERIC = ("next", "add", "set", "roll", "pick", "undo", "redo")
@@ -69,7 +69,7 @@ def perform(game, name, args):
     elif name in ("add", "set", "roll"):
         _by_hand(game, name, args)
     elif name in game.rules.get("actions", EMPTY):
-        run(game, None, frame=action_frame(game, _ruleset_action(game, name, args)))
+        run(game, None, spec=_ruleset_action(game, name, args))
         args["_"] = []  # canonical() lists named args after positional ones
     else:
         raise Illegal("unknown action %s" % name)

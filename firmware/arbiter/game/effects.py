@@ -8,9 +8,10 @@ checker (ruleset.py) and docs/rulesets.md read the same table.
 import json
 import sys
 
-from arbiter.game import LINES, Illegal, RuleError
+from micropython import const
+
+from arbiter.game import LINES, MAX_DICE, MAX_PIECES, NATIVE, Illegal, RuleError  # noqa: F401
 from arbiter.game.expr import EMPTY, evaluate
-from arbiter.game.words import MAX_DICE, MAX_PIECES, NATIVE  # noqa: F401  (the engine's)
 
 MAX_CALLS = 8  # ``call`` nested this deep is a ruleset's loop
 MAX_REPEATS = 100  # a ``repeat`` or a tied ``opposed`` roll gives up after this many
@@ -77,117 +78,140 @@ def kept(game, effects):
     return effects
 
 
-# The runner keeps its own stack of what is under way, a frame each (a list,
-# changed in place): effects nested however deep take the same few frames of a
-# Pico's C stack, where a frame or two a level did not fit (Juggernauts' attack
-# nests 9). A block's effect (if, each_player, call...) gives the frame to run.
-_RUN = 0  # [_RUN, effects, the next one's place]
-_EACH = 1  # [_EACH, items, next place, name, block, binding (None: unbound), old, where]
-_REPEAT = 2  # [_REPEAT, the effect, times run]
-_PARTS = 3  # [_PARTS, an action's parts (of_action)]; a call's also holds the caller's
-# args and binding, given back when it ends
-_BIND = 4  # [_BIND, name, binding, old]: given back when the run ends
+# The runner keeps its own stack of what is under way: effects nested however deep
+# take the same few frames of a Pico's C stack, where a frame or two a level did not
+# fit (Juggernauts' attack nests 9). The stack is one list, kept between runs (a run
+# inside a run, a trigger's, works above the other's frames), a frame being _W
+# slots on it, changed in place: a frame allocates nothing (a list a block was most
+# of an action's garbage). A block's effect (if, each_player, call...) opens its
+# frame on top, and the runner goes on with it.
+_STACK = []
+_W = const(8)  # slots a frame: its kind, then (by kind)
+_RUN = const(0)  # effects, the next one's place
+_EACH = const(1)  # items, the next one's place, the name bound, its block, ``where``, the
+# binding (None: not bound yet), what the name was bound to before
+_REPEAT = const(2)  # the effect, times run
+_PARTS = const(3)  # an action's parts (of_action); a call's: the caller's args and binding
+_BIND = const(4)  # name, binding, what it was bound to before: given back when the run ends
 
 
-def action_frame(game, spec):
-    """What runs an action's effects, a part at a time (of_action): ``run(game, None,
-    frame=action_frame(game, spec))``, called so, not through a function of its own,
-    is a frame less deep on a Pico's short C stack."""
-    return [_PARTS, of_action(game, spec)]
+def _frame(kind, a=None, b=None, c=None, d=None, e=None, f=None, g=None):
+    stack = _STACK
+    stack.append(kind)
+    stack.append(a)
+    stack.append(b)
+    stack.append(c)
+    stack.append(d)
+    stack.append(e)
+    stack.append(f)
+    stack.append(g)
 
 
-def _block(game, effects):
+def _open(game, effects):
+    """A block's effects to run next."""
     game.steps += len(effects)  # a count, no allocation: the bound on a looping ruleset
     if game.steps > MAX_STEPS:
         raise RuleError("the action takes over %d steps: a loop?" % MAX_STEPS)
-    return [_RUN, effects, 0]
+    _frame(_RUN, effects, 0)
 
 
-def run(game, effects, name=None, value=None, frame=None):
-    """Runs ``effects`` (or ``frame``), with ``$name`` bound to ``value`` if given (set
-    in place and given back after, not copied: this runs for every piece looked at)."""
-    todo = []
-    if name is not None:
-        binding = game.binding
-        todo.append([_BIND, name, binding, binding.get(name)])
-        binding[name] = value
-    todo.append(frame or _block(game, effects))
+def run(game, effects, name=None, value=None, spec=None):
+    """Runs ``effects`` (or action ``spec``'s, a part at a time: of_action), with
+    ``$name`` bound to ``value`` if given (set in place and given back after, not
+    copied: this runs for every piece looked at)."""
+    stack = _STACK
+    base = len(stack)
     try:
-        while todo:
-            frame = todo[-1]
-            kind = frame[0]
+        if name is not None:
+            binding = game.binding
+            _frame(_BIND, name, binding, binding.get(name))
+            binding[name] = value
+        if spec is not None:
+            _frame(_PARTS, of_action(game, spec))
+        else:
+            _open(game, effects)
+        while len(stack) > base:
+            top = len(stack) - _W
+            kind = stack[top]
             if kind == _RUN:
-                effects, i = frame[1], frame[2]
+                effects, i = stack[top + 1], stack[top + 2]
                 if i >= len(effects):
-                    todo.pop()
+                    _close(game)
                     continue
-                frame[2] = i + 1
+                stack[top + 2] = i + 1
                 effect = effects[i]
                 for name in effect:  # its fields are not names in the table
                     do = EFFECTS.get(name)
                     if do is not None:
-                        more = do(game, effect)
-                        if more is not None:  # a block: its frame runs next
-                            todo.append(more)
+                        do(game, effect)  # (a block's opens its frame)
                         break
                 else:
                     raise RuleError("unknown effect %r" % (effect,))
             elif kind == _EACH:
-                _each_next(game, todo, frame)
+                _each_next(game, top)
             elif kind == _REPEAT:
-                effect = frame[1]
-                if frame[2] and evaluate(game, effect["until"]):
-                    todo.pop()
-                elif frame[2] >= MAX_REPEATS:
+                effect = stack[top + 1]
+                if stack[top + 2] and evaluate(game, effect["until"]):
+                    _close(game)
+                elif stack[top + 2] >= MAX_REPEATS:
                     raise RuleError("repeat: still not done after %d times" % MAX_REPEATS)
                 else:
-                    frame[2] += 1
-                    todo.append(_block(game, effect["repeat"]))
+                    stack[top + 2] += 1
+                    _open(game, effect["repeat"])
             elif kind == _PARTS:
-                part = next(frame[1], None)
+                part = next(stack[top + 1], None)
                 if part is None:
-                    _end(game, todo.pop())
+                    _close(game)
                 else:
-                    todo.append(_block(game, part))
+                    _open(game, part)
                 part = None  # garbage before the next part is parsed
             else:
-                _end(game, todo.pop())
+                _close(game)
     except BaseException:
-        while todo:  # what the frames bound is given back, however the run ends
-            _end(game, todo.pop())
+        while len(stack) > base:  # what the frames bound is given back, however it ends
+            _close(game)
         raise
 
 
-def _end(game, frame):
-    """A frame done (or left by an error): what it bound given back."""
-    kind = frame[0]
-    if kind == _PARTS and len(frame) > 2:  # a call's: the caller's args and binding
-        game.args, game.binding = frame[2], frame[3]
+def _close(game):
+    """The top frame done (or left by an error): what it bound given back."""
+    stack = _STACK
+    top = len(stack) - _W
+    kind = stack[top]
+    if kind == _PARTS and stack[top + 4]:  # a call's: the caller's args and binding
+        game.args, game.binding = stack[top + 2], stack[top + 3]
         game.calls.pop()
-    elif kind == _BIND or kind == _EACH and frame[5] is not None:
-        name, binding, old = (frame[1], frame[2], frame[3]) if kind == _BIND else \
-            (frame[3], frame[5], frame[6])
-        if old is None:
-            binding.pop(name, None)
-        else:
-            binding[name] = old
+    elif kind == _BIND:
+        _give_back(stack[top + 2], stack[top + 1], stack[top + 3])
+    elif kind == _EACH and stack[top + 6] is not None:
+        _give_back(stack[top + 6], stack[top + 3], stack[top + 7])
+    for _ in range(_W):  # (not del stack[top:]: a slice is garbage)
+        stack.pop()
 
 
-def _each_next(game, todo, frame):
+def _give_back(binding, name, old):
+    if old is None:
+        binding.pop(name, None)
+    else:
+        binding[name] = old
+
+
+def _each_next(game, top):
     """each_player, each_piece, for_each: the next item bound and its block to run."""
-    items, i, name, where = frame[1], frame[2], frame[3], frame[7]
+    stack = _STACK
+    items, i, name, where = stack[top + 1], stack[top + 2], stack[top + 3], stack[top + 5]
     while i < len(items):
         item = items[i]
         i += 1
         if where is None or game.bound_eval(name, item, where):
-            frame[2] = i
-            if frame[5] is None:  # the first: what the name was bound to, to give back
-                frame[5] = game.binding
-                frame[6] = game.binding.get(name)
-            frame[5][name] = item
-            todo.append(_block(game, frame[4]))
+            stack[top + 2] = i
+            if stack[top + 6] is None:  # the first: what the name was bound to, to give back
+                stack[top + 6] = game.binding
+                stack[top + 7] = game.binding.get(name)
+            stack[top + 6][name] = item
+            _open(game, stack[top + 4])
             return
-    _end(game, todo.pop())
+    _close(game)
 
 
 def _add(game, effect):
@@ -217,23 +241,19 @@ def _require(game, effect):
 
 def _if(game, effect):
     """``if`` EXPR, ``then``, ``else``."""
-    return _block(game, effect.get("then", ()) if evaluate(game, effect["if"]) else
-                  effect.get("else", ()))
-
-
-def _each(items, name, block, where=None):
-    return [_EACH, items, 0, name, block, None, None, where]
+    _open(game, effect.get("then", ()) if evaluate(game, effect["if"]) else
+          effect.get("else", ()))
 
 
 def _each_player(game, effect):
     """``each_player``: effects with ``$p`` bound to each player still in, in turn order."""
-    return _each(game.players_in_order(), "p", effect["each_player"])
+    _frame(_EACH, game.players_in_order(), 0, "p", effect["each_player"])
 
 
 def _each_piece(game, effect):
     """``each_piece``: effects with ``$k`` bound to each piece (``of`` a player, ``where``)."""
     owner = evaluate(game, effect["of"]) if "of" in effect else None
-    return _each(game.piece_keys(owner), "k", effect["each_piece"], effect.get("where"))
+    _frame(_EACH, game.piece_keys(owner), 0, "k", effect["each_piece"], effect.get("where"))
 
 
 def _let(game, effect):
@@ -288,7 +308,7 @@ def _for_each(game, effect):
     """``for_each`` LIST, ``as`` (t), ``do``: effects with ``$as`` bound to each item."""
     items = evaluate(game, effect["for_each"])
     items = [str(item) for item in (items if isinstance(items, list) else [items])]
-    return _each(items, effect.get("as", "t"), effect.get("do", ()))
+    _frame(_EACH, items, 0, effect.get("as", "t"), effect.get("do", ()))
 
 
 def action(game, name, cache=None):
@@ -313,16 +333,11 @@ def _call(game, effect):
     args = forms.copy()
     for name in forms:
         args[name] = evaluate(game, forms[name])
-    frame = [_PARTS, None, game.args, game.binding]  # given back when the call ends
     game.calls.append(effect["call"])
+    # the caller's args and binding, given back when the call ends (or fails)
+    _frame(_PARTS, of_action(game, spec), game.args, game.binding, True)
     game.args, game.binding = args, game.binding.copy()
-    try:
-        bind_args(game, args)
-    except BaseException:
-        _end(game, frame)
-        raise
-    frame[1] = of_action(game, spec)
-    return frame
+    bind_args(game, args)
 
 
 def _team(game, effect):
@@ -343,7 +358,8 @@ def _combat(game, effect):
     from arbiter.game.combat import combat
 
     then = combat(game, effect)
-    return None if then is None else _block(game, then)
+    if then is not None:
+        _open(game, then)
 
 
 def _next(game, effect):
@@ -355,7 +371,7 @@ def _next(game, effect):
 
 def _repeat(game, effect):
     """``repeat``: effects, then again until ``until`` holds."""
-    return [_REPEAT, effect, 0]
+    _frame(_REPEAT, effect, 0)
 
 
 def _opposed(game, effect):

@@ -28,25 +28,33 @@ A one-key object is an operator:
 """
 
 
+from micropython import const
+
 from arbiter.game import RuleError
 
 EMPTY = {}  # the default of an absent section: never written (a ``{}`` default allocates)
 
 # How each operator takes its argument (OPERATORS):
-_WORKED = 0  # its operands worked out first: the argument's items (a list), else it
-_ONE = 1  # its argument worked out as one value (a list of forms: a list of values)
-_WRITTEN = 2  # its argument as written: a name, read from the context
-_AND, _OR, _IF, _VAL, _ARG = 3, 4, 5, 6, 7  # worked out a step at a time
-_COUNT, _VALUES, _PLAYERS = 8, 9, 10  # over the pieces or the players, each bound in turn
+_WORKED = const(0)  # its operands worked out first: the argument's items (a list), else it
+_ONE = const(1)  # its argument worked out as one value (a list of forms: a list of values)
+_WRITTEN = const(2)  # its argument as written: a name, read from the context
+_AND = const(3)  # and, or, if, a named value, an arg: worked out a step at a time
+_OR = const(4)
+_IF = const(5)
+_VAL = const(6)
+_ARG = const(7)
+_COUNT = const(8)  # over the pieces or the players, each bound in turn
+_VALUES = const(9)
+_PLAYERS = const(10)
 
 # The machine's steps, each on its stack as (item, extra, step):
 _TODO, _DONE = [], []  # the stacks, kept between walks (evaluate)
 _idle = True  # whether they are free
-_EVAL = 0  # work out a form
-_COMBINE = 1  # its operands are worked out: apply the operator (item: the form)
-_LIST = 2  # a list's items are worked out (item: the list)
-_NEXT = 3  # and, or, if: the last operand is worked out (extra: its place)
-_OVER = 4  # a loop over pieces or players (extra: its state, _loop)
+_EVAL = const(0)  # work out a form
+_COMBINE = const(1)  # its operands are worked out: apply the operator (item: the form)
+_LIST = const(2)  # a list's items are worked out (item: the list)
+_NEXT = const(3)  # and, or, if: the last operand is worked out (extra: its place)
+_OVER = const(4)  # a loop over pieces or players (extra: its state, _loop)
 
 
 def _num(x):
@@ -77,31 +85,30 @@ def evaluate(ctx, form):
     todo.append(form)
     todo.append(None)
     todo.append(_EVAL)
-    push, value = todo.append, done.append
     try:
         while todo:
             step, extra, item = todo.pop(), todo.pop(), todo.pop()
             if step == _EVAL:
                 if item.__class__ is list:
-                    push(item)
-                    push(None)
-                    push(_LIST)
+                    todo.append(item)
+                    todo.append(None)
+                    todo.append(_LIST)
                     for i in range(len(item) - 1, -1, -1):
-                        push(item[i])
-                        push(None)
-                        push(_EVAL)
+                        todo.append(item[i])
+                        todo.append(None)
+                        todo.append(_EVAL)
                 elif item.__class__ is not dict:
-                    value(item)
+                    done.append(item)
                 else:
-                    _start(ctx, item, push, value)
+                    _start(ctx, item, todo, done)
             elif step == _COMBINE:
-                value(_combine(ctx, item, done))
+                done.append(_combine(ctx, item, done))
             elif step == _LIST:
-                value(_last(done, len(item)))
+                done.append(_last(done, len(item)))
             elif step == _NEXT:
-                _next(item, extra, push, value, done)
+                _next(item, extra, todo, done)
             else:
-                _over(ctx, item, extra, push, value, done)
+                _over(ctx, item, extra, todo, done)
     except BaseException:
         # a loop's binding is given back, however the walk ends
         for i in range(len(todo) - 1, 1, -3):
@@ -116,7 +123,7 @@ def evaluate(ctx, form):
     return done.pop()
 
 
-def _start(ctx, form, push, value):
+def _start(ctx, form, todo, done):
     """A one-key form met: its value, or the steps that will give it."""
     if len(form) != 1:
         raise RuleError("an expression has exactly one operator: %r" % (form,))
@@ -126,62 +133,62 @@ def _start(ctx, form, push, value):
     if how is None:
         raise RuleError("unknown operator " + op)
     if how == _WRITTEN:
-        value(_written(ctx, op, arg))
+        done.append(_written(ctx, op, arg))
         return
     if how == _VAL:  # a named value: its form in its place
         values = ctx.rules.get("values", EMPTY)
         if arg not in values:
             raise RuleError("unknown value %s" % (arg,))
-        push(values[arg])
-        push(None)
-        push(_EVAL)
+        todo.append(values[arg])
+        todo.append(None)
+        todo.append(_EVAL)
         return
     if how == _ARG:  # [NAME, DEFAULT]: the default only when not given
         if arg.__class__ is list and arg[0] not in ctx.args:
-            push(arg[1])
-            push(None)
-            push(_EVAL)
+            todo.append(arg[1])
+            todo.append(None)
+            todo.append(_EVAL)
         else:
-            value(ctx.arg(arg))
+            done.append(ctx.arg(arg))
         return
     if how >= _COUNT:  # over the pieces (their owner first) or the players
         if how != _PLAYERS and arg.__class__ is not dict:
             raise RuleError("%s takes an object of fields: %r" % (op, arg))
-        push(form)
-        push(None)
-        push(_OVER)
+        todo.append(form)
+        todo.append(None)
+        todo.append(_OVER)
         if how != _PLAYERS:
-            push(arg.get("of"))
-            push(None)
-            push(_EVAL)
+            todo.append(arg.get("of"))
+            todo.append(None)
+            todo.append(_EVAL)
         return
     if how >= _AND:
         if arg.__class__ is list and not arg and how != _IF:
-            value(how == _AND)  # and of nothing holds, or of nothing does not
+            done.append(how == _AND)  # and of nothing holds, or of nothing does not
         else:
-            push(form)
-            push(0)
-            push(_NEXT)
-            push(arg[0] if arg.__class__ is list else arg)
-            push(None)
-            push(_EVAL)
+            todo.append(form)
+            todo.append(0)
+            todo.append(_NEXT)
+            todo.append(arg[0] if arg.__class__ is list else arg)
+            todo.append(None)
+            todo.append(_EVAL)
         return
-    push(form)
-    push(None)
-    push(_COMBINE)
+    todo.append(form)
+    todo.append(None)
+    todo.append(_COMBINE)
     if how == _WORKED and arg.__class__ is list:
         if op in _PAIRS and len(arg) != 2:
             raise RuleError("two operands expected: %r" % (arg,))
         for i in range(len(arg) - 1, -1, -1):
-            push(arg[i])
-            push(None)
-            push(_EVAL)
+            todo.append(arg[i])
+            todo.append(None)
+            todo.append(_EVAL)
     else:
         if op in _PAIRS:
             raise RuleError("two operands expected: %r" % (arg,))
-        push(arg)
-        push(None)
-        push(_EVAL)
+        todo.append(arg)
+        todo.append(None)
+        todo.append(_EVAL)
 
 
 def _written(ctx, op, arg):
@@ -199,26 +206,26 @@ def _written(ctx, op, arg):
     # success faces
 
 
-def _next(form, i, push, value, done):
+def _next(form, i, todo, done):
     """and, or, if: operand ``i`` is worked out; on to the next, or the value."""
     for op in form:
         arg = form[op]
     v = done.pop()
     if op == "if":  # the condition: the branch it picks is the value
-        push(arg[1] if v else arg[2])
-        push(None)
-        push(_EVAL)
+        todo.append(arg[1] if v else arg[2])
+        todo.append(None)
+        todo.append(_EVAL)
         return
     last = i + 1 >= (len(arg) if arg.__class__ is list else 1)
     if (not v if op == "and" else v) or last:
-        value(bool(v))
+        done.append(bool(v))
         return
-    push(form)
-    push(i + 1)
-    push(_NEXT)
-    push(arg[i + 1])
-    push(None)
-    push(_EVAL)
+    todo.append(form)
+    todo.append(i + 1)
+    todo.append(_NEXT)
+    todo.append(arg[i + 1])
+    todo.append(None)
+    todo.append(_EVAL)
 
 
 def _combine(ctx, form, done):
@@ -228,12 +235,13 @@ def _combine(ctx, form, done):
     n = len(arg) if OPERATORS[op] == _WORKED and arg.__class__ is list else 1
     if op in _ARITH:
         return _arith(op, done, n)
+    if op in _PAIRS:  # the two operands off the stack: no list of them made
+        b = done.pop()
+        return _compare(op, done.pop(), b)
     if n == 1:
         v = done.pop()
     else:
         args = _last(done, n)
-    if op in _PAIRS:
-        return _compare(op, args[0], args[1])
     if op == "not":
         return not v
     if op == "get":
@@ -340,7 +348,7 @@ def _lists(op, a):
     return len([x for x in items if _num(x) >= n])
 
 
-def _over(ctx, form, state, push, value, done):
+def _over(ctx, form, state, todo, done):
     """A loop's next step: a key bound and its ``where`` or value to work out; or,
     past the last, the loop's value. ``state``: None at first (the pieces' owner
     then on top of ``done``), then [the operator, its fields, the keys, the next
@@ -362,12 +370,12 @@ def _over(ctx, form, state, push, value, done):
         if done.pop():
             if not counting:  # its value next, the key still bound
                 state[8] = 2
-                push(None)
-                push(state)
-                push(_OVER)
-                push(fields.get("value", _KEY))
-                push(None)
-                push(_EVAL)
+                todo.append(None)
+                todo.append(state)
+                todo.append(_OVER)
+                todo.append(fields.get("value", _KEY))
+                todo.append(None)
+                todo.append(_EVAL)
                 return
             state[4] += 1
         state[3] += 1
@@ -384,19 +392,19 @@ def _over(ctx, form, state, push, value, done):
             values = sum(values)
         elif op == "max_pieces":
             values = max(values) if values else 0
-        value(values)
+        done.append(values)
         return
     if state[7] is None:  # the first: what the name was bound to, to give back
         state[7] = ctx.binding
         state[6] = ctx.binding.get(state[5])
     state[7][state[5]] = keys[state[3]]
-    push(None)
-    push(state)
-    push(_OVER)
+    todo.append(None)
+    todo.append(state)
+    todo.append(_OVER)
     state[8] = 2 if where is None else 1
-    push(fields.get("value", _KEY) if where is None else where)
-    push(None)
-    push(_EVAL)
+    todo.append(fields.get("value", _KEY) if where is None else where)
+    todo.append(None)
+    todo.append(_EVAL)
 
 
 def _unbind(state):

@@ -7,8 +7,7 @@ Schema pass and line numbers) and on the device before a ruleset is used.
 import json
 
 from arbiter import unload
-from arbiter.game import FORMAT, LINES  # noqa: F401  (FORMAT: for the host's validate)
-from arbiter.game.words import MAX_PIECES
+from arbiter.game import FORMAT, LINES, MAX_PIECES  # noqa: F401  (FORMAT: host's validate)
 
 EMPTY = {}  # an absent section (never written)
 
@@ -453,6 +452,7 @@ def _with_shapes(walk, a, b):
     finally:
         _shapes = None
         unload("arbiter.game.shapes")
+        unload("arbiter.game.words")  # (the shapes' names of effects and operators)
 
 
 def _check(data, deep):

@@ -2,6 +2,8 @@
 the bounds on counts. Part of the check (ruleset.py), loaded only while a check
 runs: a Pico's heap does not hold it while a ruleset is parsed."""
 
+from micropython import const
+
 from arbiter.game.words import EFFECT_NAMES, MAX_DICE, MAX_PIECES, NATIVE, OPERATOR_NAMES
 
 # forms whose argument is an object of named fields, not an expression
@@ -97,20 +99,25 @@ def bad_forms(effects, data):
 # goes through its values one at a time, so the stack holds a value a level, not
 # every sibling. A holder's place stays on ``path`` until its values are checked,
 # so a mistake's path is there, built only when one is found.
-_BLOCK = 0  # an object of the fields of a block of the shapes (text: the block's)
-_FIELD = 1  # one of them (at: where its shape is in the block, -1: not a field)
-_ENUM = 2  # a field with a few values (after its shape)
-_MISSING = 3  # the block's required fields (after the others)
-_SHAPE = 4  # a value of the shape at ``at`` in ``text``
-_FORMS = 5  # a list of effects
-_EFFECT = 6  # an effect
-_COUNTS = 7  # an effect's counts (after its own fields)
-_OPS = 8  # an expression
-_NAMED = 9  # an object of named fields (a form of PARAMS), or an expression
+_BLOCK = const(0)  # an object of the fields of a block of the shapes (text: the block's)
+_FIELD = const(1)  # one of them (at: where its shape is in the block, -1: not a field)
+_ENUM = const(2)  # a field with a few values (after its shape)
+_MISSING = const(3)  # the block's required fields (after the others)
+_SHAPE = const(4)  # a value of the shape at ``at`` in ``text``
+_FORMS = const(5)  # a list of effects
+_EFFECT = const(6)  # an effect
+_COUNTS = const(7)  # an effect's counts (after its own fields)
+_OPS = const(8)  # an expression
+_NAMED = const(9)  # an object of named fields (a form of PARAMS), or an expression
 # a holder's values, one at a time, each as: its shape (_SHAPE), a field of a block,
 # an effect, an expression, a named field or an expression, an effect's field (but
 # its lists of effects, checked as such)
-_OF_SHAPE, _OF_BLOCK, _OF_EFFECTS, _OF_OPS, _OF_NAMED, _OF_EFFECT = 10, 11, 12, 13, 14, 15
+_OF_SHAPE = const(10)
+_OF_BLOCK = const(11)
+_OF_EFFECTS = const(12)
+_OF_OPS = const(13)
+_OF_NAMED = const(14)
+_OF_EFFECT = const(15)
 
 
 def walk(value, what, data, text=""):

@@ -128,14 +128,16 @@ class Leds:
         self._dirty = True
 
     def tick(self, now):
-        """Advance the animation and write the ring if anything changed."""
+        """Advance the animation and write the ring if anything changed; True if it
+        wrote (a write allocates: its pass's garbage is collected, device.run)."""
+        wrote = False
         if self._mode == _SPIN:
             elapsed = diff(now, self._started)
             if elapsed >= _SPIN_MS:
                 self._mode = _IDLE
                 self._dirty = True
             else:
-                self._show_dot(elapsed // _SPIN_STEP_MS % self.count)
+                wrote = self._show_dot(elapsed // _SPIN_STEP_MS % self.count)
         elif self._mode == _FLASH:
             step = diff(now, self._started) // _FLASH_MS
             if step >= self._flashes * 2:
@@ -144,7 +146,7 @@ class Leds:
             else:
                 colours = self._colours
                 lit = colours[step // 2 % len(colours)] if step % 2 == 0 else None
-                self._show_all(lit, step)
+                wrote = self._show_all(lit, step)
         if self._blinking and self._mode == _IDLE:
             dark = now // _BLINK_MS & 1
             if dark != self._dark:
@@ -153,6 +155,8 @@ class Leds:
         if self._dirty and self._mode == _IDLE:
             self._dirty = False
             self._show_base()
+            wrote = True
+        return wrote
 
     def _show_base(self):
         np, base, on = self.np, self._base, self.enabled
@@ -173,19 +177,21 @@ class Leds:
     def _show_dot(self, position):
         """Only LED ``position`` lit in the animation colour."""
         if position == self._lit:
-            return
+            return False
         self._lit = position
         lit, dark = self._scaled(self._colour), (0, 0, 0)
         for i in range(self.count):
             self.np[i] = lit if i == position else dark
         self.np.write()
+        return True
 
     def _show_all(self, colour, step):
         """Every LED in ``colour`` (None: dark), once per animation step."""
         if step == self._lit:
-            return
+            return False
         self._lit = step
         lit = self._scaled(colour)
         for i in range(self.count):
             self.np[i] = lit
         self.np.write()
+        return True

@@ -120,7 +120,9 @@ class PlayScreen:
             self.notice = exc.reason
             app.log("refused %s: %s" % (public_text(text), exc.reason))
             if isinstance(exc, Lost):  # in a pass of its own: the lost game's heap first
-                app.later = self.read_back
+                from arbiter.screens.setup import read_back
+
+                app.later = (read_back, self)
             return False
         if self.journal.record(game, event, False):  # its garbage apart from the action's
             app.later = lambda app, now: self.journal.compact(self.game)
@@ -132,28 +134,6 @@ class PlayScreen:
         self.pending = (entries, now)
         app.redraw()
         return True
-
-    def read_back(self, app, now):
-        """The game read back from its journal, as it was before the refused action
-        whose rewind failed (Lost); the journal never had that action. If even that
-        fails, the saved game is resumed as at a boot (it stays on flash)."""
-        from arbiter.store import saved
-        from arbiter.store.journal import DEVICE_KEEP
-
-        rules, self.game = self.game.rules, None
-        try:
-            self.game = saved.resume(self.journal, rules, keep=DEVICE_KEEP)
-            if self.game is None:
-                raise ValueError("no game on flash")
-        except Exception as exc:
-            from arbiter.screens.setup import resume_saved
-
-            app.log("game not read back: %s" % (exc,))
-            app.home()
-            resume_saved(app, now)
-        finally:
-            unload("arbiter.store.saved")  # (while a game is played: not held)
-        app.redraw()
 
     def act_later(self, app, memo):
         """A form's action, done in a pass of its own once the form is closed and the
