@@ -22,6 +22,14 @@ def _kaiju(rig):
     return play_screen(rig)
 
 
+def _one_next(tmp_path):
+    """A Kaiju game on the device, one ``next`` in: (rig, play screen, state, events)."""
+    rig = Rig(tmp_path)
+    screen = _kaiju(rig)
+    assert screen.act(rig.app, "next", rig.board.elapsed)
+    return rig, screen, repr(screen.game.state), screen.game.count()
+
+
 def _failing(monkeypatch, target, name, error, times=1):
     """``target.name`` raises ``error`` the next ``times`` calls, then works again."""
     real = getattr(target, name)
@@ -58,10 +66,7 @@ def test_a_refusal_whose_rewind_fails_reads_the_game_back_from_its_journal(
     from arbiter.game import effects
     from arbiter.game.history import History
 
-    rig = Rig(tmp_path)
-    screen = _kaiju(rig)
-    assert screen.act(rig.app, "next", rig.board.elapsed)
-    state, count = repr(screen.game.state), screen.game.count()
+    rig, screen, state, count = _one_next(tmp_path)
     _failing(monkeypatch, effects, "_open", error, times=1)  # the action fails...
     _failing(monkeypatch, History, "rewind", error, times=1)  # ...and so does its rewind
     assert not screen.act(rig.app, "next", rig.board.elapsed)
@@ -79,10 +84,7 @@ def test_a_refusal_whose_rewind_fails_reads_the_game_back_from_its_journal(
 def test_an_undo_whose_rewind_fails_reads_the_game_back(tmp_path, monkeypatch):
     from arbiter.game.history import History
 
-    rig = Rig(tmp_path)
-    screen = _kaiju(rig)
-    assert screen.act(rig.app, "next", rig.board.elapsed)
-    state, count = repr(screen.game.state), screen.game.count()
+    rig, screen, state, count = _one_next(tmp_path)
     _failing(monkeypatch, History, "rewind", MemoryError("memory allocation failed"))
     assert not screen.act(rig.app, "undo", rig.board.elapsed)
     assert screen.notice == "cannot undo: not enough memory (the game is read back)"
@@ -96,9 +98,7 @@ def test_a_saved_game_the_device_cannot_replay_stays_on_flash(
         tmp_path, monkeypatch, error, reason):
     from arbiter.game import replay
 
-    rig = Rig(tmp_path)
-    screen = _kaiju(rig)
-    assert screen.act(rig.app, "next", rig.board.elapsed)
+    rig = _one_next(tmp_path)[0]
     journal = (tmp_path / "game.jnl").read_text()
     _failing(monkeypatch, replay, "replay", error)  # the boot's replay fails
     again = rig.reboot()
