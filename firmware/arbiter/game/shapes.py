@@ -66,32 +66,6 @@ _SCALARS = ("must be text or a number", "must be text, a number or true/false",
             "must be text, a number, true/false or a list")
 
 
-def check(data, fail):
-    """The blocks of ``data`` against their shapes; ``fail(path, reason)`` raises
-    (ruleset.py's RulesetError) for the first mistake."""
-    for name in data:
-        if _find(_TOP, name, ":") < 0:
-            fail(name, "unknown block")
-    bad = walk(data, _BLOCK, data, _TOP)
-    if bad is not None:
-        fail(bad[0][1:], bad[1])
-    if not word(data["name"], "abcdefghijklmnopqrstuvwxyz0123456789_-") or \
-            len(data["name"]) > 24:
-        fail("name", "must be 1 to 24 of a-z, 0-9, _ and -")
-    phases = data.get("phases", ())
-    if phases and all({"next": True} in phase.get("enter", ()) for phase in phases):
-        fail("phases", "every phase moves on as it is entered: a loop")
-    grid = data.get("grid", {})
-    if grid and ("value" in grid) == ("cell" in grid):
-        fail("grid", "needs either value or cell")
-
-
-def bad_forms(effects, data):
-    """None, or (the path below ``effects``, the reason): effects are one-key objects
-    from the known vocabulary, with their own fields, and the dice they roll exist."""
-    return walk(effects, _FORMS, data)
-
-
 # The walk keeps its own stack (a ruleset nests 20 deep; a Pico's C stack holds a
 # few dozen Python calls): each value still to check as (value, what it must be,
 # the shapes' text, a place in it, its place in its holder: a list's index, an
@@ -118,6 +92,32 @@ _OF_EFFECTS = const(12)
 _OF_OPS = const(13)
 _OF_NAMED = const(14)
 _OF_EFFECT = const(15)
+
+
+def check(data, fail):
+    """The blocks of ``data`` against their shapes; ``fail(path, reason)`` raises
+    (ruleset.py's RulesetError) for the first mistake."""
+    for name in data:
+        if _find(_TOP, name, ":") < 0:
+            fail(name, "unknown block")
+    bad = walk(data, _BLOCK, data, _TOP)
+    if bad is not None:
+        fail(bad[0][1:], bad[1])
+    if not word(data["name"], "abcdefghijklmnopqrstuvwxyz0123456789_-") or \
+            len(data["name"]) > 24:
+        fail("name", "must be 1 to 24 of a-z, 0-9, _ and -")
+    phases = data.get("phases", ())
+    if phases and all({"next": True} in phase.get("enter", ()) for phase in phases):
+        fail("phases", "every phase moves on as it is entered: a loop")
+    grid = data.get("grid", {})
+    if grid and ("value" in grid) == ("cell" in grid):
+        fail("grid", "needs either value or cell")
+
+
+def bad_forms(effects, data):
+    """None, or (the path below ``effects``, the reason): effects are one-key objects
+    from the known vocabulary, with their own fields, and the dice they roll exist."""
+    return walk(effects, _FORMS, data)
 
 
 def walk(value, what, data, text=""):
