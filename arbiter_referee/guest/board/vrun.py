@@ -7,14 +7,10 @@ import json
 import os
 import sys
 
-import framebuf
-
-from arbiter import ui, unload
+from arbiter import unload
 from arbiter.game import Illegal
 from arbiter.game.engine import Game
-from arbiter.game.public import public_state
 from arbiter.hw.flash import Flash
-from arbiter.screens.view import play_lines
 
 
 def load(text):
@@ -114,6 +110,11 @@ def apply(game, action):
 
 def screen_ram(game):
     """The play screen as the OLED's display RAM."""
+    import framebuf
+
+    from arbiter import ui
+    from arbiter.screens.view import play_lines
+
     buf = bytearray(1024)
     fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
     ui.draw_lines(fb, play_lines(game)[0])
@@ -121,8 +122,17 @@ def screen_ram(game):
 
 
 def finish(game):
+    """The game's public state and play screen, printed. Their code (the screens',
+    the drawing kit's) loads for it and goes after: the heap the games are played in
+    holds only what the device would while playing."""
+    before = set(sys.modules)
+    from arbiter.game.public import public_state
+
     # streamed: a long game's state as one string would not fit beside the game
     sys.stdout.write("R ")
     json.dump(public_state(game), sys.stdout)
     sys.stdout.write("\n")
     print("S " + binascii.hexlify(screen_ram(game)).decode())
+    if sys.implementation.name == "micropython":  # (CPython's tests hold their classes)
+        for name in [name for name in sys.modules if name not in before]:
+            unload(name)
