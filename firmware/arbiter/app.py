@@ -73,7 +73,7 @@ class App:
         notices, self._notices = self._notices, []
         self._booting = False
         if self._resuming:
-            self._resume(now, notices)
+            self.resume(now, notices)
         if notices:
             self.push(TextPage("Check setup", notices))
         self.dirty = True
@@ -86,7 +86,9 @@ class App:
         reopen(self)
         self.dirty = True
 
-    def _resume(self, now, notices):
+    def resume(self, now, notices=()):
+        """The saved game back (screens.setup.resume_saved): at boot, or when the game in
+        memory was lost (screens.play.read_back)."""
         try:
             from arbiter.screens.setup import resume_saved
 

@@ -120,8 +120,6 @@ class PlayScreen:
             self.notice = exc.reason
             app.log("refused %s: %s" % (public_text(text), exc.reason))
             if isinstance(exc, Lost):  # in a pass of its own: the lost game's heap first
-                from arbiter.screens.setup import read_back
-
                 app.later = (read_back, self)
             return False
         if self.journal.record(game, event, False):  # its garbage apart from the action's
@@ -265,3 +263,24 @@ def game_menu(play):
     from arbiter.screens.game_menu import GameMenu  # loaded when first opened: heap
 
     return GameMenu(play)
+
+
+def read_back(app, now, play):
+    """The game of ``play`` read back from its journal, as it was before the refused
+    action whose rewind failed (game.Lost); the journal never had that action. If
+    even that fails, the saved game is resumed as at a boot (it stays on flash)."""
+    from arbiter.store import saved
+    from arbiter.store.journal import DEVICE_KEEP
+
+    rules, play.game = play.game.rules, None
+    try:
+        play.game = saved.resume(play.journal, rules, keep=DEVICE_KEEP)
+        if play.game is None:
+            raise ValueError("no game on flash")
+    except Exception as exc:
+        app.log("game not read back: %s" % (exc,))
+        app.home()
+        app.resume(now)
+    finally:
+        unload("arbiter.store.saved")  # (while a game is played: not held)
+    app.redraw()

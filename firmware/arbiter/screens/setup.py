@@ -329,22 +329,3 @@ def resume_saved(app, now, rules=None):
     app.log("resumed %s after %d events" % (name, game.count()))
     _play(app, game, journal, now, lines, "Game restored")
 
-
-def read_back(app, now, play):
-    """The game of ``play`` (a PlayScreen) read back from its journal, as it was
-    before the refused action whose rewind failed (game.Lost); the journal never had
-    that action. If even that fails, the saved game is resumed as at a boot (it stays
-    on flash)."""
-    rules, play.game = play.game.rules, None
-    try:
-        play.game = saved.resume(play.journal, rules, keep=DEVICE_KEEP)
-        if play.game is None:
-            raise ValueError("no game on flash")
-    except Exception as exc:
-        app.log("game not read back: %s" % (exc,))
-        app.home()
-        resume_saved(app, now)
-        return
-    unload("arbiter.store.saved")  # (while a game is played: not held)
-    unload("arbiter.screens.setup")  # (this module: no screen of it is open)
-    app.redraw()
