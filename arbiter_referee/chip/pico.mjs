@@ -1,6 +1,6 @@
 // A Raspberry Pi Pico in rp2040js: the RP2040 running MicroPython's own rp2 port
-// from its UF2, with what rp2040js 1.4.1 lacks done here (../../README.md, "The
-// chip"): flash that can be written, a USB host that waits for input, a watchdog
+// from its UF2, with what rp2040js 1.4.1 lacks done here (README.md, "the chip
+// runtime"): flash that can be written, a USB host that waits for input, a watchdog
 // that resets, random bits, and a clock that can stand still while the CPU works.
 // The board around it: buttons on their pins, the OLED's I2C bytes and the LED
 // ring's bitstream handed to the caller, the serial console captured.
