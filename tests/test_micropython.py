@@ -129,6 +129,44 @@ def test_idle_with_display_asleep_allocates_nothing():
     assert idle_check("", 125_000) == "allocating passes 0 app alive True display on False"
 
 
+WORKED_CHECK = """
+board, dev = vsession.start(drvdata.SEED, drvdata.SCRIPT, '/flash/')
+gc.collect()
+live = gc.mem_alloc()
+unsaid = passes = said = 0
+while True:
+    pause = dev.tick()
+    passes += 1
+    if dev.worked:
+        said += 1
+    elif gc.mem_alloc() != live:
+        unsaid += 1
+    gc.collect()
+    live = gc.mem_alloc()
+    if not vsession.sleep(board, pause):
+        break
+    gc.collect()
+    live = gc.mem_alloc()
+print('W %d %d %d' % (passes, said, unsaid))
+"""
+
+
+def test_the_main_loop_collects_after_every_pass_that_allocated(tmp_path):
+    # device.run collects after a pass that says it worked, without asking the heap (a
+    # Pico's gc.mem_alloc() walks its whole table): a pass that allocated and did not
+    # say so would leave its garbage to pile up (the emulator's collector collects only
+    # there). The demo, under MicroPython: every pass that allocated said so.
+    from arbiter_referee.build import device_firmware
+    from arbiter_referee.compiled import factory_flash
+
+    factory_flash(tmp_path)
+    result = run_driver("vsession", WORKED_CHECK, {"/flash": (tmp_path, True)}, 1 << 20,
+                        device_firmware(), {"SEED": 7, "SCRIPT": DEMO_SCRIPT}, preload=False)
+    assert result.exit_code == 0, result.stderr
+    passes, said, unsaid = (int(n) for n in result.stdout.split("W ")[1].split())
+    assert unsaid == 0 and 0 < said < passes / 4, (passes, said)
+
+
 def test_heap_lock_check_catches_allocation():
     # Control: the locked passes include a dice roll (new list, new text): it must show.
     line = idle_check("down a wait=300 a", 1500 + 250 + 380, passes=60)
