@@ -118,3 +118,22 @@ def test_a_sim_screenshot_on_the_chip_is_the_emulated_devices(tmp_path, capsys):
                         runtime, "--firmware", str(pico.uf2), "--screenshot",
                         str(tmp_path / f"{runtime}.png")]) == 0
     assert (tmp_path / "chip.png").read_bytes() == (tmp_path / "cpython.png").read_bytes()
+
+
+def test_a_watchdog_bite_is_a_new_chip_on_the_same_flash(tmp_path):
+    # rp2040js only calls its watchdog's hook (again and again): a Pico resets
+    from arbiter_referee.chip.session import Chip
+
+    (tmp_path / "main.py").write_text(
+        "import machine, os, time\n"
+        "print('boot', len(os.listdir('/')))\n"
+        "with open('mark', 'a') as mark:\n"
+        "    mark.write('x')\n"
+        "machine.WDT(timeout=1000)\n"
+        "time.sleep_ms(5000)\n")  # never fed: it bites after a second
+    with Chip(tmp_path, 1, "script", firmware()) as chip:
+        chip.run_to(2500)
+        boots = [line for line in chip.serial_lines() if line.startswith("boot")]
+        assert chip.resets == ["watchdog", "watchdog"] and len(boots) == 3, chip.serial_lines()
+        chip.save_flash()
+    assert (tmp_path / "mark").read_text() == "xxx"  # each boot found the flash as it was

@@ -189,8 +189,13 @@ export class Pico {
   }
 
   watchdog(mcu) {
-    // rp2040js only calls this, again and again: a Pico resets
-    mcu.peripherals[0x40058].onWatchdogTrigger = () => { this.bitten = true; };
+    // rp2040js only calls this, and at once again from inside the same clock tick,
+    // forever: a Pico resets, so the alarm stops here and run() powers it up anew
+    const watchdog = mcu.peripherals[0x40058];
+    watchdog.onWatchdogTrigger = () => {
+      this.bitten = true;
+      watchdog.alarm.enable = false;
+    };
     this.bitten = false;
   }
 
@@ -251,11 +256,16 @@ export class Pico {
   // ---- running ----
 
   /** Run until the timer reaches ``limit`` (us) with the CPU asleep: a pin set
-   * after this returns never lands inside a pass. Returns false when the chip
+   * after this returns never lands inside a pass. A watchdog reset restarts the
+   * timer; the run goes on for the time it had left. Returns false when the chip
    * sleeps with nothing that can wake it. */
   run(limit) {
     for (;;) {
-      if (this.bitten) this.powerCycle('watchdog');
+      if (this.bitten) {  // the timer starts again from 0: run what was left to run
+        const left = Math.max(0, limit - this.now());
+        this.powerCycle('watchdog');
+        limit = left;
+      }
       const { core } = this.mcu;
       if (core.waiting) {
         if (this.running && this.sleepEntry === null && this.waitsForTimer()) this.passEnded();
