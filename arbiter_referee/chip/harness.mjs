@@ -4,15 +4,17 @@
 //
 // Commands:  run US        run until the timer reads US with the CPU asleep
 //            pin N LEVEL   set a button's pin (1: released)
+//            at US N LEVEL set a button's pin when the timer reads US, mid-pass or not
 //            serial HEX    bytes from the PC on the USB serial port
 //            cut SEED      the power goes and comes back (SEED: the new boot's entropy)
 //            flash PATH    write the filesystem's part of the flash to PATH
 //            stats         the figures so far, as JSON
 //            stack         the most of the C stack a pass used since last asked
-// Events:    i HEX         an I2C write to the OLED (control and data bytes)
+// Events:    i US HEX      an I2C write to the OLED (control and data bytes) at US
 //            l HEX         a frame of the LED ring, in the wire's order
 //            o HEX         bytes on the serial console
-//            p US CYCLES   the CPU went to sleep after a pass (US: the timer then)
+//            p US CYCLES D the CPU went to sleep after a pass (US: the timer then;
+//                          D: 1 if the pass wrote to the OLED or the LEDs)
 //            w REASON      the chip reset itself (a new chip on the same flash)
 //            r US [idle]   a command is done (US: the timer; idle: nothing can wake it)
 
@@ -46,11 +48,11 @@ const pico = new Pico(lib, {
   seed: BigInt(config.seed),
   pins: config.pins,
   on: {
-    i2c: (bytes) => { drew = true; emit(`i ${hex(bytes)}`); },
+    i2c: (bytes, micros) => { drew = true; emit(`i ${micros} ${hex(bytes)}`); },
     leds: (bytes) => { drew = true; emit(`l ${hex(bytes)}`); },
     serial: (bytes) => emit(`o ${hex(bytes)}`),
     pass: (micros, cycles) => {
-      if (drew) emit(`p ${micros} ${cycles}`);
+      emit(`p ${micros} ${cycles} ${drew ? 1 : 0}`);
       drew = false;
     },
     reset: (reason) => emit(`w ${reason}`),
@@ -60,6 +62,7 @@ const pico = new Pico(lib, {
 const commands = {
   run: ([limit]) => (pico.run(Number(limit)) ? '' : ' idle'),
   pin: ([pin, level]) => { pico.setPin(Number(pin), Number(level)); },
+  at: ([micros, pin, level]) => { pico.schedulePin(Number(micros), Number(pin), Number(level)); },
   serial: ([bytes]) => { pico.usb.send(Buffer.from(bytes, 'hex')); },
   cut: ([seed]) => {
     pico.seed = BigInt(seed);

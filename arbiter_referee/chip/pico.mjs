@@ -65,6 +65,7 @@ export class Pico {
     loadUF2(options.firmware, this.flash);
     this.flash.set(options.filesystem.image, options.filesystem.offset);
     this.levels = new Map(options.pins.buttons.map((pin) => [pin, 1]));
+    this.scheduled = []; // pin changes due at an instant, pass or no pass: {at, pin, level}
     this.seed = options.seed;
     this.boots = 0;
     this.stats = { cycles: 0, passes: 0, deepestStack: 0, leastFree: Infinity,
@@ -111,6 +112,8 @@ export class Pico {
 
   /** The power goes and comes back: a new chip on the same flash. */
   powerCycle(reason) {
+    const gone = this.now(); // the new timer starts at 0; the player's thumb goes on
+    for (const change of this.scheduled) change.at = Math.max(0, change.at - gone);
     this.flash.set(this.mcu.flash.subarray(0, FLASH_BYTES));
     this.stats.resets += 1;
     this.boot();
@@ -261,6 +264,7 @@ export class Pico {
    * sleeps with nothing that can wake it. */
   run(limit) {
     for (;;) {
+      this.changePinsDue();
       if (this.bitten) {  // the timer starts again from 0: run what was left to run
         const left = Math.max(0, limit - this.now());
         this.powerCycle('watchdog');
@@ -270,7 +274,7 @@ export class Pico {
       if (core.waiting) {
         if (this.running && this.sleepEntry === null && this.waitsForTimer()) this.passEnded();
         if (this.now() >= limit) return true;
-        if (!this.sleep(limit)) return false;
+        if (!this.sleep(Math.min(limit, this.nextPinChange()))) return false;
         continue;
       }
       this.running = true;
@@ -317,6 +321,27 @@ export class Pico {
   setPin(pin, level) {
     this.levels.set(pin, level);
     this.mcu.gpio[pin].setInputValue(!!level);
+  }
+
+  /** A pin change at the timer's ``at`` (us), even in the middle of a pass, as a
+   * player's thumb does not wait for the CPU (run() makes it, to within ~50 us). */
+  schedulePin(at, pin, level) {
+    const { scheduled } = this;
+    let i = scheduled.length;
+    while (i > 0 && scheduled[i - 1].at > at) i -= 1;
+    scheduled.splice(i, 0, { at, pin, level });
+  }
+
+  nextPinChange() {
+    return this.scheduled.length ? this.scheduled[0].at : Infinity;
+  }
+
+  changePinsDue() {
+    const { scheduled } = this;
+    while (scheduled.length && scheduled[0].at <= this.now()) {
+      const { pin, level } = scheduled.shift();
+      this.setPin(pin, level);
+    }
   }
 
   // ---- measures ----
@@ -383,7 +408,7 @@ export class Pico {
       done.schedule(byteNanos()); // the byte takes its time on the bus
     };
     bus.onStop = () => {
-      if (sending && sending.length) this.on.i2c(Uint8Array.from(sending));
+      if (sending && sending.length) this.on.i2c(Uint8Array.from(sending), this.now());
       sending = null;
       bus.completeStop();
     };

@@ -29,6 +29,9 @@ from arbiter_referee.paths import PACKAGE, use_firmware_path
 
 HARNESS = PACKAGE / "chip" / "harness.mjs"
 CLOCKS = ("script", "pico")
+BUTTONS = ("up", "down", "left", "right", "a", "b")  # vscript's order
+CPU_HZ = 125_000_000  # a Pico's: rp2040js counts cycles at it
+WORK_MS = 3  # a pass with more CPU than this did work (an idle one: under 1 ms)
 
 
 class ChipError(RuntimeError):
@@ -61,7 +64,18 @@ class ChipBoard:
         self.on_frame = on_frame
         self.i2c_bytes = 0
         self.i2c_writes = 0
-        self._last = None
+        self.panel_changes: list[int] = []  # us on the chip's timer of each write that
+        self._last = None                   # changed the panel's RAM
+
+    def receive(self, micros: int, data: bytes) -> None:
+        oled = self.oled
+        before, oled.changed = oled.changed, False
+        oled.receive(data)
+        if oled.changed:
+            self.panel_changes.append(micros)
+        oled.changed = oled.changed or before
+        self.i2c_bytes += len(data)  # (control bytes in, as the virtual board's)
+        self.i2c_writes += 1
 
     def check_frame(self) -> None:
         """Report a frame when the panel or the LEDs changed since the last one."""
@@ -104,6 +118,8 @@ class Chip:
         self.board = ChipBoard(self, self.wiring, on_frame)
         self.serial = bytearray()  # what the chip printed, all of it
         self.resets: list[str] = []
+        self.passes: list[tuple[int, int]] = []  # each pass: (us when it ended, cycles)
+        self.edges_made: list[tuple[int, int, int]] = []  # play's: (us, button, level)
         self.idle = False
         self._scratch = Path(tempfile.mkdtemp(prefix="arbiter-chip-"))
         image = self._scratch / "flash.img"
@@ -141,18 +157,18 @@ class Chip:
         for event in process.stdout:
             kind, _, rest = event.rstrip("\n").partition(" ")
             if kind == "i":
-                data = bytes.fromhex(rest)
-                board.oled.receive(data)
-                board.i2c_bytes += len(data)  # (control bytes in, as the virtual board's)
-                board.i2c_writes += 1
+                micros, data = rest.split()
+                board.receive(int(micros), bytes.fromhex(data))
             elif kind == "l":
                 board.neopixel.wire(bytes.fromhex(rest))
             elif kind == "o":
                 self.serial += bytes.fromhex(rest)
             elif kind == "p":
-                micros, _cycles = rest.split()
+                micros, cycles, drew = rest.split()
                 board.elapsed = int(micros) // 1000
-                board.check_frame()
+                self.passes.append((int(micros), int(cycles)))
+                if drew == "1":
+                    board.check_frame()
             elif kind == "w":
                 self.resets.append(rest)
             elif kind == "s":
@@ -190,11 +206,41 @@ class Chip:
                 return
             late = max(late, reached - at)
             self.set_pin(button, level)
+            self.edges_made.append((self.now_us, button, level))
+
+    def schedule(self, script: str) -> int:
+        """Every pin change of ``script`` at its own instant on the chip's timer, the
+        CPU busy or not (a player who does not wait for the screen); the runs make
+        them. Returns the script's end, in ms."""
+        import vscript
+
+        for at, button, level in vscript.edges(script):
+            if button < 0:
+                return at
+            self.set_pin_at(at * 1000, button, level)
+        raise AssertionError("vscript.edges always ends with the script's end")
+
+    def settle(self, quiet_ms: int = 300, most_ms: int = 60000) -> int:
+        """Run until the chip has worked no pass longer than an idle one (a few ms) for
+        ``quiet_ms``: what the presses so far asked for is done and drawn. Returns the
+        timer's ms then."""
+        work = WORK_MS * CPU_HZ // 1000
+        start = self.now_us // 1000
+        while self.now_us // 1000 - start < most_ms:
+            since = self.now_us
+            self.run(quiet_ms)
+            if not any(cycles > work for at, cycles in self.passes if at > since):
+                break
+        return self.now_us // 1000
 
     def set_pin(self, button: int, level: int) -> None:
         """A button's pin: 0 pressed, 1 released (``button``: vscript's order)."""
-        name = ("up", "down", "left", "right", "a", "b")[button]
-        self._command(f"pin {self.wiring['buttons'][name]} {level}")
+        self._command(f"pin {self.wiring['buttons'][BUTTONS[button]]} {level}")
+
+    def set_pin_at(self, micros: int, button: int, level: int) -> None:
+        """A button's pin changed when the chip's timer reads ``micros``, whether the
+        CPU works or sleeps then (made by the next runs)."""
+        self._command(f"at {micros} {self.wiring['buttons'][BUTTONS[button]]} {level}")
 
     def power_cycle(self, seed: int | None = None) -> None:
         """The power goes and comes back: a new chip on the same flash (``seed``: the

@@ -75,6 +75,21 @@ def edges(script):
     yield at + TAIL_MS, -1, -1
 
 
+def brisk(script, rng, hold=(60, 100), gap=(60, 100)):
+    """``script`` as a brisk player presses it: each short press held ``hold`` ms and
+    the next made ``gap`` ms after its release (from ``rng``, a random.Random), not
+    waiting for the screen; long presses and waits as they were."""
+    out = []
+    for word in _words(script):
+        key = word.partition("=")[0]
+        if key in ("press", "gap"):
+            continue  # the script's own pace: replaced
+        if key in NAMES or word.partition(":")[0] in NAMES:
+            out.append("press=%d gap=%d" % (rng.randint(*hold), rng.randint(*gap)))
+        out.append(word)
+    return " ".join(out)
+
+
 def parse(script):
     timeline = list(edges(script))
     end = timeline.pop()[0]
