@@ -15,6 +15,7 @@ import neopixel as _neopixel
 
 from arbiter import unload
 from arbiter.hw import wiring as _wiring
+from arbiter.hw.buttons import Edges
 from arbiter.hw.flash import Flash
 
 flash = Flash("")
@@ -26,11 +27,25 @@ i2c = machine.I2C(
     scl=machine.Pin(wiring["scl"]),
     freq=wiring["i2c_freq"],
 )
-# Buttons close to ground; pin.value is the reader (0 = pressed).
-button_readers = tuple(
-    machine.Pin(wiring["buttons"][name], machine.Pin.IN, machine.Pin.PULL_UP).value
-    for name in _wiring.BUTTON_NAMES
-)
+# Buttons close to ground; pin.value is the reader (0 = pressed). Each change is
+# also caught by a hard interrupt, timed, into a ring: a press made while a pass
+# works (a ruleset's load) still counts, in order, at its own time.
+_pins = tuple(machine.Pin(wiring["buttons"][name], machine.Pin.IN, machine.Pin.PULL_UP)
+              for name in _wiring.BUTTON_NAMES)
+button_readers = tuple(pin.value for pin in _pins)
+button_edges = Edges()
+
+
+def _watch(index, pin):
+    def changed(pin):  # in the interrupt: nothing here may allocate
+        button_edges.push(index, pin.value(), time.ticks_ms())
+
+    pin.irq(changed, machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING, hard=True)
+
+
+for _index, _pin in enumerate(_pins):
+    _watch(_index, _pin)
+del _pins, _index, _pin
 neopixel = _neopixel.NeoPixel(machine.Pin(wiring["led_pin"], machine.Pin.OUT),
                              wiring["led_count"])
 del _wiring

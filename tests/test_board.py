@@ -13,14 +13,23 @@ from arbiter_referee.paths import FIRMWARE
 
 class Pin:
     IN, OUT, PULL_UP = "in", "out", "pull_up"
+    IRQ_FALLING, IRQ_RISING = 4, 8
     made = []
 
     def __init__(self, number, mode=None, pull=None):
         self.number, self.mode, self.pull = number, mode, pull
+        self.level, self.handler = 1, None
         Pin.made.append(self)
 
     def value(self):
-        return 1
+        return self.level
+
+    def irq(self, handler, trigger, hard=False):
+        self.handler, self.trigger, self.hard = handler, trigger, hard
+
+    def change(self, level):  # as the RP2040 calls a hard interrupt on an edge
+        self.level = level
+        self.handler(self)
 
 
 class I2C:
@@ -75,6 +84,20 @@ def test_default_wiring(load_board):
     assert [reader() for reader in board.button_readers] == [1] * 6  # released
     assert board.errors == []
     assert 0 <= board.entropy_seed() < 2**64
+
+
+def test_each_button_change_is_caught_by_a_hard_interrupt_with_its_time(load_board):
+    # a press made while a pass works (a ruleset's load) is still counted, in order
+    board = load_board()
+    buttons = [p for p in Pin.made if p.mode == Pin.IN]
+    assert all(p.hard and p.trigger == Pin.IRQ_FALLING | Pin.IRQ_RISING for p in buttons)
+    edges = board.button_edges
+    buttons[4].change(0)  # A down
+    buttons[1].change(0)  # Down down
+    buttons[4].change(1)
+    caught = [(edges.button[k], edges.level[k]) for k in range(edges.written)]
+    assert caught == [(4, 0), (1, 0), (4, 1)]
+    assert all(isinstance(edges.at[k], int) for k in range(3))
 
 
 def test_config_json_on_flash_overrides(load_board):

@@ -147,3 +147,52 @@ def test_consumed_press_fires_nothing_until_released():
     buttons.consume_held()
     events = drive(buttons, contacts, [(0, A, 0), (900, A, 1)], 1000)
     assert events == []
+
+
+def test_presses_made_during_a_long_pass_count_in_order_at_their_own_times():
+    # the pins change while a pass works (a ruleset's load: 300 ms on a Pico); the
+    # interrupts' edges keep them, so the next poll finds each press, in order
+    from arbiter.hw.buttons import B, Edges
+
+    contacts, edges = Contacts(), Edges()
+    buttons = Buttons(contacts.readers, edges)
+    buttons.poll(0)
+    for at, button, level in [(100, DOWN, 0), (170, DOWN, 1), (190, B, 0),
+                              (260, B, 1), (280, A, 0), (350, A, 1)]:
+        contacts.levels[button] = level
+        edges.push(button, level, at)
+    buttons.poll(400)  # the first pass since
+    got = []
+    while (ev := buttons.next_event()) >= 0:
+        got.append((button_of(ev), kind_of(ev), buttons.at))
+    assert got == [(DOWN, PRESS, 120), (B, PRESS, 280), (A, PRESS, 370)]
+
+
+def test_a_long_press_within_one_long_pass_is_long():
+    from arbiter.hw.buttons import Edges
+
+    contacts, edges = Contacts(), Edges()
+    buttons = Buttons(contacts.readers, edges)
+    buttons.poll(0)
+    edges.push(A, 0, 100)
+    edges.push(A, 1, 900)  # held 800 ms: past the 600 ms of a long press
+    buttons.poll(1000)
+    # long from the press made certain (100 + 20 ms), as when sampled
+    assert (button_of(buttons.next_event()), buttons.at) == (A, 720)
+    assert buttons.next_event() < 0  # and not a short press as well
+
+
+def test_a_full_ring_of_edges_loses_no_level():
+    # a mashed keypad fills the ring: the pins are read again, so no button sticks
+    from arbiter.hw.buttons import Edges
+
+    contacts, edges = Contacts(), Edges()
+    buttons = Buttons(contacts.readers, edges)
+    buttons.poll(0)
+    for k in range(40):
+        edges.push(UP, k % 2, 10 + k)
+    contacts.levels[UP] = 0  # the last edge, the 40th, was dropped: UP is held
+    assert edges.lost
+    buttons.poll(100)
+    buttons.poll(200)
+    assert buttons.any_held()

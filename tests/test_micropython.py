@@ -113,8 +113,10 @@ print('allocating passes', allocating, 'app alive', dev.app is not None,
 def idle_check(script: str, until_ms: int, passes: int = 300) -> str:
     body = IDLE_CHECK.replace("SCRIPT", repr(script)).replace(
         "UNTIL_MS", str(until_ms)).replace("LOCKED_PASSES", str(passes))
+    # (the heap's size is not what this checks: a dice roll and the frames printed
+    # beside it take a little more than the menu's 64 KB)
     result = run_driver("vsession", body, {"/flash": (Path(__file__).parent / "data" /
-                                                      "emptyflash", False)}, MENU_HEAP,
+                                                      "emptyflash", False)}, MENU_HEAP * 2,
                         preload=False)
     assert result.exit_code == 0, result.stderr
     return result.stdout.strip().splitlines()[-1]

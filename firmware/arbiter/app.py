@@ -179,13 +179,15 @@ class App:
             if not self.awake:
                 self.wake()
                 buttons.consume_held()  # the waking press does nothing else
-        ev = buttons.next_event()
+        # one key a pass, and only once the last one's work and drawing are done: keys
+        # that waited out a long pass meet the screens they would have met
+        ev = -1
+        if not (self.awake and (self.dirty or self.later is not None)):
+            ev = buttons.next_event()
         keyed = ev >= 0
         if keyed:
-            self.worked = True
-        while ev >= 0:
-            self.screen.key(self, button_of(ev), kind_of(ev), now)
-            ev = buttons.next_event()
+            self.worked = True  # at the time it was pressed: its pass may come later
+            self.screen.key(self, button_of(ev), kind_of(ev), buttons.at)
         if self.leds.tick(now):
             self.worked = True
         if self.awake:
@@ -210,7 +212,7 @@ class App:
             if self._sleep_ms and diff(now, self.last_input) >= self._sleep_ms:
                 if not buttons.any_held():
                     self.sleep()
-            return POLL_MS
+            return 0 if keyed else POLL_MS  # another key may be waiting
         return ASLEEP_POLL_MS
 
     def render(self):

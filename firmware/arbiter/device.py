@@ -1,7 +1,8 @@
 """The device: boot, one pass of the main loop, and the top-level crash handler.
 
 ``board`` is the real one (``board.py``) or the emulator's virtual board:
-anything with ``i2c``, ``neopixel``, ``button_readers``, ``flash``, ``wiring``,
+anything with ``i2c``, ``neopixel``, ``button_readers`` (and maybe
+``button_edges``, hw.buttons.Edges filled by pin interrupts), ``flash``, ``wiring``,
 ``errors``, ``ticks_ms()``, ``sleep_ms(ms)``, ``entropy_seed()``,
 ``print_exception(exc)``, ``feed()`` (the watchdog's, every pass) and
 ``usb_open(allowed)`` (whether a PC's Ctrl-C stops the firmware). All state
@@ -34,7 +35,7 @@ class Device:
         wiring = board.wiring
         self.display = SSD1306(board.i2c, wiring["oled_addr"], wiring["oled_contrast"])
         self.leds = Leds(board.neopixel, wiring["led_cap"])
-        self.buttons = Buttons(board.button_readers)
+        self.buttons = Buttons(board.button_readers, getattr(board, "button_edges", None))
         self.rng = Rng(board.entropy_seed())  # never shown: it would tell the dice
         self.log("boot")  # on the serial console: the device (re)started
         for error in board.errors:

@@ -9,6 +9,7 @@ OLED or the LEDs is reported to ``on_frame``.
 import sys
 
 from arbiter import unload
+from arbiter.hw.buttons import Edges
 from arbiter.hw.flash import Flash
 from arbiter.hw.ticks import PERIOD
 from vscript import edges
@@ -99,6 +100,7 @@ class VirtualBoard:
         self.neopixel = VirtualNeoPixel(self.wiring["led_count"])
         self.levels = bytearray(b"\x01" * 6)  # pull-ups: 1 = released
         self.button_readers = tuple(self._reader(i) for i in range(6))
+        self.button_edges = Edges()  # as the Pico's pin interrupts fill it
         self._seed = seed
         self._draws = -1  # entropy_seed calls before
         self.now = start_ms % PERIOD
@@ -152,14 +154,19 @@ class VirtualBoard:
                     self.end_ms = at
                 self._edge = None
                 break
-            self.levels[button] = level
+            self._change(button, level, (self.now + at - self.elapsed) % PERIOD)
             self._edge = next(self._edges)
         self.elapsed = target
         self.now = (self.now + ms) % PERIOD
 
     def press(self, button, level):
         """Set a button's pin level now (0 = pressed), for tests driving by hand."""
-        self.levels[button] = level
+        self._change(button, level, self.now)
+
+    def _change(self, button, level, at):
+        if self.levels[button] != level:  # a pin interrupt fires on a change only
+            self.levels[button] = level
+            self.button_edges.push(button, level, at)
 
     def check_frame(self):
         """Report a frame when the panel or the LEDs changed since the last one."""

@@ -7,6 +7,13 @@ Buttons that repeat (the four arrows) fire on the press itself; the others fire 
 release, or once as a long press while held, never both. ``activity`` is raised
 by the first sample of a press, before the debounce: waking the display needs
 no more, so a tap wakes it however short.
+
+A pass of the main loop can take a few hundred ms (a ruleset's load, a resume): a
+press made and let go within it is never sampled. So the board also hands over
+``Edges``, each pin change with its time as a pin interrupt caught it, and
+``poll`` first goes through those, in order, at their own times. Each event keeps
+the time it became certain (``at`` after ``next_event``): the moment the player
+pressed, however late the pass that reads it.
 """
 
 from micropython import const
@@ -26,6 +33,7 @@ REPEAT = const(2)
 NONE = const(-1)
 
 _RING = const(16)
+_EDGES = const(32)  # pin changes one pass may hold: a thumb makes about 10 a second
 
 
 def event(button, kind):
@@ -40,6 +48,33 @@ def kind_of(ev):
     return ev & 3
 
 
+class Edges:
+    """Pin changes as interrupts catch them: (button, level, ms) in a ring made once,
+    as an interrupt may not allocate. Only ``push`` (the interrupt) moves ``written``
+    and only ``Buttons.poll`` moves ``read``, so neither can spoil the other's count.
+    A full ring drops the newest and says so (``lost``): the next poll reads the pins
+    to find where they are."""
+
+    def __init__(self):
+        self.button = bytearray(_EDGES)
+        self.level = bytearray(_EDGES)
+        self.at = [0] * _EDGES
+        self.written = 0  # both count modulo 2 * _EDGES: full and empty differ
+        self.read = 0
+        self.lost = True  # (none caught yet: the pins are read once, as they are)
+
+    def push(self, button, level, at):
+        n = self.written
+        if (n - self.read) % (2 * _EDGES) == _EDGES:
+            self.lost = True
+            return
+        k = n % _EDGES
+        self.button[k] = button
+        self.level[k] = level
+        self.at[k] = at
+        self.written = (n + 1) % (2 * _EDGES)
+
+
 class Buttons:
     debounce_ms = 20  # chatter shorter than this never counts as a change
     long_press_ms = 600
@@ -47,8 +82,9 @@ class Buttons:
     repeat_every_ms = 120
     repeating = (UP, DOWN, LEFT, RIGHT)
 
-    def __init__(self, readers, active_low=True):
+    def __init__(self, readers, edges=None, active_low=True):
         self._readers = readers
+        self._edges = edges
         self._active = 0 if active_low else 1
         n = len(readers)
         self._raw = bytearray(n)  # last sample, 1 = pressed
@@ -59,68 +95,97 @@ class Buttons:
         self._down_at = [0] * n
         self._next_repeat = [0] * n
         self._ring = bytearray(_RING)
+        self._ring_at = [0] * _RING
         self._head = 0
         self._count = 0
+        self.at = 0  # when the event next_event last gave became certain (ms)
         self.activity = False  # a button went down since the flag was cleared
 
     def poll(self, now):
-        # every pass, awake or not: the arrays in locals (an attribute costs a lookup)
+        # every pass, awake or not: nothing here allocates
+        edges = self._edges
+        active = self._active
+        raw = self._raw
+        if edges is not None:
+            while edges.read != edges.written:
+                k = edges.read % _EDGES
+                at = edges.at[k]
+                button = edges.button[k]
+                for i in range(len(raw)):  # what other buttons made certain before it
+                    if i != button:       # goes first: the events stay in time order
+                        self._sample(i, raw[i], at)
+                self._sample(button, 1 if edges.level[k] == active else 0, at)
+                edges.read = (edges.read + 1) % (2 * _EDGES)
+        # with edges, the pins are read only when some were lost (and at the start): a
+        # read would time a change by the pass's start, before the edge it follows
+        read = edges is None or edges.lost
+        if edges is not None:
+            edges.lost = False
         readers = self._readers
-        last = self._raw
-        stable = self._stable
-        active = self._active  # (one line of four would build a tuple: garbage)
         for i in range(len(readers)):
-            raw = 1 if readers[i]() == active else 0
-            if raw != last[i]:
-                last[i] = raw
-                self._changed_at[i] = now
-                if raw:
-                    self.activity = True
-            elif raw != stable[i]:
-                if diff(now, self._changed_at[i]) >= self.debounce_ms:
-                    stable[i] = raw
-                    if raw:
-                        self._pressed(i, now)
-                    else:
-                        self._released(i)
-            elif raw and not self._consumed[i]:
-                self._held(i, now)
+            self._sample(i, (1 if readers[i]() == active else 0) if read else raw[i], now)
 
-    def _pressed(self, i, now):
-        self._down_at[i] = now
+    def _sample(self, i, raw, now):
+        """Button ``i`` reads ``raw`` (1: pressed) at ``now``: first what the level it
+        had until then settled into, then the change, if it is one."""
+        last = self._raw[i]
+        if last != self._stable[i]:
+            at = add(self._changed_at[i], self.debounce_ms)
+            if diff(now, at) >= 0:  # it lasted: certain from ``at`` on
+                self._stable[i] = last
+                if last:
+                    self._pressed(i, at)
+                else:
+                    self._released(i, at)
+        if last and self._stable[i] and not self._consumed[i]:
+            self._held(i, now if raw == last else add(now, -1))  # (held until just before)
+        if raw != last:
+            self._raw[i] = raw
+            self._changed_at[i] = now
+            if raw:
+                self.activity = True
+
+    def _pressed(self, i, at):
+        self._down_at[i] = at
         self._long_done[i] = 0
         if self._consumed[i]:
             return
         if i in self.repeating:
-            self._push(event(i, PRESS))
-            self._next_repeat[i] = add(now, self.repeat_delay_ms)
+            self._push(event(i, PRESS), at)
+            self._next_repeat[i] = add(at, self.repeat_delay_ms)
         # other buttons decide on release or at the long-press time
 
-    def _released(self, i):
+    def _released(self, i, at):
         if self._consumed[i]:
             self._consumed[i] = 0
         elif i not in self.repeating and not self._long_done[i]:
-            self._push(event(i, PRESS))
+            self._push(event(i, PRESS), at)
 
     def _held(self, i, now):
         if i in self.repeating:
-            if diff(now, self._next_repeat[i]) >= 0:
-                self._push(event(i, REPEAT))
-                self._next_repeat[i] = add(now, self.repeat_every_ms)
-        elif not self._long_done[i] and diff(now, self._down_at[i]) >= self.long_press_ms:
-            self._long_done[i] = 1
-            self._push(event(i, LONG))
+            at = self._next_repeat[i]
+            if diff(now, at) >= 0:
+                self._push(event(i, REPEAT), at)
+                self._next_repeat[i] = add(now, self.repeat_every_ms)  # none piled up
+        elif not self._long_done[i]:
+            at = add(self._down_at[i], self.long_press_ms)
+            if diff(now, at) >= 0:
+                self._long_done[i] = 1
+                self._push(event(i, LONG), at)
 
-    def _push(self, ev):
+    def _push(self, ev, at):
         if self._count == _RING:
             return  # a mashed keypad drops the newest, never corrupts the ring
-        self._ring[(self._head + self._count) % _RING] = ev
+        k = (self._head + self._count) % _RING
+        self._ring[k] = ev
+        self._ring_at[k] = at
         self._count += 1
 
     def next_event(self):
         if not self._count:
             return NONE
         ev = self._ring[self._head]
+        self.at = self._ring_at[self._head]
         self._head = (self._head + 1) % _RING
         self._count -= 1
         return ev
