@@ -2,13 +2,15 @@
 in an emulated RP2040 (arbiter_referee.chip), the firmware as ``arbiter deploy``
 installs it. What a Pico's stack and heap hold is measured there: the deepest C
 stack (and the probe's frames left below it) and the least heap free at a pass's end
-(after the main loop's collection: what is alive)."""
+(after the main loop's collection: what is alive); and how long each press takes
+(press_time)."""
 
 from __future__ import annotations
 
 import tempfile
 from pathlib import Path
 
+from arbiter_referee.bench import press_time
 from arbiter_referee.chip import probe
 from arbiter_referee.compiled import factory_flash
 from arbiter_referee.emulator.session import run_session
@@ -26,6 +28,8 @@ def session(pico, game) -> dict:
         with Chip(Path(folder) / "chip", game.device_seed, "script", pico) as chip:
             chip.play(game.keys)
             figures = chip.stats()
+            presses = press_time.figures(chip.edges_made, chip.passes,
+                                         chip.board.panel_changes)
             serial = [line for line in chip.serial_lines() if line]
             screen = bytes(chip.board.oled.ram)
     final = bytes.fromhex(expected.frames[-1].split(" ram=")[1])
@@ -38,6 +42,7 @@ def session(pico, game) -> dict:
         "heap_free_least": None if free in (None, float("inf")) else free,
         "cycles": figures["cycles"], "passes": figures["passes"],
         "flash_erases": figures["flashErases"], "flash_bytes": figures["flashBytes"],
+        **presses,
     }
 
 
@@ -67,4 +72,10 @@ def lines(result: dict) -> list[str]:
         out.append(f"  {name:12} deepest stack {g['stack_bytes']:,} B ({g['stack_probe_left']} "
                    f"of the probe's frames left); least heap free {free}; "
                    f"{g['cycles'] / 125e6:.1f} s of CPU at 125 MHz; {same}")
+        cpu, panel = g["cpu_ms"], g["panel_ms"]
+        out.append(f"  {'':12} {g['presses']} presses: CPU per press {cpu['median']} ms "
+                   f"median, {cpu['p95']} p95, {cpu['worst']} worst; press to panel "
+                   f"{panel['median']} / {panel['p95']} / {panel['worst']} ms "
+                   f"({g['no_change']} changed nothing); an idle pass "
+                   f"{g['idle_pass_ms']} ms, {g['wakeups_per_s']} wake-ups/s")
     return out

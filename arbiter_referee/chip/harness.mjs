@@ -10,13 +10,16 @@
 //            flash PATH    write the filesystem's part of the flash to PATH
 //            stats         the figures so far, as JSON
 //            stack         the most of the C stack a pass used since last asked
-// Events:    i US HEX      an I2C write to the OLED (control and data bytes) at US
+// Events:    i US C HEX    an I2C write to the OLED (control and data bytes) at US,
+//                          after C cycles of the CPU (since the harness started)
 //            l HEX         a frame of the LED ring, in the wire's order
 //            o HEX         bytes on the serial console
-//            p US CYCLES D the CPU went to sleep after a pass (US: the timer then;
+//            p US C T D    the CPU went to sleep after a pass of C cycles (US: the
+//                          timer then; T: the cycles since the harness started;
 //                          D: 1 if the pass wrote to the OLED or the LEDs)
 //            w REASON      the chip reset itself (a new chip on the same flash)
-//            r US [idle]   a command is done (US: the timer; idle: nothing can wake it)
+//            r US C [idle] a command is done (US: the timer; C: the cycles so far;
+//                          idle: nothing can wake it)
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -48,11 +51,14 @@ const pico = new Pico(lib, {
   seed: BigInt(config.seed),
   pins: config.pins,
   on: {
-    i2c: (bytes, micros) => { drew = true; emit(`i ${micros} ${hex(bytes)}`); },
+    i2c: (bytes, micros) => {
+      drew = true;
+      emit(`i ${micros} ${pico.cycles()} ${hex(bytes)}`);
+    },
     leds: (bytes) => { drew = true; emit(`l ${hex(bytes)}`); },
     serial: (bytes) => emit(`o ${hex(bytes)}`),
     pass: (micros, cycles) => {
-      emit(`p ${micros} ${cycles} ${drew ? 1 : 0}`);
+      emit(`p ${micros} ${cycles} ${pico.cycles()} ${drew ? 1 : 0}`);
       drew = false;
     },
     reset: (reason) => emit(`w ${reason}`),
@@ -83,7 +89,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   } else {
     try {
       const said = command(args) || '';
-      emit(`r ${pico.now()}${said}`);
+      emit(`r ${pico.now()} ${pico.cycles()}${said}`);
     } catch (error) {
       emit(`x ${String(error.stack || error).replace(/\n/g, ' | ')}`);
     }

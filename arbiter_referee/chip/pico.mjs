@@ -68,6 +68,7 @@ export class Pico {
     this.scheduled = []; // pin changes due at an instant, pass or no pass: {at, pin, level}
     this.seed = options.seed;
     this.boots = 0;
+    this.cyclesBefore = 0; // the cycles of the chips before the last reset
     this.stats = { cycles: 0, passes: 0, deepestStack: 0, leastFree: Infinity,
                    flashErases: 0, flashBytes: 0, resets: 0 };
     this.deepestSince = 0; // the C stack's most since the caller last asked (deepest())
@@ -111,7 +112,13 @@ export class Pico {
   }
 
   /** The power goes and comes back: a new chip on the same flash. */
+  /** CPU cycles since the harness started (the running instruction's not yet). */
+  cycles() {
+    return this.cyclesBefore + this.mcu.core.cycles;
+  }
+
   powerCycle(reason) {
+    this.cyclesBefore += this.mcu.core.cycles;
     const gone = this.now(); // the new timer starts at 0; the player's thumb goes on
     for (const change of this.scheduled) change.at = Math.max(0, change.at - gone);
     this.flash.set(this.mcu.flash.subarray(0, FLASH_BYTES));

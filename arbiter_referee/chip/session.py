@@ -64,15 +64,16 @@ class ChipBoard:
         self.on_frame = on_frame
         self.i2c_bytes = 0
         self.i2c_writes = 0
-        self.panel_changes: list[int] = []  # us on the chip's timer of each write that
-        self._last = None                   # changed the panel's RAM
+        # each write that changed the panel's RAM: (us on the chip's timer, CPU cycles)
+        self.panel_changes: list[tuple[int, int]] = []
+        self._last = None
 
-    def receive(self, micros: int, data: bytes) -> None:
+    def receive(self, when: tuple[int, int], data: bytes) -> None:
         oled = self.oled
         before, oled.changed = oled.changed, False
         oled.receive(data)
         if oled.changed:
-            self.panel_changes.append(micros)
+            self.panel_changes.append(when)
         oled.changed = oled.changed or before
         self.i2c_bytes += len(data)  # (control bytes in, as the virtual board's)
         self.i2c_writes += 1
@@ -118,8 +119,10 @@ class Chip:
         self.board = ChipBoard(self, self.wiring, on_frame)
         self.serial = bytearray()  # what the chip printed, all of it
         self.resets: list[str] = []
-        self.passes: list[tuple[int, int]] = []  # each pass: (us when it ended, cycles)
-        self.edges_made: list[tuple[int, int, int]] = []  # play's: (us, button, level)
+        # each pass: (us when it ended, its cycles, the cycles since the start then)
+        self.passes: list[tuple[int, int, int]] = []
+        self.edges_made: list[tuple[int, int, int, int]] = []  # play's: (us, cycles,
+        self.cycles = 0                                        # button, level)
         self.idle = False
         self._scratch = Path(tempfile.mkdtemp(prefix="arbiter-chip-"))
         image = self._scratch / "flash.img"
@@ -157,16 +160,16 @@ class Chip:
         for event in process.stdout:
             kind, _, rest = event.rstrip("\n").partition(" ")
             if kind == "i":
-                micros, data = rest.split()
-                board.receive(int(micros), bytes.fromhex(data))
+                micros, cycles, data = rest.split()
+                board.receive((int(micros), int(cycles)), bytes.fromhex(data))
             elif kind == "l":
                 board.neopixel.wire(bytes.fromhex(rest))
             elif kind == "o":
                 self.serial += bytes.fromhex(rest)
             elif kind == "p":
-                micros, cycles, drew = rest.split()
+                micros, cycles, total, drew = rest.split()
                 board.elapsed = int(micros) // 1000
-                self.passes.append((int(micros), int(cycles)))
+                self.passes.append((int(micros), int(cycles), int(total)))
                 if drew == "1":
                     board.check_frame()
             elif kind == "w":
@@ -176,6 +179,7 @@ class Chip:
             elif kind == "r":
                 said = rest.split()
                 self.now_us = int(said[0])
+                self.cycles = int(said[1])
                 self.idle = "idle" in said
                 return rest
             elif kind == "x":
@@ -206,7 +210,7 @@ class Chip:
                 return
             late = max(late, reached - at)
             self.set_pin(button, level)
-            self.edges_made.append((self.now_us, button, level))
+            self.edges_made.append((self.now_us, self.cycles, button, level))
 
     def schedule(self, script: str) -> int:
         """Every pin change of ``script`` at its own instant on the chip's timer, the
@@ -229,7 +233,7 @@ class Chip:
         while self.now_us // 1000 - start < most_ms:
             since = self.now_us
             self.run(quiet_ms)
-            if not any(cycles > work for at, cycles in self.passes if at > since):
+            if not any(cycles > work for at, cycles, _total in self.passes if at > since):
                 break
         return self.now_us // 1000
 
@@ -257,7 +261,7 @@ class Chip:
 
     def deepest_stack(self) -> int:
         """The most bytes of the C stack any pass used since the last call."""
-        return int(self._command("stack").split()[1])
+        return int(self._command("stack").split()[2])  # (after the timer and cycles)
 
     def serial_lines(self) -> list[str]:
         return self.serial.decode(errors="replace").replace("\r\n", "\n").split("\n")
