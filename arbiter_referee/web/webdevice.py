@@ -126,7 +126,7 @@ class Live:
             at = self.release_at[button]
             if at is not None and board.elapsed >= at:
                 self.release_at[button] = None
-                board.press(button, 1)
+                board.press(button, 1, at)
         self.pause = self.device.tick()
         board.check_frame()  # show it now, not after the pause (the same line either way)
 
@@ -134,7 +134,7 @@ class Live:
         return max(self.board.elapsed, self.clock)
 
     def press(self, button):
-        self.board.press(button, 0)
+        self.board.press(button, 0, self.now())
         self.down_at[button] = self.now()
         self.release_at[button] = None
 
@@ -144,7 +144,7 @@ class Live:
             return
         self.down_at[button] = None
         if self.now() >= down + MIN_PRESS_MS:
-            self.board.press(button, 1)
+            self.board.press(button, 1, self.now())
         else:
             self.release_at[button] = down + MIN_PRESS_MS
 

@@ -159,9 +159,12 @@ class VirtualBoard:
         self.elapsed = target
         self.now = (self.now + ms) % PERIOD
 
-    def press(self, button, level):
-        """Set a button's pin level now (0 = pressed), for tests driving by hand."""
-        self._change(button, level, self.now)
+    def press(self, button, level, at=None):
+        """Set a button's pin level (0 = pressed), for tests and pages driving by hand:
+        its edge timed now, or ``at`` (ms since boot, since the last pass: a click the
+        page made between two passes, as a pin interrupt times it)."""
+        when = self.now if at is None else (self.now + at - self.elapsed) % PERIOD
+        self._change(button, level, when)
 
     def _change(self, button, level, at):
         if self.levels[button] != level:  # a pin interrupt fires on a change only
