@@ -122,8 +122,11 @@ class Buttons:
         if edges is not None:
             edges.lost = False
         readers = self._readers
+        stable = self._stable
         for i in range(len(readers)):
-            self._sample(i, (1 if readers[i]() == active else 0) if read else raw[i], now)
+            level = (1 if readers[i]() == active else 0) if read else raw[i]
+            if level or raw[i] or stable[i]:  # (a button up and at rest needs nothing)
+                self._sample(i, level, now)
 
     def _sample(self, i, raw, now):
         """Button ``i`` reads ``raw`` (1: pressed) at ``now``: first what the level it
