@@ -73,14 +73,18 @@ class Loading:
     def __init__(self, name, then=None):
         self.name = name
         self.steps = None
+        self.shown = False
         self.then = then  # given the ruleset once read (a resume's); else the setup
 
     def draw(self, app, fb):
         ui.title(fb, "Loading")
         ui.line(fb, 2, self.name)
         app.redraw()  # the next step in the next pass
+        if not self.shown:  # this frame says "Loading" at once: the work comes after
+            self.shown = True
+            return
         try:
-            if self.steps is None:  # this frame says "Loading" before the work
+            if self.steps is None:
                 # the digest in a pass of its own: beside the parse's, its garbage
                 # left a game 6 KB more heap (emulator, as .mpy)
                 from arbiter.store import checked
