@@ -7,7 +7,7 @@ move by name: ``push`` one on top, ``pop`` back, ``home`` to the main menu,
 once no screen of it is on the stack.
 """
 
-from arbiter import VERSION, unload
+from arbiter import VERSION, ui, unload
 from arbiter.hw.buttons import button_of, kind_of
 from arbiter.hw.ticks import diff
 from arbiter.screens import LET_GO
@@ -198,6 +198,8 @@ class App:
                 self.worked = True
                 if later is not None:
                     self.later = None
+                    ui.busy(self.display)  # the press was seen: a mark while it works
+                    self.dirty = True  # (drawn over by the next frame)
                     if later.__class__ is tuple:
                         later[0](self, now, later[1])
                     else:

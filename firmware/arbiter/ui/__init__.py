@@ -89,6 +89,15 @@ def _pixels(fb, s, x, y, c):
         x += CELL
 
 
+def busy(fb):
+    """The top right cell turned over and sent at once: a press was seen and its work
+    is under way (a few hundred ms for some). The next frame draws over it."""
+    buf = fb.buffer
+    for col in range(128 - CELL, 128):
+        buf[col] ^= 0xFF
+    fb.show()
+
+
 def width(s):
     return CELL * len(s)
 
