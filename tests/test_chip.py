@@ -20,6 +20,19 @@ from arbiter_referee.emulator.screen_text import read_lines
 from arbiter_referee.emulator.session import run_session
 
 PRESSES = 40  # of each recorded session (Double Impactics': all of them)
+IDLE_PASS_MS = 1.0  # the CPU of a main-loop pass with nothing to do (issue 42)
+
+
+def idle_pass_ms(chip, ms=2000):
+    """The CPU a pass takes over ``ms`` with nothing pressed, in ms at 125 MHz."""
+    from arbiter_referee.chip.session import CPU_HZ
+
+    before = chip.stats()
+    chip.run(ms)
+    after = chip.stats()
+    passes = after["passes"] - before["passes"]
+    assert passes >= ms // 11, "the main loop wakes about every 10 ms"
+    return (after["cycles"] - before["cycles"]) / passes * 1000 / CPU_HZ
 
 
 def _recorded(name):
@@ -48,6 +61,7 @@ def test_each_game_plays_its_recorded_start_by_the_chips_clock_and_resumes_after
         assert serial == expected.serial
         assert bytes(chip.board.oled.ram) == bytes.fromhex(
             expected.frames[-1].split(" ram=")[1])
+        assert idle_pass_ms(chip) <= IDLE_PASS_MS  # the game waits for the table
 
         chip.power_cycle(seed=2)  # a pulled battery: a new chip on the same flash
         chip.run(1500)
@@ -73,6 +87,16 @@ def test_each_game_plays_its_recorded_start_by_the_chips_clock_and_resumes_after
     rig.keys("b")
     rig.run(400)
     assert rig.lines == played
+
+
+def test_an_idle_pass_on_a_picos_menu_takes_under_a_ms_of_cpu(tmp_path):
+    # 100 passes a second: a pass that cost more would keep the CPU busy for nothing
+    from arbiter_referee.chip.session import Chip
+
+    factory_flash(tmp_path)
+    with Chip(tmp_path, 1, "pico", firmware()) as chip:
+        chip.run(3000)  # the boot and the menu drawn
+        assert idle_pass_ms(chip, 5000) <= IDLE_PASS_MS
 
 
 def test_the_probe_measures_a_picos_c_stack():
