@@ -129,12 +129,12 @@ class Game(Context):
         if name is None:
             text = text.partition("|")[0]
             name, args = actions.parse(text)
+        if self.state["result"] and name != "note":  # before anything moved: no replay
+            raise Illegal("the game is over")
         self.rolls = []
         if not again:
             self.begun = self.rng.mark(self.logged())
         try:
-            if self.state["result"] and name != "note":
-                raise Illegal("the game is over")
             actions.perform(self, name, args)
             self._settle()
         except Exception as exc:  # a ruleset's error, a too deep call, a full heap
