@@ -29,9 +29,10 @@ class SerialBoard(VirtualBoard):
         reply = host.call("sleep", str(ms))
         if reply == "i":
             raise KeyboardInterrupt()
-        if reply:  # the buttons changed: "1" is pressed (pin low)
+        if reply:  # the buttons changed: "1" is pressed (pin low), timed as it came
+            now = time.ticks_ms()
             for i in range(6):
-                self.levels[i] = 0 if reply[i] == "1" else 1
+                self._change(i, 0 if reply[i] == "1" else 1, now)
         reply = None
         if gc.mem_alloc() != before:  # this board's own garbage (a frame sent, a reply):
             gc.collect()  # a Pico's sleep makes none, and the firmware collects only
@@ -61,6 +62,7 @@ errors = _board.errors
 i2c = _board.i2c
 neopixel = _board.neopixel
 button_readers = _board.button_readers
+button_edges = _board.button_edges
 ticks_ms = _board.ticks_ms
 sleep_ms = _board.sleep_ms
 entropy_seed = _board.entropy_seed
