@@ -144,16 +144,14 @@ class Leds:
         self._dirty = True
 
     def tick(self, now):
-        """Advance the animation and write the ring if anything changed; True if it
-        wrote."""
-        wrote = False
+        """Advance the animation and write the ring if anything changed."""
         if self._mode == _SPIN:
             elapsed = diff(now, self._started)
             if elapsed >= _SPIN_MS:
                 self._mode = _IDLE
                 self._dirty = True
             else:
-                wrote = self._show_dot(elapsed // _SPIN_STEP_MS % self.count)
+                self._show_dot(elapsed // _SPIN_STEP_MS % self.count)
         elif self._mode == _FLASH:
             step = diff(now, self._started) // _FLASH_MS
             if step >= self._flashes * 2:
@@ -162,7 +160,7 @@ class Leds:
             else:
                 colours = self._colours
                 lit = colours[step // 2 % len(colours)] if step % 2 == 0 else None
-                wrote = self._show_all(lit, step)
+                self._show_all(lit, step)
         if self._blinking and self._mode == _IDLE:
             dark = now // _BLINK_MS & 1
             if dark != self._dark:
@@ -171,8 +169,6 @@ class Leds:
         if self._dirty and self._mode == _IDLE:
             self._dirty = False
             self._show_base()
-            wrote = True
-        return wrote
 
     def _show_base(self):
         np, shown, on = self.np, self._shown, self.enabled
@@ -189,21 +185,19 @@ class Leds:
     def _show_dot(self, position):
         """Only LED ``position`` lit in the animation colour."""
         if position == self._lit:
-            return False
+            return
         self._lit = position
         lit = self._colour if self.enabled else DARK
         for i in range(self.count):
             self.np[i] = lit if i == position else DARK
         self.np.write()
-        return True
 
     def _show_all(self, colour, step):
         """Every LED in ``colour`` (None: dark), once per animation step."""
         if step == self._lit:
-            return False
+            return
         self._lit = step
         lit = colour if colour is not None and self.enabled else DARK
         for i in range(self.count):
             self.np[i] = lit
         self.np.write()
-        return True
