@@ -54,10 +54,11 @@ def figures(edges, passes, panel_changes) -> dict:
     the CPU's cycles since the start, which order everything on the script clock."""
     idle = median([cycles for _at, cycles, _total in passes]) if passes else 0
     ends = [total for _at, _cycles, total in passes]
+    ended_at = [at for at, _cycles, _total in passes]
     moments = []
     for micros, cycles in fires(edges):
         if cycles is None:  # the cycles by the end of the last pass before it
-            before = bisect_right([at for at, _c, _t in passes], micros) - 1
+            before = bisect_right(ended_at, micros) - 1
             cycles = passes[before][2] if before >= 0 else 0
         moments.append((micros, cycles))
     shown_at = [cycles for _at, cycles in panel_changes]

@@ -57,8 +57,8 @@ const pico = new Pico(lib, {
     },
     leds: (bytes) => { drew = true; emit(`l ${hex(bytes)}`); },
     serial: (bytes) => emit(`o ${hex(bytes)}`),
-    pass: (micros, cycles) => {
-      emit(`p ${micros} ${cycles} ${pico.cycles()} ${drew ? 1 : 0}`);
+    pass: (micros, cycles, total) => {
+      emit(`p ${micros} ${cycles} ${total} ${drew ? 1 : 0}`);
       drew = false;
     },
     reset: (reason) => emit(`w ${reason}`),
@@ -75,7 +75,7 @@ const commands = {
     pico.powerCycle('power');
   },
   flash: ([path]) => { writeFileSync(path, pico.filesystem()); },
-  stats: () => { emit(`s ${JSON.stringify(pico.stats)}`); },
+  stats: () => { emit(`s ${JSON.stringify({ ...pico.stats, cycles: pico.cycles() })}`); },
   stack: () => ` ${pico.deepest()}`,
 };
 

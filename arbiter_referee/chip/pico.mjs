@@ -69,7 +69,7 @@ export class Pico {
     this.seed = options.seed;
     this.boots = 0;
     this.cyclesBefore = 0; // the cycles of the chips before the last reset
-    this.stats = { cycles: 0, passes: 0, deepestStack: 0, leastFree: Infinity,
+    this.stats = { passes: 0, deepestStack: 0, leastFree: Infinity,
                    flashErases: 0, flashBytes: 0, resets: 0 };
     this.deepestSince = 0; // the C stack's most since the caller last asked (deepest())
     this.boot();
@@ -93,7 +93,7 @@ export class Pico {
     // without the ELF, where the CPU first waits for the timer
     const sleep = this.symbols.mp_hal_delay_ms;
     this.sleepEntry = sleep ? sleep & ~1 : null;
-    this.passCycles = 0;
+    this.passStart = this.cycles(); // where the pass under way began (its wake-up)
     this.spin = 0;
     this.spinAt = 0;
     this.breaks = new Map();
@@ -111,12 +111,12 @@ export class Pico {
     this.boots += 1;
   }
 
-  /** The power goes and comes back: a new chip on the same flash. */
-  /** CPU cycles since the harness started (the running instruction's not yet). */
+  /** CPU cycles since the harness started, every chip's since a reset included. */
   cycles() {
     return this.cyclesBefore + this.mcu.core.cycles;
   }
 
+  /** The power goes and comes back: a new chip on the same flash. */
   powerCycle(reason) {
     this.cyclesBefore += this.mcu.core.cycles;
     const gone = this.now(); // the new timer starts at 0; the player's thumb goes on
@@ -285,23 +285,13 @@ export class Pico {
         continue;
       }
       this.running = true;
-      let cycles = 0;
       const entry = this.sleepEntry;
       const registers = core.registers;
       for (let i = 0; i < 4096 && !core.waiting; i++) {
-        const spent = core.executeInstruction();
-        cycles += spent;
-        this.clock.tick(spent * CYCLE_NANOS);
-        if (registers[15] === entry) {  // time.sleep_ms: the main loop's pass is done
-          this.passCycles += cycles;
-          this.stats.cycles += cycles;
-          cycles = 0;
-          this.passEnded();
-        }
+        this.clock.tick(core.executeInstruction() * CYCLE_NANOS);
+        if (registers[15] === entry) this.passEnded(); // time.sleep_ms: the pass is done
         if (this.bitten) break;
       }
-      this.passCycles += cycles;
-      this.stats.cycles += cycles;
     }
   }
 
@@ -314,8 +304,9 @@ export class Pico {
     const free = this.heapFree();
     if (free !== null && free < this.stats.leastFree) this.stats.leastFree = free;
     this.leds.flush();
-    this.on.pass(this.now(), this.passCycles);
-    this.passCycles = 0; // the next pass's, from here (its sleep's wake-up included)
+    const total = this.cycles();
+    this.on.pass(this.now(), total - this.passStart, total);
+    this.passStart = total; // the next pass's, from here (its sleep's wake-up included)
   }
 
   /** The most of the C stack any pass used since the last call, in bytes. */
