@@ -89,6 +89,29 @@ def test_each_game_plays_its_recorded_start_by_the_chips_clock_and_resumes_after
     assert rig.lines == played
 
 
+def test_a_brisk_players_presses_all_count_on_the_chip(tmp_path):
+    # issue 42: presses 60-100 ms long, 60-100 ms after the last one's release (120 to
+    # 200 ms apart), made whether the chip works or not. Their times are the players'
+    # part of the dice, so the game is not the recording's: the emulated device, whose
+    # clock stops while it works, meets the same presses and says what they give.
+    import random
+
+    import vscript
+
+    from arbiter_referee.chip.session import Chip
+
+    game, keys = _recorded("kaiju")
+    keys = vscript.brisk(keys, random.Random(42))
+    expected = run_session(game.device_seed, keys, "cpython", flash_dir=tmp_path / "cpython")
+    factory_flash(tmp_path / "chip")
+    with Chip(tmp_path / "chip", game.device_seed, "pico", firmware()) as chip:
+        chip.run_to(chip.schedule(keys))
+        chip.settle()
+        assert [line for line in chip.serial_lines() if line] == expected.serial
+        assert bytes(chip.board.oled.ram) == bytes.fromhex(
+            expected.frames[-1].split(" ram=")[1])
+
+
 def test_an_idle_pass_on_a_picos_menu_takes_under_a_ms_of_cpu(tmp_path):
     # 100 passes a second: a pass that cost more would keep the CPU busy for nothing
     from arbiter_referee.chip.session import Chip
