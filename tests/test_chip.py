@@ -97,7 +97,6 @@ def test_a_brisk_players_presses_all_count_on_the_chip(tmp_path):
     import random
 
     import vscript
-
     from arbiter_referee.chip.session import Chip
 
     game, keys = _recorded("kaiju")
