@@ -188,7 +188,7 @@ class App:
         if keyed:
             self.worked = True  # at the time it was pressed: its pass may come later
             self.screen.key(self, button_of(ev), kind_of(ev), buttons.at)
-        self.leds.tick(now)  # (a frame allocates nothing: no garbage to collect)
+        self.leds.tick(now)  # (a frame of the ring allocates nothing: not a pass's work)
         if self.awake:
             if self.dirty or self.later is not None:
                 if keyed:  # drawn in a pass of its own, at once: a key's garbage (an

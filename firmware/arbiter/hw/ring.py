@@ -144,14 +144,16 @@ class Leds:
         self._dirty = True
 
     def tick(self, now):
-        """Advance the animation and write the ring if anything changed."""
+        """Advance the animation and write the ring if anything changed; True if it
+        wrote."""
+        wrote = False
         if self._mode == _SPIN:
             elapsed = diff(now, self._started)
             if elapsed >= _SPIN_MS:
                 self._mode = _IDLE
                 self._dirty = True
             else:
-                self._show_dot(elapsed // _SPIN_STEP_MS % self.count)
+                wrote = self._show_dot(elapsed // _SPIN_STEP_MS % self.count)
         elif self._mode == _FLASH:
             step = diff(now, self._started) // _FLASH_MS
             if step >= self._flashes * 2:
@@ -160,7 +162,7 @@ class Leds:
             else:
                 colours = self._colours
                 lit = colours[step // 2 % len(colours)] if step % 2 == 0 else None
-                self._show_all(lit, step)
+                wrote = self._show_all(lit, step)
         if self._blinking and self._mode == _IDLE:
             dark = now // _BLINK_MS & 1
             if dark != self._dark:
@@ -169,6 +171,8 @@ class Leds:
         if self._dirty and self._mode == _IDLE:
             self._dirty = False
             self._show_base()
+            wrote = True
+        return wrote
 
     def _show_base(self):
         np, shown, on = self.np, self._shown, self.enabled
@@ -185,19 +189,21 @@ class Leds:
     def _show_dot(self, position):
         """Only LED ``position`` lit in the animation colour."""
         if position == self._lit:
-            return
+            return False
         self._lit = position
         lit = self._colour if self.enabled else DARK
         for i in range(self.count):
             self.np[i] = lit if i == position else DARK
         self.np.write()
+        return True
 
     def _show_all(self, colour, step):
         """Every LED in ``colour`` (None: dark), once per animation step."""
         if step == self._lit:
-            return
+            return False
         self._lit = step
         lit = colour if colour is not None and self.enabled else DARK
         for i in range(self.count):
             self.np[i] = lit
         self.np.write()
+        return True

@@ -332,3 +332,4 @@ def resume_saved(app, now, rules=None):
         lines.append("last: " + public_text(game.history.events[-1]))
     app.log("resumed %s after %d events" % (name, game.count()))
     _play(app, game, journal, now, lines, "Game restored")
+
