@@ -99,6 +99,7 @@ export class Pico {
     this.breaks = new Map();
     this.timer = new Timer(mcu, this);
     mcu.peripherals[0x40054] = this.timer;
+    this.quietFifo(mcu);
     this.watchSpins(mcu);
     this.patchFlash(mcu);
     this.supplyEntropy(mcu);
@@ -208,6 +209,14 @@ export class Pico {
       watchdog.alarm.enable = false;
     };
     this.bitten = false;
+  }
+
+  quietFifo(mcu) {
+    // rp2040js has no inter-core FIFO and warns on the console at each read of it
+    // (MicroPython's soft reset reads it): its same answer, without the warning
+    const read = mcu.sio.readUint32.bind(mcu.sio);
+    mcu.sio.readUint32 = (offset) => (offset === 0x50 || offset === 0x58 ? 0xffffffff
+                                                                        : read(offset));
   }
 
   watchSpins(mcu) {
