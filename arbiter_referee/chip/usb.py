@@ -36,7 +36,8 @@ class ChipDevice:
         self.buttons = Buttons()
         self.stopped = False
         self.failed = False
-        self._reset = False
+        self._reset = False  # the folder is to be written: the chip reset
+        self._plug = False  # the port is to appear once it is
         self._ready: Callable[[], None] | None = None
         self._levels = "0" * len(BUTTONS)  # Buttons' levels: 1 pressed
         self.chip = Chip(flash_dir, seed, "pico", firmware, on_frame=self._frame,
@@ -47,6 +48,9 @@ class ChipDevice:
         self.screen.show(board.oled.on, bytes(board.oled.ram))
 
     def _usb(self) -> None:
+        if self._reset:  # the folder first: a PC back on the port may read it at once
+            self._plug = True
+            return
         self.port.plug()
         if self._ready is not None:  # the first time: say where the port is
             ready, self._ready = self._ready, None
@@ -96,8 +100,11 @@ class ChipDevice:
             wake = chip.live(now, now + BUSY_US)
             last = time.monotonic()
             if self._reset:
-                self._reset = False
                 chip.save_flash()
+                self._reset = False
+                if self._plug:
+                    self._plug = False
+                    self._usb()
             if wake is None or wake > chip.now_us:  # asleep: wait for its timer or the PC
                 due = LOOK_S if wake is None else (wake - chip.now_us) / 1e6
                 data = port.take(min(due, LOOK_S))
