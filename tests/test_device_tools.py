@@ -220,10 +220,12 @@ def test_deploy_removes_a_stale_module_that_would_shadow_the_bytecode(device):
     assert (device.flash / "arbiter" / "screens" / "dice.mpy").is_file()
 
 
-def test_push_then_mpremote_cat_gives_the_same_bytes(each_device):
+def test_push_then_mpremote_cp_gives_the_same_bytes(each_device, tmp_path):
+    # (cp, not cat: a Pico's console sends each \n as \r\n)
     each_device.arbiter("push", "juggernauts")
-    assert each_device.mpremote("fs", "cat", ":rulesets/juggernauts.json") == \
-        ruleset_text("juggernauts")
+    back = tmp_path / "juggernauts.json"
+    each_device.mpremote("fs", "cp", ":rulesets/juggernauts.json", str(back))
+    assert back.read_bytes() == ruleset_text("juggernauts")
     listed = each_device.arbiter("ls").stdout
     assert f"juggernauts\t{len(ruleset_text('juggernauts'))}" in listed
 
