@@ -44,7 +44,9 @@ class Emulator:
         deadline = time.monotonic() + 300  # a hang guard: a loaded machine is slow, not stuck
         while not port_file.exists():
             assert self.process.poll() is None, self.process.stdout.read().decode()
-            assert time.monotonic() < deadline, "the emulator did not start"
+            if time.monotonic() >= deadline:
+                self.stop()  # not left running past the test
+                raise AssertionError("the emulator did not start")
             time.sleep(0.05)
         self.port = port_file.read_text().strip()
 
