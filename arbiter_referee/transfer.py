@@ -35,8 +35,16 @@ RESTART_TIMEOUT = 120  # s (a Pico takes about 2; the emulator, loaded, more)
 POLL = 0.02
 MKDIR_RULESETS = "import os\ntry:\n os.mkdir('rulesets')\nexcept OSError:\n pass"
 # Before every step: the firmware's watchdog (board.py) keeps running while a command
-# holds the REPL, and resets the device if a step is not done within its 8 s.
-FEED = "import sys\nb = sys.modules.get('board')\nif b and hasattr(b, 'feed'):\n b.feed()\ndel b"
+# holds the REPL, and resets the device if a step is not done within its 8 s. mpremote's
+# soft reset takes ``board`` out of sys.modules but leaves a Pico's watchdog running:
+# then it is fed by starting it again (never started where it is not running).
+WATCHDOG_MS = 8000  # board.WATCHDOG_MS
+WATCHDOG_CTRL = 0x40058000  # the RP2040's; bit 30: enabled
+FEED = ("import sys\nb = sys.modules.get('board')\nif b and hasattr(b, 'feed'):\n b.feed()\n"
+        "elif sys.platform == 'rp2':\n import machine\n"
+        f" if machine.mem32[{WATCHDOG_CTRL:#x}] & 0x40000000:\n"
+        f"  machine.WDT(timeout={WATCHDOG_MS})\n"
+        "del b")
 # Printed after a command's last step, before its reset: the reset drops the port,
 # and mpremote, still closing it on a loaded PC, may fail on a line already gone.
 STEPS_DONE = "arbiter: steps done"

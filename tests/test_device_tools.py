@@ -7,12 +7,13 @@ pull-log/deploy`` talk to it as to a Pico.
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
 
 import pytest
-from helpers.emulator import ARBITER, Emulator, run
+from helpers.emulator import ARBITER, Emulator, chip_emulator, run
 from helpers.game import new_game
 
 from arbiter.game import ruleset
@@ -33,37 +34,55 @@ def device(tmp_path_factory):
     emulator.stop()
 
 
+@pytest.fixture(scope="module")
+def chip(tmp_path_factory):
+    """The same on the chip: a Pico's own MicroPython, its REPL over the chip's USB."""
+    emulator = chip_emulator(tmp_path_factory.mktemp("chip"))
+    started = time.monotonic()
+    emulator.first_deploy = emulator.arbiter("deploy")
+    emulator.deploy_seconds = time.monotonic() - started
+    assert "0 up to date" in emulator.first_deploy.stdout
+    yield emulator
+    emulator.stop()
+
+
+@pytest.fixture(params=["micropython", "chip"])
+def each_device(request):
+    """The emulated device, then the chip: the commands work on both alike."""
+    return request.getfixturevalue("device" if request.param == "micropython" else "chip")
+
+
 def ruleset_text(name):
     """As a device keeps it: compiled (arbiter_referee/compiled.py)."""
     return compiled(bundled()[name].read_bytes())
 
 
-def test_mpremote_file_commands_work_unmodified(device, tmp_path):
+def test_mpremote_file_commands_work_unmodified(each_device, tmp_path):
     local = tmp_path / "notes.txt"
     local.write_bytes(b"line one\nline two\r\n\x00binary\xff\n")
-    device.mpremote("fs", "cp", str(local), ":notes.txt")
-    assert "notes.txt" in device.mpremote("fs", "ls", ":", text=True)
+    each_device.mpremote("fs", "cp", str(local), ":notes.txt")
+    assert "notes.txt" in each_device.mpremote("fs", "ls", ":", text=True)
     back = tmp_path / "back.txt"
-    device.mpremote("fs", "cp", ":notes.txt", str(back))
+    each_device.mpremote("fs", "cp", ":notes.txt", str(back))
     assert back.read_bytes() == local.read_bytes()
-    assert device.mpremote("exec", "print(sum(range(10)) * 2)", text=True).strip() == "90"
-    device.mpremote("fs", "rm", ":notes.txt")
-    assert "notes.txt" not in device.mpremote("fs", "ls", ":", text=True)
-    assert not (device.flash / "notes.txt").exists()
+    assert each_device.mpremote("exec", "print(sum(range(10)) * 2)", text=True).strip() == "90"
+    each_device.mpremote("fs", "rm", ":notes.txt")
+    assert "notes.txt" not in each_device.mpremote("fs", "ls", ":", text=True)
+    assert not (each_device.flash / "notes.txt").exists()
 
 
-def test_deploy_boots_the_firmware_and_a_second_deploy_copies_nothing(device):
-    assert (device.flash / "main.py").is_file()
-    assert (device.flash / "arbiter" / "game" / "engine.mpy").is_file()
-    assert not list(device.flash.rglob("arbiter/**/*.py")), "firmware goes as .mpy"
-    lines = device.screen_lines()
+def test_deploy_boots_the_firmware_and_a_second_deploy_copies_nothing(each_device):
+    assert (each_device.flash / "main.py").is_file()
+    assert (each_device.flash / "arbiter" / "game" / "engine.mpy").is_file()
+    assert not list(each_device.flash.rglob("arbiter/**/*.py")), "firmware goes as .mpy"
+    lines = each_device.screen_lines()
     assert lines and lines[0].strip() == "ARBITER" and "Play a game" in lines[1]
-    again = device.arbiter("deploy")
+    again = each_device.arbiter("deploy")
     assert again.stdout.startswith("0 file(s) copied"), again.stdout
 
 
-def test_deploy_says_what_the_device_runs_and_each_file_as_it_goes(device):
-    err = device.first_deploy.stderr.splitlines()
+def test_deploy_says_what_the_device_runs_and_each_file_as_it_goes(each_device):
+    err = each_device.first_deploy.stderr.splitlines()
     assert any(line.startswith("MicroPython 1.") and "loads .mpy version 6" in line
                for line in err), err
     copied = [line.split("] ", 1)[1] for line in err if line.startswith("[")]
@@ -73,12 +92,62 @@ def test_deploy_says_what_the_device_runs_and_each_file_as_it_goes(device):
     assert err[-1] == "waiting for the device to restart... back"
 
 
-def test_deploy_installs_the_bundled_rulesets_checked_by_the_device(device):
-    assert "5 bundled ruleset(s) installed" in device.first_deploy.stdout
+def test_deploy_installs_the_bundled_rulesets_checked_by_the_device(each_device):
+    assert "5 bundled ruleset(s) installed" in each_device.first_deploy.stdout
     for name, path in bundled().items():
-        assert (device.flash / "rulesets" / f"{name}.json").read_bytes() == \
+        assert (each_device.flash / "rulesets" / f"{name}.json").read_bytes() == \
             compiled(path.read_bytes())
-    assert not list((device.flash / "rulesets").glob("*.part"))
+    assert not list((each_device.flash / "rulesets").glob("*.part"))
+
+
+def listing(device, folder):
+    """``mpremote fs ls`` of ``folder``: {name: size}, a folder's name ending in /."""
+    lines = device.mpremote("fs", "ls", f":{folder}", text=True).splitlines()
+    assert lines[0] == f"ls :{folder}", lines
+    return {name: int(size) for size, name in (line.split() for line in lines[1:])}
+
+
+def test_mpremote_right_after_a_deploy_or_a_push_answers_in_full(each_device):
+    # each command returns once the device is back from its reset, so a plain mpremote
+    # right after it meets a device that answers, not one half-way through its boot
+    from arbiter_referee.chip.runtime import firmware_files
+
+    device = each_device
+    rulesets = {f"{name}.json": len(ruleset_text(name)) for name in bundled()}
+    device.arbiter("rm", "tactics")
+    device.arbiter("deploy")  # puts back the bundled ruleset that went
+    assert {name: size for name, size in listing(device, "rulesets").items()
+            if name.endswith(".json")} == rulesets
+    game = {path.split("/")[-1]: len(data) for path, data in firmware_files().items()
+            if path.startswith("arbiter/game/")}
+    assert listing(device, "arbiter/game") == game
+    assert {"arbiter/", "board.mpy", "main.py", "rulesets/"} <= set(listing(device, ""))
+    device.arbiter("rm", "tactics")
+    assert "tactics.json" not in listing(device, "rulesets")
+    device.arbiter("push", "tactics")
+    assert listing(device, "rulesets")["tactics.json"] == rulesets["tactics.json"]
+
+
+def test_the_chips_port_appears_at_power_on_before_main_py_runs(chip, tmp_path):
+    # A Pico's USB enumerates as MicroPython starts, before main.py: a PC sees the
+    # port while the firmware is still loading, and can stop it there.
+    shutil.copytree(chip.flash, tmp_path / "flash")  # the deployed firmware
+    log = tmp_path / "serial.log"
+    second = chip_emulator(tmp_path, "--log", str(log))  # returns once the port is there
+    try:
+        assert b"arbiter: boot" not in log.read_bytes() and not second.screen.exists()
+        assert "Play a game" in second.wait_screen("Play a game", timeout=300)[1]
+        assert b"arbiter: boot" in log.read_bytes()
+    finally:
+        second.stop()
+
+
+def test_the_chip_refuses_a_heap_in_one_line(tmp_path):
+    done = run([*ARBITER, "emulate", "--runtime", "chip", "--heap", "196608", "--flash",
+                str(tmp_path)], timeout=60)
+    lines = done.stderr.decode().strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1
+    assert lines[0].startswith("arbiter emulate: --heap is not for --runtime chip")
 
 
 def test_deploy_keeps_the_ruleset_of_a_game_in_progress(device):
@@ -102,15 +171,15 @@ def test_deploy_keeps_the_ruleset_of_a_game_in_progress(device):
     assert kept.read_bytes() == ruleset_text("kaiju")
 
 
-def test_push_takes_several_rulesets_in_one_run(device):
-    device.arbiter("rm", "jugger")
-    done = device.arbiter("push", "jugger", "tactics", "impactics")
+def test_push_takes_several_rulesets_in_one_run(each_device):
+    each_device.arbiter("rm", "jugger")
+    done = each_device.arbiter("push", "jugger", "tactics", "impactics")
     assert done.stdout.splitlines() == [f"pushed {name} to /rulesets/{name}.json (checked on "
                                         "the device)" for name in ("jugger", "tactics",
                                                                    "impactics")]
     assert done.stderr.count("waiting for the device to restart") == 1
     for name in ("jugger", "tactics", "impactics"):
-        assert (device.flash / "rulesets" / f"{name}.json").read_bytes() == ruleset_text(name)
+        assert (each_device.flash / "rulesets" / f"{name}.json").read_bytes() == ruleset_text(name)
 
 
 def test_a_bad_ruleset_among_several_stops_the_push_before_the_device(device, tmp_path):
@@ -151,11 +220,13 @@ def test_deploy_removes_a_stale_module_that_would_shadow_the_bytecode(device):
     assert (device.flash / "arbiter" / "screens" / "dice.mpy").is_file()
 
 
-def test_push_then_mpremote_cat_gives_the_same_bytes(device):
-    device.arbiter("push", "juggernauts")
-    assert device.mpremote("fs", "cat", ":rulesets/juggernauts.json") == \
-        ruleset_text("juggernauts")
-    listed = device.arbiter("ls").stdout
+def test_push_then_mpremote_cp_gives_the_same_bytes(each_device, tmp_path):
+    # (cp, not cat: a Pico's console sends each \n as \r\n)
+    each_device.arbiter("push", "juggernauts")
+    back = tmp_path / "juggernauts.json"
+    each_device.mpremote("fs", "cp", ":rulesets/juggernauts.json", str(back))
+    assert back.read_bytes() == ruleset_text("juggernauts")
+    listed = each_device.arbiter("ls").stdout
     assert f"juggernauts\t{len(ruleset_text('juggernauts'))}" in listed
 
 
@@ -251,15 +322,18 @@ def test_a_game_in_progress_keeps_its_ruleset(device):
         (device.flash / "game.jnl").unlink()
 
 
-def test_pull_log_gives_a_journal_that_audits_and_a_csv(device, tmp_path):
-    device.arbiter("push", "kaiju")
-    game = play_kaiju(device.flash, finish=True)
+def test_pull_log_gives_a_journal_that_audits_and_a_csv(each_device, tmp_path):
+    each_device.arbiter("push", "kaiju")
+    played = tmp_path / "played"
+    played.mkdir()
+    game = play_kaiju(played, finish=True)
+    each_device.mpremote("fs", "cp", str(played / "game.jnl"), ":game.jnl")  # as a PC can
     out = tmp_path / "pulled.jnl"
-    device.arbiter("pull-log", "--out", str(out))
-    assert out.read_bytes() == (device.flash / "game.jnl").read_bytes()
+    each_device.arbiter("pull-log", "--out", str(out))
+    assert out.read_bytes() == (played / "game.jnl").read_bytes()
     audit = subprocess.run([*ARBITER, "audit", str(out)], capture_output=True, text=True)
     assert audit.returncode == 0 and "all rolls match the seed" in audit.stdout
-    table = device.arbiter("pull-log", "--csv").stdout.splitlines()
+    table = each_device.arbiter("pull-log", "--csv").stdout.splitlines()
     assert table[0].startswith("entry,event,round,phase,player,die,rolls")
     rolls = [row.split(",") for row in table if ",roll," in row]
     logged = [entry for entry in game.log if entry["event"] == "roll"]
@@ -290,8 +364,8 @@ def test_device_commands_back_to_back_always_answer_in_full(device, tmp_path):
     assert game.log
 
 
-def test_a_command_says_it_waits_for_the_device_to_restart(device):
-    done = device.arbiter("ls")
+def test_a_command_says_it_waits_for_the_device_to_restart(each_device):
+    done = each_device.arbiter("ls")
     assert "waiting for the device to restart... back" in done.stderr
 
 

@@ -5,6 +5,9 @@
 // Commands:  run US        run until the timer reads US with the CPU asleep
 //            pin N LEVEL   set a button's pin (1: released)
 //            at US N LEVEL set a button's pin when the timer reads US, mid-pass or not
+//            live US BUSY  run as run does, but return once the timer reads BUSY even
+//                          mid-pass; answers when the chip wakes next by itself (its
+//                          timer's US, or -1: only the PC or a pin can wake it)
 //            serial HEX    bytes from the PC on the USB serial port
 //            cut SEED      the power goes and comes back (SEED: the new boot's entropy)
 //            flash PATH    write the filesystem's part of the flash to PATH
@@ -18,6 +21,7 @@
 //                          timer then; T: the cycles since the harness started;
 //                          D: 1 if the pass wrote to the OLED or the LEDs)
 //            w REASON      the chip reset itself (a new chip on the same flash)
+//            u             the chip's USB serial is enumerated: a PC sees its port
 //            r US C [idle] a command is done (US: the timer; C: the cycles so far;
 //                          idle: nothing can wake it)
 
@@ -62,11 +66,17 @@ const pico = new Pico(lib, {
       drew = false;
     },
     reset: (reason) => emit(`w ${reason}`),
+    usb: () => emit('u'),
   },
 });
 
 const commands = {
   run: ([limit]) => (pico.run(Number(limit)) ? '' : ' idle'),
+  live: ([limit, busy]) => {
+    pico.run(Number(limit), Number(busy));
+    const wake = pico.nextWake();
+    return ` wake ${wake === null ? -1 : wake}`;
+  },
   pin: ([pin, level]) => { pico.setPin(Number(pin), Number(level)); },
   at: ([micros, pin, level]) => { pico.schedulePin(Number(micros), Number(pin), Number(level)); },
   serial: ([bytes]) => { pico.usb.send(Buffer.from(bytes, 'hex')); },

@@ -99,12 +99,14 @@ export class Pico {
     this.breaks = new Map();
     this.timer = new Timer(mcu, this);
     mcu.peripherals[0x40054] = this.timer;
+    this.quietFifo(mcu);
     this.watchSpins(mcu);
     this.patchFlash(mcu);
     this.supplyEntropy(mcu);
     mcu.onBreak = () => this.onBreak();
     this.watchdog(mcu);
-    this.usb = new SerialHost(lib, mcu, (bytes) => this.on.serial(bytes));
+    this.usb = new SerialHost(lib, mcu, (bytes) => this.on.serial(bytes),
+                              () => this.on.usb && this.on.usb());
     this.wireBoard(mcu);
     this.paintStack();
     mcu.core.PC = 0x10000000; // boot2, at the start of flash, as after the ROM
@@ -209,6 +211,14 @@ export class Pico {
     this.bitten = false;
   }
 
+  quietFifo(mcu) {
+    // rp2040js has no inter-core FIFO and warns on the console at each read of it
+    // (MicroPython's soft reset reads it): its same answer, without the warning
+    const read = mcu.sio.readUint32.bind(mcu.sio);
+    mcu.sio.readUint32 = (offset) => (offset === 0x50 || offset === 0x58 ? 0xffffffff
+                                                                        : read(offset));
+  }
+
   watchSpins(mcu) {
     // any other peripheral's register between two reads of the timer: not a busy-wait
     const reset = () => { this.spin = 0; };
@@ -268,12 +278,14 @@ export class Pico {
   /** Run until the timer reaches ``limit`` (us) with the CPU asleep: a pin set
    * after this returns never lands inside a pass. A watchdog reset restarts the
    * timer; the run goes on for the time it had left. Returns false when the chip
-   * sleeps with nothing that can wake it. */
-  run(limit) {
+   * sleeps with nothing that can wake it. ``busyLimit`` (us): return there even
+   * in the middle of a pass (a PC's bytes must reach a busy chip, Ctrl-C too). */
+  run(limit, busyLimit = Infinity) {
     for (;;) {
       this.changePinsDue();
       if (this.bitten) {  // the timer starts again from 0: run what was left to run
         const left = Math.max(0, limit - this.now());
+        busyLimit = Math.max(0, busyLimit - this.now());
         this.powerCycle('watchdog');
         limit = left;
       }
@@ -292,7 +304,19 @@ export class Pico {
         if (registers[15] === entry) this.passEnded(); // time.sleep_ms: the pass is done
         if (this.bitten) break;
       }
+      if (!core.waiting && !this.bitten && this.now() >= busyLimit) return true;
     }
+  }
+
+  /** When the sleeping CPU wakes next if nothing comes from outside (the timer's
+   * us), now while it works, null when only the outside can wake it. */
+  nextWake() {
+    if (!this.mcu.core.waiting) return this.now();
+    const clock = this.clock;
+    const due = this.timer.nextDue();
+    const alarm = clock.nextAlarm ? this.now() + clock.nanosToNextAlarm / 1000 : Infinity;
+    const wake = Math.min(due === null ? Infinity : due, alarm);
+    return wake === Infinity ? null : Math.ceil(wake);
   }
 
   passEnded() {
@@ -538,12 +562,15 @@ class LedDecoder {
 
 /** The PC's end of the USB serial port. rp2040js's host answers every read of
  * the device's OUT endpoint at once, an empty packet when it has nothing: an
- * interrupt storm. A real host NAKs until it has something to send. */
+ * interrupt storm. A real host NAKs until it has something to send. Its FIFO
+ * drops what does not fit: the bytes wait here until it has room. */
 class SerialHost {
-  constructor(lib, mcu, received) {
+  constructor(lib, mcu, received, connected) {
     this.cdc = new lib.USBCDC(mcu.usbCtrl);
     this.waiting = null;
+    this.pending = [];
     this.cdc.onSerialData = (bytes) => received(bytes);
+    this.cdc.onDeviceConnected = connected; // enumerated: the PC's port appears
     const usb = mcu.usbCtrl;
     usb.onEndpointRead = (endpoint, size) => {
       if (endpoint !== this.cdc.outEndpoint) return;
@@ -554,6 +581,10 @@ class SerialHost {
 
   answer() {
     const fifo = this.cdc.txFIFO;
+    const { pending } = this;
+    let taken = 0;
+    while (taken < pending.length && !fifo.full) fifo.push(pending[taken++]);
+    if (taken) pending.splice(0, taken);
     if (this.waiting === null || fifo.empty) return;
     const bytes = new Uint8Array(Math.min(this.waiting, fifo.itemCount));
     for (let i = 0; i < bytes.length; i++) bytes[i] = fifo.pull();
@@ -562,7 +593,7 @@ class SerialHost {
   }
 
   send(bytes) {
-    for (const byte of bytes) this.cdc.sendSerialByte(byte);
+    for (const byte of bytes) this.pending.push(byte);
     this.answer();
   }
 }

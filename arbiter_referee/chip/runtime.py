@@ -104,12 +104,13 @@ def firmware_files() -> dict[str, bytes]:
             for path in sorted(root.rglob("*")) if path.is_file()}
 
 
-def filesystem_image(flash_dir: Path) -> bytes:
+def filesystem_image(flash_dir: Path, with_firmware: bool = True) -> bytes:
     """The Pico's littlefs as the rp2 port mounts it, holding the deployed firmware
-    and everything in ``flash_dir`` (the device's files: rulesets, settings, a game)."""
+    (unless not ``with_firmware``) and everything in ``flash_dir`` (the device's
+    files: rulesets, settings, a game)."""
     from arbiter_referee.bench import littlefs
 
-    files = firmware_files()
+    files = firmware_files() if with_firmware else {}
     for path in sorted(flash_dir.rglob("*")):
         if path.is_file():
             files[path.relative_to(flash_dir).as_posix()] = path.read_bytes()
@@ -127,12 +128,13 @@ def filesystem_image(flash_dir: Path) -> bytes:
     return device.image()
 
 
-def read_filesystem(image: bytes, flash_dir: Path) -> None:
+def read_filesystem(image: bytes, flash_dir: Path, with_firmware: bool = True) -> None:
     """Make ``flash_dir`` hold the device's files as ``image`` has them (the firmware's
-    own left out): what the chip wrote, for the next run or a look."""
+    own left out, unless not ``with_firmware``): what the chip wrote, for the next
+    run or a look."""
     from arbiter_referee.bench import littlefs
 
-    firmware = set(firmware_files())
+    firmware = set(firmware_files()) if with_firmware else set()
     fs = littlefs.mount(littlefs.Device(image=image))
     kept = set()
     for top, _dirs, names in fs.walk("/"):

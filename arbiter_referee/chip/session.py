@@ -102,11 +102,18 @@ class Chip:
     entropy, as the virtual board's (exact when the firmware's ELF is at hand);
     ``clock``: "script" (the timer stands still while the CPU works, as the
     emulated device's clock does: a recorded script replays at its instants) or
-    "pico" (it runs with the CPU at 125 MHz, as on a Pico)."""
+    "pico" (it runs with the CPU at 125 MHz, as on a Pico). ``with_firmware``
+    False: the flash holds only ``flash_dir`` (a Pico as ``arbiter emulate`` has
+    it). ``on_serial``: given what the chip prints as it comes (then not kept);
+    ``on_usb``: called when its USB serial enumerates (a PC sees the port);
+    ``on_reset``: given the reason when the chip resets itself."""
 
     def __init__(self, flash_dir: Path, seed: int = 1, clock: str = "script",
                  firmware: PicoFirmware | None = None,
-                 on_frame: Callable | None = None) -> None:
+                 on_frame: Callable | None = None, with_firmware: bool = True,
+                 on_serial: Callable[[bytes], None] | None = None,
+                 on_usb: Callable[[], None] | None = None,
+                 on_reset: Callable[[str], None] | None = None) -> None:
         if clock not in CLOCKS:
             raise ValueError(f"unknown clock {clock!r}; use one of {', '.join(CLOCKS)}")
         use_firmware_path()
@@ -124,9 +131,13 @@ class Chip:
         self.edges_made: list[tuple[int, int, int, int]] = []  # play's: (us, cycles,
         self.cycles = 0                                        # button, level)
         self.idle = False
+        self.with_firmware = with_firmware
+        self.on_serial = on_serial
+        self.on_usb = on_usb
+        self.on_reset = on_reset
         self._scratch = Path(tempfile.mkdtemp(prefix="arbiter-chip-"))
         image = self._scratch / "flash.img"
-        image.write_bytes(filesystem_image(self.flash_dir))
+        image.write_bytes(filesystem_image(self.flash_dir, with_firmware))
         settings = {
             "rp2040js": str(rp2040js()), "bootrom": str(firmware.bootrom),
             "firmware": str(firmware.uf2), "filesystem": str(image),
@@ -165,7 +176,13 @@ class Chip:
             elif kind == "l":
                 board.neopixel.wire(bytes.fromhex(rest))
             elif kind == "o":
-                self.serial += bytes.fromhex(rest)
+                if self.on_serial is not None:
+                    self.on_serial(bytes.fromhex(rest))
+                else:
+                    self.serial += bytes.fromhex(rest)
+            elif kind == "u":
+                if self.on_usb is not None:
+                    self.on_usb()
             elif kind == "p":
                 micros, cycles, total, drew = rest.split()
                 board.elapsed = int(micros) // 1000
@@ -174,6 +191,8 @@ class Chip:
                     board.check_frame()
             elif kind == "w":
                 self.resets.append(rest)
+                if self.on_reset is not None:
+                    self.on_reset(rest)
             elif kind == "s":
                 self.last_stats = json.loads(rest)
             elif kind == "r":
@@ -192,6 +211,18 @@ class Chip:
         self._command(f"run {ms * 1000}")
         self.board.elapsed = self.now_us // 1000
         return self.board.elapsed
+
+    def live(self, until_us: int, busy_us: int) -> int | None:
+        """Run until the timer reads ``until_us`` with the CPU asleep, or ``busy_us``
+        in the middle of a pass; returns when the chip wakes next by itself (its
+        timer's us), None if only the PC or a pin can wake it."""
+        said = self._command(f"live {until_us} {busy_us}").split()
+        wake = int(said[said.index("wake") + 1])
+        return None if wake < 0 else wake
+
+    def send_serial(self, data: bytes) -> None:
+        """Bytes from the PC down the USB serial port."""
+        self._command(f"serial {data.hex()}")
 
     def run(self, ms: int) -> int:
         return self.run_to(self.now_us // 1000 + ms)
@@ -271,7 +302,8 @@ class Chip:
         device's files as the chip's flash now holds them."""
         image = self._scratch / "now.img"
         self._command(f"flash {image}")
-        read_filesystem(image.read_bytes(), Path(flash_dir or self.flash_dir))
+        read_filesystem(image.read_bytes(), Path(flash_dir or self.flash_dir),
+                        self.with_firmware)
 
     def close(self) -> None:
         process = self._process

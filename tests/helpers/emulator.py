@@ -27,9 +27,12 @@ def run(command, timeout, cwd=None):
 
 
 class Emulator:
-    def __init__(self, root: Path, *options: str):
+    """``arbiter emulate`` with ``options``; ``timeout``: seconds one command may take."""
+
+    def __init__(self, root: Path, *options: str, timeout: float = 240):
+        self.timeout = timeout
         self.flash = root / "flash"
-        self.flash.mkdir()
+        self.flash.mkdir(exist_ok=True)  # (a test may fill it first)
         self.screen = root / "screen.txt"
         self.buttons = root / "buttons"
         port_file = root / "port"
@@ -41,12 +44,14 @@ class Emulator:
         deadline = time.monotonic() + 300  # a hang guard: a loaded machine is slow, not stuck
         while not port_file.exists():
             assert self.process.poll() is None, self.process.stdout.read().decode()
-            assert time.monotonic() < deadline, "the emulator did not start"
+            if time.monotonic() >= deadline:
+                self.stop()  # not left running past the test
+                raise AssertionError("the emulator did not start")
             time.sleep(0.05)
         self.port = port_file.read_text().strip()
 
     def arbiter(self, *args, check=True):
-        done = run([*ARBITER, *args, "--port", self.port], timeout=240)
+        done = run([*ARBITER, *args, "--port", self.port], timeout=self.timeout)
         done.stdout, done.stderr = done.stdout.decode(), done.stderr.decode()
         if check:
             assert done.returncode == 0, done.stderr
@@ -88,6 +93,21 @@ class Emulator:
             self.process.wait(20)
         except subprocess.TimeoutExpired:
             self.process.kill()
+
+
+def chip_emulator(root: Path, *options: str) -> Emulator:
+    """``arbiter emulate --runtime chip``: a Pico's own MicroPython behind the port (a
+    skip where the chip runtime cannot run, a failure where it is required)."""
+    import pytest
+
+    from helpers.chip import firmware
+
+    if not hasattr(os, "openpty"):
+        pytest.skip("needs pseudo-terminals")
+    pico = firmware()
+    # a deploy on a loaded PC, at a third of a Pico's speed, takes minutes
+    return Emulator(root, "--runtime", "chip", "--firmware", str(pico.uf2), *options,
+                    timeout=900)
 
 
 def logged_emulator(root: Path) -> Emulator:

@@ -8,6 +8,9 @@ lines appended to a file (``buttons``). ``mpremote`` and the
 ``arbiter`` device commands talk to it as to a Pico. When the flash holds
 ``main.py`` it runs at power-on, after ``machine.reset()`` and after a soft
 reset from the friendly REPL, with the virtual board as ``board``.
+
+With ``firmware`` (a Pico's MicroPython) the chip runtime stands behind the
+same port instead: MicroPython's own REPL over TinyUSB (``chip.usb``).
 """
 
 from __future__ import annotations
@@ -31,10 +34,13 @@ class _Screen:
         self.leds = ""
 
     def __call__(self, payload: str) -> None:
+        on, _inverted, _contrast, leds, ram = payload.split(" ")
+        self.show(on == "1", bytes.fromhex(ram), leds)
+
+    def show(self, on: bool, ram: bytes, leds: str = "") -> None:
         from arbiter_referee.emulator.screen_text import read_lines
 
-        on, _inverted, _contrast, leds, ram = payload.split(" ")
-        self.lines = read_lines(bytes.fromhex(ram)) if on == "1" else []
+        self.lines = read_lines(ram) if on else []
         self.leds = leds
         if self.path is not None:
             tmp = self.path.with_name(self.path.name + ".tmp")
@@ -44,11 +50,11 @@ class _Screen:
 
 def run(port_file: str | None = None, flash: str | None = None, seed: int | None = None,
         heap: int = DEFAULT_HEAP, screen: str | None = None, log: str | None = None,
-        buttons: str | None = None) -> int:
+        buttons: str | None = None, firmware=None) -> int:
     from arbiter_referee.emulator.serial.port import PtyPort
     from arbiter_referee.emulator.serial.repl import SerialDevice
 
-    if not MIN_HEAP <= heap <= MAX_HEAP:
+    if firmware is None and not MIN_HEAP <= heap <= MAX_HEAP:
         print(f"arbiter emulate: the firmware cannot run in a heap of {heap} bytes: give "
               f"{MIN_HEAP} to {MAX_HEAP} (a Pico has 233472, a Pico W 196608)", file=sys.stderr)
         return 2
@@ -62,7 +68,20 @@ def run(port_file: str | None = None, flash: str | None = None, seed: int | None
             stack.callback(log_file.close)
         port = PtyPort(log_file.write if log_file is not None else None)
         screen_file = _Screen(Path(screen) if screen else None)
-        device = SerialDevice(port, flash_dir, heap, seed, screen_file)
+        if firmware is not None:
+            import random
+
+            from arbiter_referee.chip.usb import ChipDevice
+
+            seed = random.getrandbits(64) if seed is None else seed  # new each run, a Pico's
+            try:
+                device = ChipDevice(port, flash_dir, seed, firmware, screen_file)
+            except (ValueError, RuntimeError) as exc:  # no Node.js, a harness that failed
+                port.close()
+                print(f"arbiter emulate: {exc}", file=sys.stderr)
+                return 2
+        else:
+            device = SerialDevice(port, flash_dir, heap, seed, screen_file)
         if buttons:
             from arbiter_referee.emulator.serial.buttons import follow
 
@@ -91,4 +110,4 @@ def run(port_file: str | None = None, flash: str | None = None, seed: int | None
             with contextlib.suppress(OSError):
                 Path(port_file).unlink()
         print("Arbiter emulator: stopped", file=sys.stderr)
-    return 0
+    return 1 if getattr(device, "failed", False) else 0

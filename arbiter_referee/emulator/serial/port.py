@@ -123,6 +123,15 @@ class PtyPort:
                 return self._input.popleft()
             return None
 
+    def take(self, timeout: float = 0.0) -> bytes:
+        """All the input queued, waiting up to ``timeout`` seconds for some."""
+        with self._ready:
+            if not self._input and not self._closed and timeout > 0:
+                self._ready.wait(timeout)
+            data = bytes(self._input)
+            self._input.clear()
+            return data
+
     def write(self, data: bytes) -> None:
         if not data:
             return
