@@ -15,7 +15,7 @@ from arbiter.game.context import Context
 from arbiter.game.expr import EMPTY, evaluate
 from arbiter.game.history import History
 from arbiter.game.rng import Rng, commitment, dice_seed
-from arbiter.game.state import clone, holder, new_state, own
+from arbiter.game.state import clone, holder, new_state, own, shared_copy
 
 
 class Game(Context):
@@ -122,39 +122,43 @@ class Game(Context):
         reason and nothing changed. ``again``: a recorded event done once more (undo,
         a resume, an audit: ``text`` with its dice, which come again from the
         generator); it was accepted before and cannot fail."""
-        # A new action that fails is rolled back by replaying from the last snapshot:
-        # no copy of the state per action (a Pico's heap), and a refusal, the rare
-        # case, pays instead; its dice go back unseen (``begun``: where the generator
-        # and the log stood, see History.starts).
+        # A new action works on a copy of the state that shares every record with it
+        # until one changes (writable): a refusal puts the state back as it was, with
+        # no replay, and its dice go back unseen (``begun``: where the generator and
+        # the log stood, see History.starts). A record copied costs its size, not a
+        # whole state: a Pico's heap.
         if name is None:
             text = text.partition("|")[0]
             name, args = actions.parse(text)
-        if self.state["result"] and name != "note":  # before anything moved: no replay
+        if self.state["result"] and name != "note":  # before anything moved
             raise Illegal("the game is over")
         self.rolls = []
+        kept = None
         if not again:
             self.begun = self.rng.mark(self.logged())
         try:
+            if not again:
+                kept, self.state = self.state, shared_copy(self.state)
+                self.shared = kept
+                # the game values' own table at once: code that holds it (Tactics')
+                # reads what the action changed
+                self.state["game"] = kept["game"].copy()
             actions.perform(self, name, args)
             self._settle()
         except Exception as exc:  # a ruleset's error, a too deep call, a full heap
             if again and _device_limit(exc):
                 raise  # a replay the device could not hold (a resume): not the game's fault
-            parsed = self.parsed  # text to effects only: the replay does them again
-            self.clear_scratch()  # nothing of the refused action may reach the replay
             reason = exc.reason if isinstance(exc, Illegal) else \
                 "cannot do that: %s" % _reason(exc)
             exc = None  # (its traceback holds the failed action's garbage)
-            if not again:
-                try:
-                    self.history.rewind(self.count(), parsed)
-                except Exception as failed:  # the game in memory is lost, not the journal
-                    raise Lost("%s (%s: the game is read back)" % (reason, _reason(failed))) \
-                        from None
+            if kept is not None:
+                self.state = kept
                 self.rng.goto(self.begun)
                 self.cut_log(self.begun[4])
             raise Illegal(reason) from None
         finally:
+            if kept is not None:
+                self.shared = None
             self.clear_scratch()
         if not recorded:  # a rewind's replay: what it records is known
             return None
