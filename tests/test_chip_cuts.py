@@ -1,9 +1,28 @@
 """Power cuts where a Pico runs (issue 42): the power goes in the middle of a flash
-write or of a pass on MicroPython's rp2 port in an emulated RP2040."""
+write or of a pass on MicroPython's rp2 port in an emulated RP2040, and a new chip
+on the same flash resumes the game with no event lost and undo's reach kept
+(arbiter_referee.bench.cuts says how each cut is made and checked).
+
+Each cut costs two resumes on the chip (10 to 30 s of host time each), so the suite
+makes two of the 50 planned cuts, late in a write of the two longest games;
+ARBITER_CHIP_CUTS=all makes all 50 (about 40 minutes), as ``arbiter bench
+--power-cuts`` does."""
 
 from __future__ import annotations
 
+import functools
+import os
+
+import pytest
 from helpers.chip import firmware
+
+from arbiter_referee.bench import cuts, scenarios
+
+# Juggernauts (225 events, its journal compacted twice) in the third flash op after a
+# press near its end, Kaiju (five players) in the write of its last cut's press
+SUITE = [("juggernauts", 8), ("kaiju", 9)]
+CUTS = [(name, number) for name in scenarios.NAMES for number in range(cuts.PER_GAME)] \
+    if os.environ.get("ARBITER_CHIP_CUTS") == "all" else SUITE
 
 
 def test_the_power_goes_in_the_middle_of_a_flash_write_and_a_new_chip_mounts_the_flash(
@@ -43,3 +62,26 @@ def test_the_power_goes_in_the_middle_of_a_flash_write_and_a_new_chip_mounts_the
         chip.lose_power_after(1000)  # a pass cut anywhere
         chip.run(1000)
         assert chip.off and 1000 <= chip.cycles - before < 1000 + 100_000
+
+
+@functools.lru_cache(maxsize=None)
+def _planned(name):
+    session = cuts.Session(scenarios.load(name))
+    return session, cuts.plan(session)
+
+
+@pytest.mark.parametrize(("name", "number"), CUTS)
+def test_a_power_cut_in_a_recorded_game_loses_no_event_and_the_game_resumes(
+        name, number, tmp_path):
+    session, planned = _planned(name)
+    cut = planned[number]
+    outcome = cuts.cut_on_chip(firmware(), session.game, cut,
+                               session.flash(cut.press, tmp_path / "start"), tmp_path)
+    # every event the chip said (journaled first) is on flash, the journal one the
+    # emulated device wrote; the game resumes as the emulated device resumes that flash,
+    # undo reaching as far back as before the cut
+    assert outcome.ok, outcome.as_dict()
+    assert outcome.lost == 0 and outcome.resumed and outcome.same_resume
+    assert outcome.reach[0] is not None and outcome.reach[0] == outcome.reach[1]
+    if cut.op is not None and cut.op < 3:  # the suite's: in the middle of a write
+        assert outcome.how == "mid-write", outcome.as_dict()
