@@ -13,9 +13,9 @@ the same presses, every version of the journal it wrote kept with the game's und
 reach then. Checked for each cut:
 
 - the journal the power left is byte for byte one the emulated device wrote, and
-  no older than the one it held when the chip last said something on its serial
-  console (an action is journaled, then said): an event said is never lost; the
-  event being written may be, only if its write was not whole;
+  no older than the last one it wrote in the pass that said what the chip last said
+  on its serial console (an action is said in the pass that journals it): an event
+  said is never lost; the event being written may be, only if it was not said;
 - the new chip resumes: "Game restored", the same page and serial line as the
   emulated device resuming the same flash;
 - undo's reach is kept: the game the emulated device resumes from that flash
@@ -231,7 +231,7 @@ def truth(seed: int, script: str, flash: Path):
     """The emulated device on ``flash`` playing ``script``: every version of the journal
     it wrote, in order, each with the game's events and undo reach then (_undo) and
     the ms it was written at; what it said on its serial console; for each line, the
-    version on flash when it was said."""
+    last version written by the end of the pass that said it."""
     from arbiter.device import Device
     from arbiter.hw.flash import Flash
     from arbiter.log import Log
@@ -241,12 +241,13 @@ def truth(seed: int, script: str, flash: Path):
     versions: list[tuple[bytes, tuple[int, int] | None, int]] = [
         (path.read_bytes() if path.exists() else b"", None, 0)]
     said: list[str] = []
-    at_line: list[int] = []
+    passes = [0, []]  # the pass under way; each line's pass
+    written = [-1]  # each version's pass
     device = None
 
     def say(line):
         said.append(line[len("arbiter: "):])
-        at_line.append(len(versions) - 1)
+        passes[1].append(passes[0])
 
     def wrote(original):
         def write(name, *args):
@@ -254,6 +255,7 @@ def truth(seed: int, script: str, flash: Path):
             if name == JOURNAL:
                 versions.append((path.read_bytes(), device and _undo(device),
                                  board.elapsed))
+                written.append(passes[0])
         return write
 
     board = VirtualBoard(seed, script, str(flash) + "/")
@@ -261,8 +263,14 @@ def truth(seed: int, script: str, flash: Path):
         setattr(board.flash, name, wrote(getattr(Flash, name).__get__(board.flash)))
     device = Device(board, Log(say))
     while _step(board, device):
+        passes[0] += 1
         if len(versions) == 1 and versions[0][1] is None:  # the game as resumed
             versions[0] = (versions[0][0], _undo(device), 0)
+    # a line's version: the last written by the end of its pass (an action is said in
+    # the pass that journals it, before or after the write: the order is not taken
+    # on trust)
+    at_line = [max(v for v, when in enumerate(written) if when <= line_pass)
+               for line_pass in passes[1]]
     return versions, said, at_line
 
 
@@ -374,7 +382,7 @@ def cut_on_chip(pico, game, cut: Cut, start: Path, folder: Path) -> Outcome:
 
 def _check_journal(outcome: Outcome, flash: Path, versions, least: int) -> None:
     """The journal the power left, against the emulated device's versions: one of them,
-    no older than ``least`` (the one on flash when the chip last spoke)."""
+    no older than ``least`` (the last written in the pass of the chip's last line)."""
     outcome.journal_version = None
     path = flash / JOURNAL
     left = path.read_bytes() if path.exists() else b""
@@ -392,8 +400,8 @@ def _check_journal(outcome: Outcome, flash: Path, versions, least: int) -> None:
         # each later version an append (an event) or a rewrite (the same game)
         outcome.lost = sum(1 for i in range(version + 1, least + 1)
                            if versions[i][0].startswith(versions[i - 1][0]))
-        outcome.troubles.append(f"journal version {version} left, {least} was on flash "
-                                f"when the chip last spoke: {outcome.lost} events lost")
+        outcome.troubles.append(f"journal version {version} left, {least} written in the "
+                                f"pass of the chip's last line: {outcome.lost} events lost")
 
 
 # ---- the bench's figures ----
