@@ -5,7 +5,7 @@ on the same flash resumes the game with no event lost and undo's reach kept
 
 Each cut costs two resumes on the chip (10 to 30 s of host time each), so the suite
 makes two of the 50 planned cuts, late in a write of the two longest games;
-ARBITER_CHIP_CUTS=all makes all 50 (about 40 minutes), as ``arbiter bench
+ARBITER_CHIP_CUTS=all makes all 50 (about 30 minutes), as ``arbiter bench
 --power-cuts`` does."""
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ def arguments(parser) -> None:
                         help="only power cuts on the chip (needs --firmware): each game cut "
                         "at 10 seeded moments of its recorded session, a new chip on the "
                         "same flash each time; events lost, games not resumed, resume CPU "
-                        "(about 40 minutes)")
+                        "(about 30 minutes)")
 
 
 def run(args) -> int:
