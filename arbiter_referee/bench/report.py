@@ -230,7 +230,7 @@ def main(args) -> int:
         print(f"arbiter bench {line}", file=sys.stderr, flush=True)
 
     pico = None
-    if args.firmware or args.chip_only:
+    if args.firmware or args.chip_only or args.power_cuts:
         from arbiter_referee.chip.runtime import pico_firmware
 
         try:
@@ -238,6 +238,15 @@ def main(args) -> int:
         except ValueError as exc:
             print(f"arbiter bench: {exc}", file=sys.stderr)
             return 2
+    if args.power_cuts:
+        from arbiter_referee.bench import cuts
+
+        progress = Progress(len(scenarios.GAMES) * cuts.PER_GAME, say)
+        result = {"chip_cuts": cuts.figures(cuts.run(pico, scenarios.GAMES,
+                                                     progress=progress.step))}
+        print(json.dumps(result, sort_keys=True) if args.json else
+              "\n".join(cuts.lines(result["chip_cuts"])))
+        return 0
     if args.chip_only:
         progress = Progress(len(scenarios.GAMES), say)
         result = {"chip": chip.figures(pico, scenarios.GAMES, progress.step)}

@@ -10,6 +10,9 @@
 //                          timer's US, or -1: only the PC or a pin can wake it)
 //            serial HEX    bytes from the PC on the USB serial port
 //            cut SEED      the power goes and comes back (SEED: the new boot's entropy)
+//            lose op N PART  the power goes during the N-th flash program or erase
+//                          from now, PART (0 to 1) of its bytes done; the CPU stops
+//            lose cycles N the power goes once N more cycles have run
 //            flash PATH    write the filesystem's part of the flash to PATH
 //            stats         the figures so far, as JSON
 //            stack         the most of the C stack a pass used since last asked
@@ -22,8 +25,8 @@
 //                          D: 1 if the pass wrote to the OLED or the LEDs)
 //            w REASON      the chip reset itself (a new chip on the same flash)
 //            u             the chip's USB serial is enumerated: a PC sees its port
-//            r US C [idle] a command is done (US: the timer; C: the cycles so far;
-//                          idle: nothing can wake it)
+//            r US C [idle] [off]  a command is done (US: the timer; C: the cycles so
+//                          far; idle: nothing can wake it; off: the power went)
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -71,11 +74,16 @@ const pico = new Pico(lib, {
 });
 
 const commands = {
-  run: ([limit]) => (pico.run(Number(limit)) ? '' : ' idle'),
+  run: ([limit]) => (pico.run(Number(limit)) ? '' : ' idle') + (pico.powerLost ? ' off' : ''),
   live: ([limit, busy]) => {
     pico.run(Number(limit), Number(busy));
     const wake = pico.nextWake();
     return ` wake ${wake === null ? -1 : wake}`;
+  },
+  lose: ([kind, count, part]) => {
+    if (kind === 'op') pico.cutAt({ op: Number(count), part: Number(part) });
+    else if (kind === 'cycles') pico.cutAt({ cycles: Number(count) });
+    else throw new Error(`lose what? ${kind} (op or cycles)`);
   },
   pin: ([pin, level]) => { pico.setPin(Number(pin), Number(level)); },
   at: ([micros, pin, level]) => { pico.schedulePin(Number(micros), Number(pin), Number(level)); },

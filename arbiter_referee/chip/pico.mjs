@@ -70,7 +70,11 @@ export class Pico {
     this.boots = 0;
     this.cyclesBefore = 0; // the cycles of the chips before the last reset
     this.stats = { passes: 0, deepestStack: 0, leastFree: Infinity,
-                   flashErases: 0, flashBytes: 0, resets: 0 };
+                   flashErases: 0, flashBytes: 0, flashOps: 0, resets: 0 };
+    // the power goes at a moment armed by cutAt(): {op, part} or {cycles}; then
+    // the CPU stops where it is (powerLost) until powerCycle()
+    this.cut = null;
+    this.powerLost = false;
     this.deepestSince = 0; // the C stack's most since the caller last asked (deepest())
     this.boot();
   }
@@ -120,6 +124,8 @@ export class Pico {
 
   /** The power goes and comes back: a new chip on the same flash. */
   powerCycle(reason) {
+    this.cut = null;
+    this.powerLost = false;
     this.cyclesBefore += this.mcu.core.cycles;
     const gone = this.now(); // the new timer starts at 0; the player's thumb goes on
     for (const change of this.scheduled) change.at = Math.max(0, change.at - gone);
@@ -172,13 +178,32 @@ export class Pico {
     // rp2040js's SSI answers status reads only: programs and erases do the work here
     const flash = mcu.flash;
     this.setBreak(mcu, this.romFunction(mcu, 'RP'), ([offset, data, count]) => {
-      for (let i = 0; i < count; i++) flash[offset + i] &= mcu.readUint8(data + i);
-      this.stats.flashBytes += count;
+      const done = this.flashOp(count);
+      for (let i = 0; i < done; i++) flash[offset + i] &= mcu.readUint8(data + i);
+      this.stats.flashBytes += done;
     });
     this.setBreak(mcu, this.romFunction(mcu, 'RE'), ([offset, count]) => {
-      flash.fill(0xff, offset, offset + count);
+      // an erase cut short: its first part back to 0xFF, the rest as it was
+      flash.fill(0xff, offset, offset + this.flashOp(count));
       this.stats.flashErases += Math.ceil(count / 4096);
     });
+  }
+
+  /** A program or erase of ``count`` bytes begins: how many of them get done (all,
+   * unless the power goes during this one: then the part armed, and the CPU stops). */
+  flashOp(count) {
+    this.stats.flashOps += 1;
+    const { cut } = this;
+    if (!cut || cut.op === undefined || this.stats.flashOps < cut.op) return count;
+    this.powerLost = true;
+    return Math.floor(count * cut.part);
+  }
+
+  /** Arm a power cut: during the ``op``-th flash program or erase from now, with
+   * ``part`` (0 to 1) of its bytes done, or once ``cycles`` more have run. */
+  cutAt({ op, part, cycles }) {
+    this.cut = op !== undefined ? { op: this.stats.flashOps + op, part }
+      : { cycles: this.cycles() + cycles };
   }
 
   supplyEntropy(mcu) {
@@ -282,6 +307,7 @@ export class Pico {
    * in the middle of a pass (a PC's bytes must reach a busy chip, Ctrl-C too). */
   run(limit, busyLimit = Infinity) {
     for (;;) {
+      if (this.powerLost) return true;
       this.changePinsDue();
       if (this.bitten) {  // the timer starts again from 0: run what was left to run
         const left = Math.max(0, limit - this.now());
@@ -299,10 +325,16 @@ export class Pico {
       this.running = true;
       const entry = this.sleepEntry;
       const registers = core.registers;
+      const { cut } = this;
+      const stop = cut && cut.cycles !== undefined ? cut.cycles - this.cyclesBefore : Infinity;
       for (let i = 0; i < 4096 && !core.waiting; i++) {
         this.clock.tick(core.executeInstruction() * CYCLE_NANOS);
         if (registers[15] === entry) this.passEnded(); // time.sleep_ms: the pass is done
-        if (this.bitten) break;
+        if (this.bitten || this.powerLost) break;
+        if (core.cycles >= stop) {
+          this.powerLost = true;
+          break;
+        }
       }
       if (!core.waiting && !this.bitten && this.now() >= busyLimit) return true;
     }

@@ -135,6 +135,7 @@ class Chip:
         self.on_serial = on_serial
         self.on_usb = on_usb
         self.on_reset = on_reset
+        self.off = False  # the power went (lose_power_*): the CPU stands still till power_cycle
         self._scratch = Path(tempfile.mkdtemp(prefix="arbiter-chip-"))
         image = self._scratch / "flash.img"
         image.write_bytes(filesystem_image(self.flash_dir, with_firmware))
@@ -200,6 +201,7 @@ class Chip:
                 self.now_us = int(said[0])
                 self.cycles = int(said[1])
                 self.idle = "idle" in said
+                self.off = "off" in said
                 return rest
             elif kind == "x":
                 raise ChipError(f"the chip harness failed: {rest}")
@@ -237,7 +239,7 @@ class Chip:
         late = 0  # ms the chip was still busy past the script's instants
         for at, button, level in vscript.edges(script):
             reached = self.run_to(at + late)
-            if button < 0:  # the script's end
+            if button < 0 or self.off:  # the script's end, or the power's
                 return
             late = max(late, reached - at)
             self.set_pin(button, level)
@@ -277,6 +279,19 @@ class Chip:
         CPU works or sleeps then (made by the next runs)."""
         self._command(f"at {micros} {self.wiring['buttons'][BUTTONS[button]]} {level}")
 
+    def lose_power_at_write(self, count: int, part: float = 0.5) -> None:
+        """The power goes during the ``count``-th flash program or erase from now (1:
+        the next), ``part`` of its bytes done (0 to 1): the runs stop there, ``off``
+        set, until power_cycle."""
+        if count < 1 or not 0 <= part <= 1:
+            raise ValueError(f"lose_power_at_write({count}, {part}): count from 1, part 0 to 1")
+        self._command(f"lose op {count} {part}")
+
+    def lose_power_after(self, cycles: int) -> None:
+        """The power goes once the CPU has run ``cycles`` more (a pass cut anywhere,
+        when the CPU works then)."""
+        self._command(f"lose cycles {cycles}")
+
     def power_cycle(self, seed: int | None = None) -> None:
         """The power goes and comes back: a new chip on the same flash (``seed``: the
         new boot's entropy; by default the same)."""
@@ -286,7 +301,7 @@ class Chip:
     def stats(self) -> dict:
         """cycles, passes, deepestStack (bytes of the C stack), leastFree (heap bytes
         free at a pass's end; Infinity without the ELF), flash erases and bytes,
-        resets: all since the harness started."""
+        flashOps (programs and erases begun), resets: all since the harness started."""
         self._command("stats")
         return self.last_stats
 

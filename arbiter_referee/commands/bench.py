@@ -24,6 +24,11 @@ def arguments(parser) -> None:
                         "chip runtime, its deepest C stack and least free heap")
     parser.add_argument("--chip-only", action="store_true",
                         help="only the chip's figures (needs --firmware)")
+    parser.add_argument("--power-cuts", action="store_true",
+                        help="only power cuts on the chip (needs --firmware): each game cut "
+                        "at 10 seeded moments of its recorded session, a new chip on the "
+                        "same flash each time; events lost, games not resumed, resume CPU "
+                        "(about 30 minutes)")
 
 
 def run(args) -> int:
