@@ -185,3 +185,31 @@ def test_a_watchdog_bite_is_a_new_chip_on_the_same_flash(tmp_path):
         assert chip.resets == ["watchdog", "watchdog"] and len(boots) == 3, chip.serial_lines()
         chip.save_flash()
     assert (tmp_path / "mark").read_text() == "xxx"  # each boot found the flash as it was
+
+
+def test_the_bench_meters_where_a_picos_cpu_goes(tmp_path):
+    # what the bench says of a press's CPU: collecting, finding room in the heap,
+    # looking a new string up among the interned ones (chip.session.METERED)
+    from arbiter_referee.chip.session import CPU_HZ, Chip
+
+    (tmp_path / "main.py").write_text(
+        "import gc\n"
+        "for i in range(7):\n"
+        "    gc.collect()\n"
+        "made = [str(i + 1000) for i in range(200)]\n"
+        "print('done')\n")
+    runs = {}
+    for meter in (False, True):
+        with Chip(tmp_path, 1, "script", firmware(), meter=meter) as chip:
+            chip.run_to(1000)
+            assert "done" in chip.serial_lines()
+            runs[meter] = chip.stats()
+    meters = runs[True]["meters"]
+    assert "meters" not in runs[False]
+    assert meters["gc_collect"]["calls"] >= 7
+    assert 200 <= meters["qstr_find_strn"]["calls"] and 200 <= meters["gc_alloc"]["calls"]
+    for name, figure in meters.items():
+        assert 0 < figure["cycles"] < runs[True]["cycles"], name
+    # metering changes nothing the chip does
+    assert runs[True]["cycles"] == runs[False]["cycles"]
+    assert meters["gc_collect"]["cycles"] / meters["gc_collect"]["calls"] < CPU_HZ / 100

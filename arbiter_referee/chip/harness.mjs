@@ -54,6 +54,7 @@ const pico = new Pico(lib, {
   firmware: readFileSync(config.firmware),
   filesystem: { offset: config.filesystem_offset, image: readFileSync(config.filesystem) },
   symbols: config.symbols,
+  meter: config.meter,
   clock: config.clock,
   seed: BigInt(config.seed),
   pins: config.pins,

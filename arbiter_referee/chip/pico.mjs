@@ -6,6 +6,7 @@
 // ring's bitstream handed to the caller, the serial console captured.
 
 import { createHash } from 'node:crypto';
+import { Meters } from './meters.mjs';
 
 const FLASH_BYTES = 2 * 1024 * 1024; // a Pico's W25Q16
 const CYCLE_NANOS = 8; // 125 MHz
@@ -76,6 +77,12 @@ export class Pico {
     this.cut = null;
     this.powerLost = false;
     this.deepestSince = 0; // the C stack's most since the caller last asked (deepest())
+    // options.meter: names of C functions whose cycles the stats count (ELF symbols)
+    const metered = Object.fromEntries((options.meter || [])
+      .filter((name) => this.symbols[name] !== undefined)
+      .map((name) => [name, this.symbols[name]]));
+    this.meters = options.meter ? new Meters(metered, () => this.cycles()) : null;
+    if (this.meters) this.stats.meters = this.meters.figures;
     this.boot();
   }
 
@@ -124,6 +131,7 @@ export class Pico {
 
   /** The power goes and comes back: a new chip on the same flash. */
   powerCycle(reason) {
+    if (this.meters) this.meters.reset();
     this.cut = null;
     this.powerLost = false;
     this.cyclesBefore += this.mcu.core.cycles;
@@ -327,7 +335,9 @@ export class Pico {
       const registers = core.registers;
       const { cut } = this;
       const stop = cut && cut.cycles !== undefined ? cut.cycles - this.cyclesBefore : Infinity;
+      const { meters } = this;
       for (let i = 0; i < 4096 && !core.waiting; i++) {
+        if (meters) meters.step(registers[15], registers[14]);
         this.clock.tick(core.executeInstruction() * CYCLE_NANOS);
         if (registers[15] === entry) this.passEnded(); // time.sleep_ms: the pass is done
         if (this.bitten || this.powerLost) break;

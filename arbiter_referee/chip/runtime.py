@@ -20,9 +20,10 @@ BOOTROM_BYTES = 16384
 # rp2's littlefs: 352 blocks of 4 KiB at 0xA0000 (MICROPY_HW_FLASH_STORAGE_BYTES on a Pico)
 FILESYSTEM_OFFSET = 0xA0000
 # Where the harness looks, when the ELF is there: os.urandom's source of bytes, where
-# time.sleep_ms enters (a pass's end), the C stack and the GC's heap.
+# time.sleep_ms enters (a pass's end), the C stack and the GC's heap; and the
+# functions whose cycles it can count (session.METERED).
 SYMBOLS = ("mp_hal_get_random", "mp_hal_delay_ms", "__StackBottom", "__StackTop",
-           "__GcHeapStart", "__GcHeapEnd")
+           "__GcHeapStart", "__GcHeapEnd", "gc_collect", "gc_alloc", "qstr_find_strn")
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,9 @@ CLOCKS = ("script", "pico")
 BUTTONS = ("up", "down", "left", "right", "a", "b")  # vscript's order
 CPU_HZ = 125_000_000  # a Pico's: rp2040js counts cycles at it
 WORK_MS = 3  # a pass with more CPU than this did work (an idle one: under 1 ms)
+# where a Pico's CPU goes, with meter=True: collecting the heap, finding room in it
+# (a Python call's frame included), and looking a new string up among the interned
+METERED = ("gc_collect", "gc_alloc", "qstr_find_strn")
 
 
 class ChipError(RuntimeError):
@@ -106,14 +109,15 @@ class Chip:
     False: the flash holds only ``flash_dir`` (a Pico as ``arbiter emulate`` has
     it). ``on_serial``: given what the chip prints as it comes (then not kept);
     ``on_usb``: called when its USB serial enumerates (a PC sees the port);
-    ``on_reset``: given the reason when the chip resets itself."""
+    ``on_reset``: given the reason when the chip resets itself; ``meter``: the stats
+    count the cycles spent in METERED's functions (the emulator runs a little slower)."""
 
     def __init__(self, flash_dir: Path, seed: int = 1, clock: str = "script",
                  firmware: PicoFirmware | None = None,
                  on_frame: Callable | None = None, with_firmware: bool = True,
                  on_serial: Callable[[bytes], None] | None = None,
                  on_usb: Callable[[], None] | None = None,
-                 on_reset: Callable[[str], None] | None = None) -> None:
+                 on_reset: Callable[[str], None] | None = None, meter: bool = False) -> None:
         if clock not in CLOCKS:
             raise ValueError(f"unknown clock {clock!r}; use one of {', '.join(CLOCKS)}")
         use_firmware_path()
@@ -143,7 +147,7 @@ class Chip:
             "rp2040js": str(rp2040js()), "bootrom": str(firmware.bootrom),
             "firmware": str(firmware.uf2), "filesystem": str(image),
             "filesystem_offset": FILESYSTEM_OFFSET, "symbols": firmware.symbols(),
-            "clock": clock, "seed": str(seed),
+            "clock": clock, "seed": str(seed), "meter": list(METERED) if meter else None,
             "pins": {"buttons": [self.wiring["buttons"][name] for name in
                                  ("up", "down", "left", "right", "a", "b")],
                      "led": self.wiring["led_pin"], "i2c": self.wiring["i2c_id"],
@@ -301,7 +305,8 @@ class Chip:
     def stats(self) -> dict:
         """cycles, passes, deepestStack (bytes of the C stack), leastFree (heap bytes
         free at a pass's end; Infinity without the ELF), flash erases and bytes,
-        flashOps (programs and erases begun), resets: all since the harness started."""
+        flashOps (programs and erases begun), resets: all since the harness started;
+        with meter=True, meters: {function: {calls, cycles}}."""
         self._command("stats")
         return self.last_stats
 
