@@ -58,12 +58,13 @@ class Emulator:
         return done
 
     def mpremote(self, *args, text=False):
-        done = run([*MPREMOTE, "connect", self.port, *args], timeout=120)
+        done = run([*MPREMOTE, "connect", self.port, *args], timeout=self.timeout)
         assert done.returncode == 0, done.stderr.decode()
         return done.stdout.decode() if text else done.stdout
 
-    def screen_lines(self, timeout=120):
-        deadline = time.monotonic() + timeout
+    def screen_lines(self, timeout=None):
+        # (timeouts here are hang guards, a command's: the chip on a loaded PC is slow)
+        deadline = time.monotonic() + (timeout or self.timeout)
         while time.monotonic() < deadline:
             if self.screen.exists() and self.screen.read_text().strip():
                 return self.screen.read_text().splitlines()
@@ -75,9 +76,9 @@ class Emulator:
         with self.buttons.open("a") as f:
             f.write(script + "\n")
 
-    def wait_screen(self, text, timeout=120):
+    def wait_screen(self, text, timeout=None):
         """The OLED's lines once one of them holds ``text``; AssertionError if never."""
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + (timeout or self.timeout)
         lines = []
         while time.monotonic() < deadline:
             if self.screen.exists():
