@@ -82,10 +82,7 @@ def play_lines(game, notes=(), notice=""):
     """The play screen in eight lines of at most ``ui.COLS``: long lines wrapped into
     the lines below. What does not fit is not cut: the key line says so (``^:more``)
     and the second value is all the screen says, for a page (else None)."""
-    import time as _t
-    _a = _t.ticks_us()
     lines = screen_lines(game)
-    print("T screen_lines", (_t.ticks_us() - _a) // 100 / 10)
     head = ui.wrap(lines[0])  # a title too long for the bar goes on below it
     lines[0] = head.pop(0)
     if game.state["round"] == 0:  # who picks: a few short lines, with blanks to spare
