@@ -10,36 +10,93 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from arbiter_referee.bench import press_time
+from arbiter_referee.bench import heap, press_time
 from arbiter_referee.chip import probe
 from arbiter_referee.compiled import factory_flash
 from arbiter_referee.emulator.session import run_session
 
 
-def session(pico, game) -> dict:
-    """One game's whole recorded session on the chip, beside CPython's."""
+HEAP_STEP = 4 * 1024  # the smallest heap's search steps
+STEPS = 2  # progress steps a game: its session, then the smallest heap it plays in
+
+
+def _play(pico, game, expected, folder: Path, heap: int | None = None,
+          give_up: bool = False) -> dict:
+    """The game's whole session on the chip with a GC heap of ``heap`` bytes (None: the
+    port's), beside ``expected`` (CPython's). ``give_up``: stop at the first line on
+    the serial console that CPython did not print (a run that cannot fit)."""
     from arbiter_referee.chip.session import Chip
 
+    factory_flash(folder)
+    with Chip(folder, game.device_seed, "script", pico, heap=heap) as chip:
+        def strayed():
+            said = [line for line in chip.serial_lines()[:-1] if line]  # whole lines
+            return said != expected.serial[:len(said)]
+
+        whole = chip.play(game.keys, strayed if give_up else None)
+        serial = [line for line in chip.serial_lines() if line]
+        final = bytes.fromhex(expected.frames[-1].split(" ram=")[1])
+        return {"whole": whole, "same_actions": whole and serial == expected.serial,
+                "same_screen": bytes(chip.board.oled.ram) == final, "serial": serial,
+                "stats": chip.stats(), "chip": chip}
+
+
+def smallest_heap(pico, game, expected, live: int, folder: Path) -> dict:
+    """The smallest heap, in HEAP_STEP steps, in which the whole session gives
+    CPython's actions and screen. No heap below what a collection left alive can;
+    the search starts a step or so above that and walks down while it plays, up
+    while it does not (each failing run ends at its first stray line). "Plays in"
+    is not monotonic in the heap (fragmentation moves with it): the figure is the
+    step under which the next one down failed. {"heap", "tried": {bytes: plays}}."""
+    floor = -(-live // HEAP_STEP)
+    most = pico.heap_bytes() // HEAP_STEP
+    tried = {}
+
+    def plays(steps):
+        run = _play(pico, game, expected, folder / f"heap-{steps}", steps * HEAP_STEP,
+                    give_up=True)
+        tried[steps * HEAP_STEP] = ok = run["same_actions"] and run["same_screen"]
+        return ok
+
+    steps = min(most, floor + 1)
+    if plays(steps):
+        while steps > floor and plays(steps - 1):
+            steps -= 1
+    else:
+        steps += 1
+        while steps <= most and not plays(steps):
+            steps += 1
+    return {"heap": steps * HEAP_STEP if steps <= most else None, "tried": tried}
+
+
+def session(pico, game, progress=None) -> dict:
+    """One game's whole recorded session on the chip, beside CPython's, and the
+    smallest heap it plays in (``progress(what)`` before the search)."""
     stack = probe.measure(pico)
     with tempfile.TemporaryDirectory() as folder:
         expected = run_session(game.device_seed, game.keys, "cpython",
                                flash_dir=Path(folder) / "cpython")
-        factory_flash(Path(folder) / "chip")
-        with Chip(Path(folder) / "chip", game.device_seed, "script", pico) as chip:
-            chip.play(game.keys)
-            figures = chip.stats()
-            presses = press_time.figures(chip.edges_made, chip.passes,
-                                         chip.board.panel_changes)
-            serial = [line for line in chip.serial_lines() if line]
-            screen = bytes(chip.board.oled.ram)
-    final = bytes.fromhex(expected.frames[-1].split(" ram=")[1])
+        run = _play(pico, game, expected, Path(folder) / "chip")
+        chip = run["chip"]
+        figures = run["stats"]
+        presses = press_time.figures(chip.edges_made, chip.passes, chip.board.panel_changes)
+        serial = run["serial"]
+        if progress:
+            progress(f"{game.name}: the smallest heap it plays in on the chip")
+        smallest = {"heap": None, "tried": {}} if pico.heap_bytes() is None else \
+            smallest_heap(pico, game, expected, figures["heapLive"], Path(folder) / "heaps")
     used = figures["deepestStack"]
     free = figures["leastFree"]
     return {
-        "same_actions": serial == expected.serial, "same_screen": screen == final,
+        "same_actions": run["same_actions"], "same_screen": run["same_screen"],
         "troubles": [line for line in serial if "crash" in line or "Traceback" in line],
         "stack_bytes": used, "stack_probe_left": stack.probe_left(used),
         "heap_free_least": None if free in (None, float("inf")) else free,
+        "heap_bytes": figures["heapBytes"], "heap_peak": figures["heapPeak"],
+        "heap_live": figures["heapLive"], "heap_smallest": smallest["heap"],
+        "heap_smallest_tried": smallest["tried"], "heap_budget": heap.BUDGET,
+        "heap_budget_ok": smallest["heap"] is not None and smallest["heap"] <= heap.BUDGET,
+        "collections": figures["collections"],
         "cycles": figures["cycles"], "passes": figures["passes"],
         "flash_erases": figures["flashErases"], "flash_bytes": figures["flashBytes"],
         **presses,
@@ -48,7 +105,7 @@ def session(pico, game) -> dict:
 
 def figures(pico, games, progress=None) -> dict:
     """Every game's session figures, and the probe's own (``progress(what)`` before
-    each)."""
+    each of a game's STEPS)."""
     stack = probe.measure(pico)
     out = {"probe": {"frames": stack.probe, "base_bytes": stack.base,
                      "call_bytes": stack.per_call, "limit_bytes": probe.LIMIT},
@@ -56,7 +113,7 @@ def figures(pico, games, progress=None) -> dict:
     for game in games:
         if progress:
             progress(f"{game.name}: the whole recorded session on the chip (rp2 port)")
-        out["games"][game.name] = session(pico, game)
+        out["games"][game.name] = session(pico, game, progress)
     return out
 
 

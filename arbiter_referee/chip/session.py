@@ -246,21 +246,25 @@ class Chip:
     def run(self, ms: int) -> int:
         return self.run_to(self.now_us // 1000 + ms)
 
-    def play(self, script: str) -> None:
+    def play(self, script: str, stop: Callable[[], bool] | None = None) -> bool:
         """A button script (vscript's words): each pin change made with the CPU asleep,
         at the script's instant on the "script" clock; on a Pico's clock, once the
         chip is asleep and as long after the last change as the script says (a
-        player waits for the screen before the next press)."""
+        player waits for the screen before the next press). ``stop()``, asked before
+        each change, ends the play early when true; returns whether it played all."""
         import vscript
 
         late = 0  # ms the chip was still busy past the script's instants
         for at, button, level in vscript.edges(script):
             reached = self.run_to(at + late)
             if button < 0 or self.off:  # the script's end, or the power's
-                return
+                return button < 0
+            if stop is not None and stop():
+                return False
             late = max(late, reached - at)
             self.set_pin(button, level)
             self.edges_made.append((self.now_us, self.cycles, button, level))
+        raise AssertionError("vscript.edges always ends with the script's end")
 
     def schedule(self, script: str) -> int:
         """Every pin change of ``script`` at its own instant on the chip's timer, the
