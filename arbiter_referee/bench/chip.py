@@ -43,30 +43,19 @@ def _play(pico, game, expected, folder: Path, heap: int | None = None,
 
 def smallest_heap(pico, game, expected, live: int, folder: Path) -> dict:
     """The smallest heap, in HEAP_STEP steps, in which the whole session gives
-    CPython's actions and screen. No heap below what a collection left alive can;
-    the search starts a step or so above that and walks down while it plays, up
-    while it does not (each failing run ends at its first stray line). "Plays in"
-    is not monotonic in the heap (fragmentation moves with it): the figure is the
-    step under which the next one down failed. {"heap", "tried": {bytes: plays}}."""
-    floor = -(-live // HEAP_STEP)
+    CPython's actions and screen: from the first step above ``live`` (what a
+    collection left alive: no smaller heap can hold it), a step up until one plays
+    (each failing run ends at its first stray line, so only the last is whole).
+    {"heap": bytes (None: not even the port's), "tried": {bytes: plays}}."""
     most = pico.heap_bytes() // HEAP_STEP
     tried = {}
-
-    def plays(steps):
+    for steps in range(-(-live // HEAP_STEP), most + 1):
         run = _play(pico, game, expected, folder / f"heap-{steps}", steps * HEAP_STEP,
                     give_up=True)
         tried[steps * HEAP_STEP] = ok = run["same_actions"] and run["same_screen"]
-        return ok
-
-    steps = min(most, floor + 1)
-    if plays(steps):
-        while steps > floor and plays(steps - 1):
-            steps -= 1
-    else:
-        steps += 1
-        while steps <= most and not plays(steps):
-            steps += 1
-    return {"heap": steps * HEAP_STEP if steps <= most else None, "tried": tried}
+        if ok:
+            return {"heap": steps * HEAP_STEP, "tried": tried}
+    return {"heap": None, "tried": tried}
 
 
 def session(pico, game, progress=None) -> dict:
@@ -130,9 +119,19 @@ def lines(result: dict) -> list[str]:
                    f"of the probe's frames left); least heap free {free}; "
                    f"{g['cycles'] / 125e6:.1f} s of CPU at 125 MHz; {same}")
         cpu, panel = g["cpu_ms"], g["panel_ms"]
+        smallest = g["heap_smallest"]
+        fits = "-" if smallest is None else \
+            f"{smallest // 1024} KB: {'PASS' if g['heap_budget_ok'] else 'OVER'}"
+        out.append(f"  {'':12} heap (of {_kb(g['heap_bytes'])}): peak in use "
+                   f"{_kb(g['heap_peak'])}, live {_kb(g['heap_live'])}; plays whole in "
+                   f"{fits} (budget {g['heap_budget'] // 1024} KB)")
         out.append(f"  {'':12} {g['presses']} presses: CPU per press {cpu['median']} ms "
                    f"median, {cpu['p95']} p95, {cpu['worst']} worst; press to panel "
                    f"{panel['median']} / {panel['p95']} / {panel['worst']} ms "
                    f"({g['no_change']} changed nothing); an idle pass "
                    f"{g['idle_pass_ms']} ms, {g['wakeups_per_s']} wake-ups/s")
     return out
+
+
+def _kb(n) -> str:
+    return "-" if n is None else f"{n / 1024:.1f} KB"
