@@ -1,9 +1,11 @@
 """Each bundled game's whole recorded session on the chip: MicroPython's own rp2 port
 in an emulated RP2040 (arbiter_referee.chip), the firmware as ``arbiter deploy``
 installs it. What a Pico's stack and heap hold is measured there: the deepest C
-stack (and the probe's frames left below it) and the least heap free at a pass's end
-(after the main loop's collection: what is alive); and how long each press takes
-(press_time)."""
+stack (and the probe's frames left below it); the heap (read from the collector's
+allocation table) at its least free at a pass's end, its peak in use (as each
+collection starts, and at each pass's end) and its live part (the most a collection
+left), and the smallest heap the session plays in (the port's made smaller); and how
+long each press takes (press_time)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,6 @@ from arbiter_referee.bench import heap, press_time
 from arbiter_referee.chip import probe
 from arbiter_referee.compiled import factory_flash
 from arbiter_referee.emulator.session import run_session
-
 
 HEAP_STEP = 4 * 1024  # the smallest heap's search steps
 STEPS = 2  # progress steps a game: its session, then the smallest heap it plays in

@@ -1,0 +1,48 @@
+"""The heap on the MicroPython a Pico runs (issue 42): the rp2 port's GC heap made
+smaller, as a board with less RAM has it. tests/test_chip.py plays each game's
+recorded start and resume in the 144 KB budget (three quarters of a Pico W's 192 KB);
+the whole sessions' figures (peak, live, the smallest heap each plays in) are
+``arbiter bench --chip-only``'s, too slow for the suite."""
+
+from __future__ import annotations
+
+import pytest
+from helpers.chip import firmware
+
+from arbiter_referee.bench import heap
+
+
+def test_the_heap_asked_for_is_the_heap_micropython_has(tmp_path):
+    from arbiter_referee.chip.session import Chip
+
+    (tmp_path / "main.py").write_text(
+        "import gc, time\n"
+        "print('heap', gc.mem_free() + gc.mem_alloc())\n"
+        "junk = [bytearray(1000) for _ in range(50)]\n"
+        "gc.collect()\n"
+        "print('live', gc.mem_alloc())\n"
+        "time.sleep_ms(10)\n")
+    pico = firmware()
+    assert pico.heap_bytes() == 245_888  # ../shared/rp2/README.md: the port's own
+    for size in (heap.BOARDS["pico_w"], heap.BUDGET, 100_000):
+        with Chip(tmp_path, 1, "script", pico, heap=size) as chip:
+            chip.run_to(300)
+            said = dict(line.split() for line in chip.serial_lines()
+                        if line.startswith(("heap ", "live ")))
+            stats = chip.stats()
+        assert int(said["heap"]) == stats["heapBytes"] == size // 64 * 64
+        # what a collection left alive, read from the allocation table as gc counts it
+        assert stats["heapLive"] == int(said["live"]) > 50_000
+        assert stats["heapPeak"] >= stats["heapLive"]
+
+
+def test_a_heap_over_the_ports_or_without_the_elf_is_refused_in_a_line(tmp_path):
+    from dataclasses import replace
+
+    from arbiter_referee.chip.session import Chip
+
+    pico = firmware()
+    with pytest.raises(ValueError, match="give 16384 to 245888 bytes"):
+        Chip(tmp_path, 1, "script", pico, heap=300_000)
+    with pytest.raises(ValueError, match="needs the firmware's ELF"):
+        Chip(tmp_path, 1, "script", replace(pico, elf=None), heap=heap.BUDGET)
