@@ -86,6 +86,7 @@ def session(pico, game, progress=None) -> dict:
         "heap_live": figures["heapLive"], "heap_smallest": smallest["heap"],
         "heap_smallest_tried": smallest["tried"], "heap_budget": heap.BUDGET,
         "heap_budget_ok": smallest["heap"] is not None and smallest["heap"] <= heap.BUDGET,
+        "heap_boards": heap.boards(smallest["heap"]),
         "collections": figures["collections"],
         "cycles": figures["cycles"], "passes": figures["passes"],
         "flash_erases": figures["flashErases"], "flash_bytes": figures["flashBytes"],
