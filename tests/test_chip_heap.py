@@ -46,3 +46,26 @@ def test_a_heap_over_the_ports_or_without_the_elf_is_refused_in_a_line(tmp_path)
         Chip(tmp_path, 1, "script", pico, heap=300_000)
     with pytest.raises(ValueError, match="needs the firmware's ELF"):
         Chip(tmp_path, 1, "script", replace(pico, elf=None), heap=heap.BUDGET)
+
+
+def test_the_benchs_smallest_heap_walks_up_from_the_live_heap_to_the_first_that_plays(
+        monkeypatch, tmp_path):
+    # a model of the chip: a session plays whole from 130,000 bytes of heap up
+    from types import SimpleNamespace
+
+    from arbiter_referee.bench import chip
+
+    tried = []
+
+    def play(pico, game, expected, folder, heap=None, give_up=False):
+        tried.append(heap)
+        assert give_up  # a run that cannot fit ends at its first stray line
+        return {"same_actions": heap >= 130_000, "same_screen": True}
+
+    monkeypatch.setattr(chip, "_play", play)
+    pico = SimpleNamespace(heap_bytes=lambda: 245_888)
+    found = chip.smallest_heap(pico, None, None, 121_000, tmp_path)
+    assert found["heap"] == 131_072 and tried == [122_880, 126_976, 131_072]
+    assert found["tried"] == {122_880: False, 126_976: False, 131_072: True}
+    pico = SimpleNamespace(heap_bytes=lambda: 126 * 1024)  # never: not even the port's
+    assert chip.smallest_heap(pico, None, None, 121_000, tmp_path)["heap"] is None
