@@ -232,11 +232,11 @@ def test_romfs_keeps_the_firmwares_bytecode_out_of_the_heap():
 # ``arbiter bench --micropython32``, held by tests/test_calibrate.py where one is at
 # hand); on the chip, MicroPython's own rp2 port with its real collector (``arbiter
 # bench --chip-only``), Jugger's whole session needs 148 KB and Double Impactics' 144
-# (63737d7); tests/test_chip.py holds each game's recorded start there. By the bench's upper bound (a pass's garbage kept till it ends) Double
-# Impactics met it too, at 144 KB exactly (5713e08 to fcc2073); the walks that keep
-# their own stack for a Pico's C stack (issue 41) took 1.5 KB more: 145 KB, 148 KB
-# with the search's rounding. Jugger does not (177 KB). Strict: the day one fits by
-# that bound, it says so.
+# (63737d7); tests/test_chip.py holds each game's recorded start there. By the bench's
+# upper bound (a pass's garbage kept till it ends) Double Impactics met it too, at 144 KB
+# exactly (5713e08 to fcc2073); the walks that keep their own stack for a Pico's C stack
+# (issue 41) took 1.5 KB more: 145 KB, 148 KB with the search's rounding. Jugger does
+# not (177 KB). Strict: the day one fits by that bound, it says so.
 @pytest.mark.parametrize("name", [
     pytest.param("impactics", marks=pytest.mark.xfail(strict=True, reason=(
         "issue 41: Double Impactics needs 145 KB by the bench's upper bound; the "
