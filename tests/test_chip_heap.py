@@ -48,24 +48,29 @@ def test_a_heap_over_the_ports_or_without_the_elf_is_refused_in_a_line(tmp_path)
         Chip(tmp_path, 1, "script", replace(pico, elf=None), heap=heap.BUDGET)
 
 
-def test_the_benchs_smallest_heap_walks_up_from_the_live_heap_to_the_first_that_plays(
+def test_the_benchs_smallest_heap_is_searched_from_the_budget_a_step_at_a_time(
         monkeypatch, tmp_path):
-    # a model of the chip: a session plays whole from 130,000 bytes of heap up
+    # a model of the chip: a session plays whole from ``needs`` bytes of heap up
     from types import SimpleNamespace
 
     from arbiter_referee.bench import chip
 
-    tried = []
+    def search(needs, live, port=245_888):
+        tried = []
 
-    def play(pico, game, expected, folder, heap=None, give_up=False):
-        tried.append(heap)
-        assert give_up  # a run that cannot fit ends at its first stray line
-        return {"same_actions": heap >= 130_000, "same_screen": True}
+        def play(pico, game, expected, folder, heap=None, give_up=False):
+            tried.append(heap // 1024)
+            assert give_up  # a run that cannot fit ends at its first stray line
+            return {"same_actions": heap >= needs, "same_screen": True}
 
-    monkeypatch.setattr(chip, "_play", play)
-    pico = SimpleNamespace(heap_bytes=lambda: 245_888)
-    found = chip.smallest_heap(pico, None, None, 121_000, tmp_path)
-    assert found["heap"] == 131_072 and tried == [122_880, 126_976, 131_072]
-    assert found["tried"] == {122_880: False, 126_976: False, 131_072: True}
-    pico = SimpleNamespace(heap_bytes=lambda: 126 * 1024)  # never: not even the port's
-    assert chip.smallest_heap(pico, None, None, 121_000, tmp_path)["heap"] is None
+        monkeypatch.setattr(chip, "_play", play)
+        found = chip.smallest_heap(SimpleNamespace(heap_bytes=lambda: port), None, None,
+                                   live, tmp_path)
+        assert found["tried"] == {kb * 1024: kb * 1024 >= needs for kb in tried}
+        return found["heap"] and found["heap"] // 1024, tried
+
+    assert search(140_000, 120_000) == (140, [144, 140, 136])  # down while it plays
+    assert search(150_000, 120_000) == (148, [144, 148])  # up until it plays
+    assert search(130_000, 129_000) == (128, [144, 140, 136, 132, 128])  # not under live
+    assert search(170_000, 150_000) == (168, [148, 152, 156, 160, 164, 168])
+    assert search(300_000, 120_000, port=150_000) == (None, [144])  # not even the port's

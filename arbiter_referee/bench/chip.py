@@ -44,19 +44,30 @@ def _play(pico, game, expected, folder: Path, heap: int | None = None,
 
 def smallest_heap(pico, game, expected, live: int, folder: Path) -> dict:
     """The smallest heap, in HEAP_STEP steps, in which the whole session gives
-    CPython's actions and screen: from the first step above ``live`` (what a
-    collection left alive: no smaller heap can hold it), a step up until one plays
-    (each failing run ends at its first stray line, so only the last is whole).
-    {"heap": bytes (None: not even the port's), "tried": {bytes: plays}}."""
-    most = pico.heap_bytes() // HEAP_STEP
+    CPython's actions and screen. No heap under ``live`` (what a collection left
+    alive) can; the need lies above it, where an action's working set counts too,
+    and games stand near the budget: so the search starts at the budget (or above
+    ``live``), goes down a step at a time while a run plays, else up until one does.
+    A run that cannot ends at its first stray line. {"heap": bytes (None: not even
+    the port's), "tried": {bytes: plays}}."""
+    least, most = -(-live // HEAP_STEP), pico.heap_bytes() // HEAP_STEP
     tried = {}
-    for steps in range(-(-live // HEAP_STEP), most + 1):
+
+    def plays(steps):
         run = _play(pico, game, expected, folder / f"heap-{steps}", steps * HEAP_STEP,
                     give_up=True)
         tried[steps * HEAP_STEP] = ok = run["same_actions"] and run["same_screen"]
-        if ok:
-            return {"heap": steps * HEAP_STEP, "tried": tried}
-    return {"heap": None, "tried": tried}
+        return ok
+
+    steps = min(max(least, heap.BUDGET // HEAP_STEP), most)
+    if plays(steps):
+        while steps > least and plays(steps - 1):
+            steps -= 1
+    else:
+        steps += 1
+        while steps <= most and not plays(steps):
+            steps += 1
+    return {"heap": steps * HEAP_STEP if steps <= most else None, "tried": tried}
 
 
 def session(pico, game, progress=None) -> dict:
