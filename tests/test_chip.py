@@ -2,7 +2,8 @@
 user downloads) in an emulated RP2040, with the firmware as ``arbiter deploy``
 installs it. Every bundled game starts from a fresh flash and plays its recorded
 session's first presses with the same actions, messages and screen as under
-CPython, then comes back after a power cut (issue 41). The presses come at their
+CPython, then comes back after a power cut (issue 41), in a heap of 144 KB: the
+budget, three quarters of a Pico W's (issue 42). The presses come at their
 instants by the chip's own clock, its CPU at 125 MHz: a press made while a pass
 works counts all the same, in order (issue 42)."""
 
@@ -12,7 +13,7 @@ import pytest
 from helpers.chip import firmware, first_presses
 from helpers.stack import SPARE
 
-from arbiter_referee.bench import scenarios
+from arbiter_referee.bench import heap, scenarios
 from arbiter_referee.chip import probe
 from arbiter_referee.compiled import factory_flash
 from arbiter_referee.emulator.rig import Rig
@@ -50,7 +51,8 @@ def test_each_game_plays_its_recorded_start_by_the_chips_clock_and_resumes_after
     game, keys = _recorded(name)
     expected = run_session(game.device_seed, keys, "cpython", flash_dir=tmp_path / "cpython")
     factory_flash(tmp_path / "chip")
-    with Chip(tmp_path / "chip", game.device_seed, "pico", pico) as chip:
+    # the rp2 port's heap shrunk to the budget: 144 KB, three quarters of a Pico W's
+    with Chip(tmp_path / "chip", game.device_seed, "pico", pico, heap=heap.BUDGET) as chip:
         chip.run_to(chip.schedule(keys))  # a player who does not wait for the screen
         chip.settle()
         serial = [line for line in chip.serial_lines() if line]
@@ -79,6 +81,7 @@ def test_each_game_plays_its_recorded_start_by_the_chips_clock_and_resumes_after
         used = chip.stats()["deepestStack"]
         left = probe.measure(pico).probe_left(used)
         assert left >= SPARE, f"{used} bytes of the C stack: {left} of the probe's left"
+        assert chip.stats()["heapBytes"] == heap.BUDGET
     # as the emulated device comes back to the same game on the same flash
     rig = Rig(tmp_path / "cpython", seed=2, factory=False)
     assert resumed == ["arbiter: " + line for line in rig.device.log.lines

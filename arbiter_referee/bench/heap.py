@@ -29,9 +29,10 @@ from arbiter_referee.paths import FIRMWARE
 STEP = 1024
 LOWEST, HIGHEST = 8 * 1024, 512 * 1024
 # The GC heap stock MicroPython gives on each board since 1.20: all the RAM the
-# firmware leaves free (a Pico W's radio takes its part). Measured on each
-# board with gc.mem_free() + gc.mem_alloc() after boot; the Pico 2's is rounded.
-BOARDS = {"pico": 233_472, "pico_w": 196_608, "pico_2": 470 * 1024}
+# firmware leaves free (a Pico W's radio takes its part), gc.mem_free() +
+# gc.mem_alloc(). The Pico's: the rp2 port v1.28.0 on the chip (tests/test_chip_heap.py
+# holds it); the Pico W's and the Pico 2's (rounded) from other builds.
+BOARDS = {"pico": 245_888, "pico_w": 196_608, "pico_2": 470 * 1024}
 BOARD_NAMES = {"pico": "Pico", "pico_w": "Pico W", "pico_2": "Pico 2"}
 # Issue 18: every game in three quarters of a Pico W's heap (under two thirds of
 # a Pico's), so the boards people own have room to spare.

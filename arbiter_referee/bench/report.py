@@ -67,7 +67,7 @@ def collect(skip_heap: bool = False, skip_scale: bool = False,
     scenarios_run = list(device_scenarios())
     total = 1 + len(scenarios_run) * (1 if skip_heap else 4 + bool(micropython32)) + \
         len(scenarios.GAMES) + 2 + (0 if skip_scale else 1 + len(growth.CYCLES)) + \
-        (len(scenarios.GAMES) if pico else 0)
+        (len(scenarios.GAMES) * chip.STEPS if pico else 0)
     progress = Progress(total, say)
     progress.step("compiling the firmware to .mpy and a ROMFS image")
     device = heap.device_firmware()  # the heap as installed: .mpy, loaded when needed
@@ -248,7 +248,7 @@ def main(args) -> int:
               "\n".join(cuts.lines(result["chip_cuts"])))
         return 0
     if args.chip_only:
-        progress = Progress(len(scenarios.GAMES), say)
+        progress = Progress(len(scenarios.GAMES) * chip.STEPS, say)
         result = {"chip": chip.figures(pico, scenarios.GAMES, progress.step)}
         print(json.dumps(result, sort_keys=True) if args.json else
               "\n".join(chip.lines(result["chip"])))

@@ -57,6 +57,7 @@ const pico = new Pico(lib, {
   meter: config.meter,
   clock: config.clock,
   seed: BigInt(config.seed),
+  heap: config.heap,
   pins: config.pins,
   on: {
     i2c: (bytes, micros) => {

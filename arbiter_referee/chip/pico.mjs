@@ -15,6 +15,14 @@ const TIMER_IRQS = [0, 1, 2, 3]; // TIMER_IRQ_0..3
 const SPIN_READS = 16; // the timer read this often with nothing else in between: a busy-wait
 const LED_RESET_NANOS = 50000; // a WS2812 latches after 50 us low
 const LED_ONE_NANOS = 625; // a high pulse longer than this is a 1 (0: 400 ns, 1: 850 ns)
+// py/gc.c with the finaliser table (rp2): a heap of T bytes from start has an
+// allocation table of A = (T - 1) * 8 / (8 + 4 + 512) bytes (2 bits a 16-byte block,
+// 0 = free), then the finalisers' bits, then a pool of 64 A bytes ending at its end
+const TABLE_BITS = 8 + 4 + 512;
+const POOL_PER_TABLE_BYTE = 64;
+// free blocks in a byte of the allocation table
+const FREE_BLOCKS = Uint8Array.from({ length: 256 }, (_, byte) =>
+  [0, 2, 4, 6].filter((shift) => !((byte >> shift) & 3)).length);
 
 // rp2's linker script (memmap_mp.ld): the C stack in SCRATCH_X and Y, 8 KiB.
 const DEFAULT_STACK = { bottom: 0x20040000, top: 0x20042000 };
@@ -54,8 +62,10 @@ export class Pico {
    * the UF2), filesystem ({offset, image}: littlefs as the port mounts it),
    * symbols (from the firmware's ELF, or null), clock ('script': the timer
    * stands still while the CPU works, as the emulated device's clock does;
-   * 'pico': it runs with the CPU at 125 MHz), seed (BigInt), pins ({buttons,
-   * led, i2c, oled}), and the callbacks on ({i2c, leds, serial, pass, reset}).
+   * 'pico': it runs with the CPU at 125 MHz), seed (BigInt), heap (the GC's pool
+   * in bytes, smaller than the port's: gc_init is given a lower end; null: the
+   * port's own), pins ({buttons, led, i2c, oled}), and the callbacks on ({i2c,
+   * leds, serial, pass, reset}).
    */
   constructor(lib, options) {
     this.lib = lib;
@@ -70,7 +80,10 @@ export class Pico {
     this.seed = options.seed;
     this.boots = 0;
     this.cyclesBefore = 0; // the cycles of the chips before the last reset
-    this.stats = { passes: 0, deepestStack: 0, leastFree: Infinity,
+    // heapPeak: the most in use, read as a collection starts (the heap at its
+    // fullest) and at each pass's end; heapLive: the most in use as one ends
+    this.stats = { passes: 0, deepestStack: 0, leastFree: Infinity, heapBytes: null,
+                   heapPeak: 0, heapLive: 0, collections: 0,
                    flashErases: 0, flashBytes: 0, flashOps: 0, resets: 0 };
     // the power goes at a moment armed by cutAt(): {op, part} or {cycles}; then
     // the CPU stops where it is (powerLost) until powerCycle()
@@ -105,6 +118,7 @@ export class Pico {
     const sleep = this.symbols.mp_hal_delay_ms;
     this.sleepEntry = sleep ? sleep & ~1 : null;
     this.passStart = this.cycles(); // where the pass under way began (its wake-up)
+    this.watchHeap();
     this.spin = 0;
     this.spinAt = 0;
     this.breaks = new Map();
@@ -331,7 +345,7 @@ export class Pico {
         continue;
       }
       this.running = true;
-      const entry = this.sleepEntry;
+      const { sleepEntry, collectEntry, heapInit } = this;
       const registers = core.registers;
       const { cut } = this;
       const stop = cut && cut.cycles !== undefined ? cut.cycles - this.cyclesBefore : Infinity;
@@ -339,7 +353,11 @@ export class Pico {
       for (let i = 0; i < 4096 && !core.waiting; i++) {
         if (meters) meters.step(registers[15], registers[14]);
         this.clock.tick(core.executeInstruction() * CYCLE_NANOS);
-        if (registers[15] === entry) this.passEnded(); // time.sleep_ms: the pass is done
+        const pc = registers[15];
+        if (pc === sleepEntry) this.passEnded(); // time.sleep_ms: the pass is done
+        else if (pc === collectEntry) this.collecting(registers[14] & ~1);
+        else if (pc === this.collectExit) this.collected();
+        else if (pc === heapInit) this.shrinkHeap(registers);
         if (this.bitten || this.powerLost) break;
         if (core.cycles >= stop) {
           this.powerLost = true;
@@ -368,7 +386,10 @@ export class Pico {
     if (stack > this.stats.deepestStack) this.stats.deepestStack = stack;
     if (stack > this.deepestSince) this.deepestSince = stack;
     const free = this.heapFree();
-    if (free !== null && free < this.stats.leastFree) this.stats.leastFree = free;
+    if (free !== null) {
+      if (free < this.stats.leastFree) this.stats.leastFree = free;
+      this.stats.heapPeak = Math.max(this.stats.heapPeak, this.heapPool() - free);
+    }
     this.leds.flush();
     const total = this.cycles();
     this.on.pass(this.now(), total - this.passStart, total);
@@ -434,20 +455,72 @@ export class Pico {
     return top - at;
   }
 
-  /** gc.mem_free() read from the GC's allocation table (2 bits a 16-byte block,
-   * 0 = free), where the ELF says the heap lies; null without it. */
+  // ---- the heap ----
+
+  /** Where the GC's heap lies (the ELF's symbols) and the hooks on it: gc_init's
+   * entry, to give it a lower end when a smaller heap is asked for, and
+   * gc_collect's, to read the heap before and after each collection. */
+  watchHeap() {
+    const { __GcHeapStart: start, __GcHeapEnd: end, gc_init: init,
+            gc_collect: collect } = this.symbols;
+    this.heapStart = start || null;
+    this.heapEnd = end || null;
+    this.collectEntry = collect ? collect & ~1 : null;
+    this.collectExit = null; // gc_collect's return address, while it runs
+    this.heapInit = null;
+    this.stats.heapBytes = start && end ? this.heapPool() : null;
+    if (this.options.heap) {
+      if (!start || !end || !init) throw new Error('a smaller heap needs the ELF\'s gc_init');
+      this.heapInit = init & ~1;
+    }
+  }
+
+  /** At gc_init's entry (r0 start, r1 end): an end that leaves a pool of the heap
+   * asked for (gc_init rounds the end down to 16 bytes; the pool ends there). */
+  shrinkHeap(registers) {
+    const start = registers[0] >>> 0;
+    const table = Math.floor(this.options.heap / POOL_PER_TABLE_BYTE);
+    let end = start + Math.ceil((table * TABLE_BITS) / 8) + 1;
+    end = (end + 15) & ~15;
+    if (end > (registers[1] >>> 0)) throw new Error(`the heap asked for is over the port's`);
+    registers[1] = end;
+    this.heapStart = start;
+    this.heapEnd = end;
+    this.stats.heapBytes = this.heapPool();
+  }
+
+  /** The GC's pool in bytes: gc.mem_free() + gc.mem_alloc(). */
+  heapPool() {
+    return this.heapTable() * POOL_PER_TABLE_BYTE;
+  }
+
+  heapTable() {
+    return Math.floor(((this.heapEnd - this.heapStart - 1) * 8) / TABLE_BITS);
+  }
+
+  /** gc.mem_free() read from the GC's allocation table, where the ELF says the
+   * heap lies; null without it. */
   heapFree() {
-    const { __GcHeapStart: start, __GcHeapEnd: end } = this.symbols;
-    if (!start || !end) return null;
-    // py/gc.c gc_setup_area with the finaliser table (rp2): T = A (1 + 4/8 + 4 * 16) + 1
-    const tableBytes = Math.floor(((end - start - 1) * 8) / (8 + 4 + 512));
+    if (!this.heapStart) return null;
     const sram = this.mcu.sram;
     let free = 0;
-    for (let i = start - 0x20000000, stop = i + tableBytes; i < stop; i++) {
-      const byte = sram[i];
-      for (let shift = 0; shift < 8; shift += 2) if (!((byte >> shift) & 3)) free += 1;
+    for (let i = this.heapStart - 0x20000000, stop = i + this.heapTable(); i < stop; i++) {
+      free += FREE_BLOCKS[sram[i]];
     }
     return free * 16;
+  }
+
+  /** gc_collect's entry: the heap at its fullest, garbage and all. */
+  collecting(returnTo) {
+    this.collectExit = returnTo;
+    this.stats.collections += 1;
+    this.stats.heapPeak = Math.max(this.stats.heapPeak, this.heapPool() - this.heapFree());
+  }
+
+  /** gc_collect's return: what is alive (as far as a conservative collector knows). */
+  collected() {
+    this.collectExit = null;
+    this.stats.heapLive = Math.max(this.stats.heapLive, this.heapPool() - this.heapFree());
   }
 
   // ---- the board ----

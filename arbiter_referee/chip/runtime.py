@@ -20,10 +20,16 @@ BOOTROM_BYTES = 16384
 # rp2's littlefs: 352 blocks of 4 KiB at 0xA0000 (MICROPY_HW_FLASH_STORAGE_BYTES on a Pico)
 FILESYSTEM_OFFSET = 0xA0000
 # Where the harness looks, when the ELF is there: os.urandom's source of bytes, where
-# time.sleep_ms enters (a pass's end), the C stack and the GC's heap; and the
-# functions whose cycles it can count (session.METERED).
+# time.sleep_ms enters (a pass's end), the C stack, the GC's heap, where the heap is
+# set up (to make it smaller) and where a collection starts (to read it there); and
+# the functions whose cycles it can count (session.METERED).
 SYMBOLS = ("mp_hal_get_random", "mp_hal_delay_ms", "__StackBottom", "__StackTop",
-           "__GcHeapStart", "__GcHeapEnd", "gc_collect", "gc_alloc", "qstr_find_strn")
+           "__GcHeapStart", "__GcHeapEnd", "gc_init", "gc_collect", "gc_alloc",
+           "qstr_find_strn")
+# py/gc.c with the finaliser table (rp2): T bytes give (T - 1) * 8 // 524 bytes of
+# allocation table, each for a 64-byte part of the pool (gc.mem_free() + mem_alloc())
+GC_TABLE_BITS, GC_POOL_PER_TABLE_BYTE = 8 + 4 + 512, 64
+HEAP_LEAST = 16 * 1024  # a smaller heap asked for is a slip, not a board
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,15 @@ class PicoFirmware:
         if self.elf is None:
             return {}
         return _symbols(self.elf)
+
+    def heap_bytes(self) -> int | None:
+        """The port's GC heap (gc.mem_free() + gc.mem_alloc()), from the ELF; None
+        without it."""
+        symbols = self.symbols()
+        if "__GcHeapStart" not in symbols:
+            return None
+        total = symbols["__GcHeapEnd"] - symbols["__GcHeapStart"]
+        return (total - 1) * 8 // GC_TABLE_BITS * GC_POOL_PER_TABLE_BYTE
 
 
 @functools.lru_cache(maxsize=None)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from arbiter_referee.chip.runtime import (
     FILESYSTEM_OFFSET,
+    HEAP_LEAST,
     PicoFirmware,
     filesystem_image,
     pico_firmware,
@@ -110,20 +111,31 @@ class Chip:
     it). ``on_serial``: given what the chip prints as it comes (then not kept);
     ``on_usb``: called when its USB serial enumerates (a PC sees the port);
     ``on_reset``: given the reason when the chip resets itself; ``meter``: the stats
-    count the cycles spent in METERED's functions (the emulator runs a little slower)."""
+    count the cycles spent in METERED's functions (the emulator runs a little slower).
+    ``heap``: the GC heap's bytes (gc.mem_free() + gc.mem_alloc(), to 64 bytes),
+    smaller than the port's, as a board with less RAM has (it needs the firmware's
+    ELF)."""
 
     def __init__(self, flash_dir: Path, seed: int = 1, clock: str = "script",
                  firmware: PicoFirmware | None = None,
                  on_frame: Callable | None = None, with_firmware: bool = True,
                  on_serial: Callable[[bytes], None] | None = None,
                  on_usb: Callable[[], None] | None = None,
-                 on_reset: Callable[[str], None] | None = None, meter: bool = False) -> None:
+                 on_reset: Callable[[str], None] | None = None, meter: bool = False,
+                 heap: int | None = None) -> None:
         if clock not in CLOCKS:
             raise ValueError(f"unknown clock {clock!r}; use one of {', '.join(CLOCKS)}")
         use_firmware_path()
         from arbiter.hw import wiring
 
         firmware = firmware or pico_firmware()
+        if heap is not None:
+            most = firmware.heap_bytes()
+            if most is None:
+                raise ValueError("a smaller heap needs the firmware's ELF beside its UF2")
+            if not HEAP_LEAST <= heap <= most:
+                raise ValueError(f"heap {heap}: give {HEAP_LEAST} to {most} bytes "
+                                 f"(the port's heap)")
         self.flash_dir = Path(flash_dir)
         config = self.flash_dir / "config.json"
         self.wiring = wiring.load(config.read_text() if config.is_file() else None)[0]
@@ -148,6 +160,7 @@ class Chip:
             "firmware": str(firmware.uf2), "filesystem": str(image),
             "filesystem_offset": FILESYSTEM_OFFSET, "symbols": firmware.symbols(),
             "clock": clock, "seed": str(seed), "meter": list(METERED) if meter else None,
+            "heap": heap,
             "pins": {"buttons": [self.wiring["buttons"][name] for name in
                                  ("up", "down", "left", "right", "a", "b")],
                      "led": self.wiring["led_pin"], "i2c": self.wiring["i2c_id"],
@@ -233,21 +246,25 @@ class Chip:
     def run(self, ms: int) -> int:
         return self.run_to(self.now_us // 1000 + ms)
 
-    def play(self, script: str) -> None:
+    def play(self, script: str, stop: Callable[[], bool] | None = None) -> bool:
         """A button script (vscript's words): each pin change made with the CPU asleep,
         at the script's instant on the "script" clock; on a Pico's clock, once the
         chip is asleep and as long after the last change as the script says (a
-        player waits for the screen before the next press)."""
+        player waits for the screen before the next press). ``stop()``, asked before
+        each change, ends the play early when true; returns whether it played all."""
         import vscript
 
         late = 0  # ms the chip was still busy past the script's instants
         for at, button, level in vscript.edges(script):
             reached = self.run_to(at + late)
             if button < 0 or self.off:  # the script's end, or the power's
-                return
+                return button < 0
+            if stop is not None and stop():
+                return False
             late = max(late, reached - at)
             self.set_pin(button, level)
             self.edges_made.append((self.now_us, self.cycles, button, level))
+        raise AssertionError("vscript.edges always ends with the script's end")
 
     def schedule(self, script: str) -> int:
         """Every pin change of ``script`` at its own instant on the chip's timer, the
@@ -304,9 +321,11 @@ class Chip:
 
     def stats(self) -> dict:
         """cycles, passes, deepestStack (bytes of the C stack), leastFree (heap bytes
-        free at a pass's end; Infinity without the ELF), flash erases and bytes,
-        flashOps (programs and erases begun), resets: all since the harness started;
-        with meter=True, meters: {function: {calls, cycles}}."""
+        free at a pass's end; Infinity without the ELF), heapBytes (the GC heap),
+        heapPeak (the most in use, read as each collection starts and at each pass's
+        end), heapLive (the most in use as a collection ends), collections, flash
+        erases and bytes, flashOps (programs and erases begun), resets: all since the
+        harness started; with meter=True, meters: {function: {calls, cycles}}."""
         self._command("stats")
         return self.last_stats
 
