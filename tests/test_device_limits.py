@@ -1,7 +1,8 @@
 """What the device cannot hold is never the game's end (issue 41): an action that runs
-out of heap or of C stack is refused with the reason, its rewind too; a game whose
-rewind failed is read back from its journal, as it was; and a saved game the device
-cannot replay stays on flash instead of being set aside."""
+out of heap or of C stack is refused with the reason and the game put back as it was
+(no replay: issue 42); a preview that cannot run leaves its form; an undo whose rewind
+failed reads the game back from its journal; and a saved game the device cannot
+replay stays on flash instead of being set aside."""
 
 from __future__ import annotations
 
@@ -111,3 +112,30 @@ def test_a_saved_game_the_device_cannot_replay_stays_on_flash(
     last = again.reboot()  # the next boot resumes it
     last.settle()
     assert last.lines[0] == "Game restored"
+
+
+@pytest.mark.parametrize(("error", "reason"), LIMITS)
+def test_a_preview_the_heap_cannot_hold_leaves_the_form_and_the_game(
+        tmp_path, monkeypatch, error, reason):
+    # the chip at 144 KB: Kaiju's damage form ran out of heap while its preview read
+    # the action from flash, and the device crashed (issue 42). A preview is a help:
+    # without it the form stays, and A does the action
+    from arbiter.game import effects
+    from helpers.device import act
+    from helpers.game import piece
+
+    rig = Rig(tmp_path)
+    start_game(rig, "kaiju", "right")  # 3 players, as test_fast_path's knob
+    for action in ["next", "next", "pass P1", "pass P2", "pass P3",
+                   "active P1 k1", "active P2 k1", "active P3 k1"]:  # Rex, Kraken, Hive
+        act(rig, action)
+    rig.run(100)
+    game = game_of(rig)
+    _failing(monkeypatch, effects, "_open", error)  # the preview's first read
+    rig.keys("right")  # the knob: damage, previewed as its fields change
+    rig.run(200)
+    assert not any("crash" in line for line in rig.device.log.lines)
+    assert any(line.startswith("Damage: <Rex> <1>") for line in rig.lines), rig.lines
+    rig.keys("a")
+    done = game.history.events[-1]
+    assert done.startswith("damage ") and done.endswith(" k=%s n=1" % piece(game, "Rex"))

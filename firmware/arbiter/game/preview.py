@@ -41,6 +41,8 @@ def preview(game, text, specs=None):
         said = exc.reason
     except (RuleError, KeyError, IndexError, TypeError, ValueError) as exc:
         said = "cannot do that: %s" % exc
+    except (MemoryError, RuntimeError):  # the device's heap or stack: no preview, the
+        said = ""  # form goes on (A does the action, or says why it cannot)
     finally:
         if specs is not None:
             parsed = game.parsed
