@@ -22,14 +22,14 @@ STEPS = 2  # progress steps a game: its session, then the smallest heap it plays
 
 
 def _play(pico, game, expected, folder: Path, heap: int | None = None,
-          give_up: bool = False) -> dict:
+          give_up: bool = False, meter: bool = False) -> dict:
     """The game's whole session on the chip with a GC heap of ``heap`` bytes (None: the
     port's), beside ``expected`` (CPython's). ``give_up``: stop at the first line on
     the serial console that CPython did not print (a run that cannot fit)."""
     from arbiter_referee.chip.session import Chip
 
     factory_flash(folder)
-    with Chip(folder, game.device_seed, "script", pico, heap=heap) as chip:
+    with Chip(folder, game.device_seed, "script", pico, heap=heap, meter=meter) as chip:
         def strayed():
             said = [line for line in chip.serial_lines()[:-1] if line]  # whole lines
             return said != expected.serial[:len(said)]
@@ -77,7 +77,7 @@ def session(pico, game, progress=None) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         expected = run_session(game.device_seed, game.keys, "cpython",
                                flash_dir=Path(folder) / "cpython")
-        run = _play(pico, game, expected, Path(folder) / "chip")
+        run = _play(pico, game, expected, Path(folder) / "chip", meter=True)
         chip = run["chip"]
         figures = run["stats"]
         presses = press_time.figures(chip.edges_made, chip.passes, chip.board.panel_changes)
@@ -100,6 +100,7 @@ def session(pico, game, progress=None) -> dict:
         "heap_boards": heap.boards(smallest["heap"]),
         "collections": figures["collections"],
         "cycles": figures["cycles"], "passes": figures["passes"],
+        "cpu_share": _shares(figures),
         "flash_erases": figures["flashErases"], "flash_bytes": figures["flashBytes"],
         **presses,
     }
@@ -143,7 +144,20 @@ def lines(result: dict) -> list[str]:
                    f"{panel['median']} / {panel['p95']} / {panel['worst']} ms "
                    f"({g['no_change']} changed nothing); an idle pass "
                    f"{g['idle_pass_ms']} ms, {g['wakeups_per_s']} wake-ups/s")
+        share = g.get("cpu_share") or {}
+        if share:
+            out.append(f"  {'':12} of the CPU: collecting the heap "
+                       f"{share.get('gc_collect', 0):.0%}, finding room in it (frames "
+                       f"too) {share.get('gc_alloc', 0):.0%}, looking up new strings "
+                       f"{share.get('qstr_find_strn', 0):.0%}")
     return out
+
+
+def _shares(figures: dict) -> dict:
+    """Of the session's CPU, the part (0 to 1) in each metered function (METERED:
+    collecting, allocating, looking up strings; each with what it calls)."""
+    return {name: round(meter["cycles"] / figures["cycles"], 3)
+            for name, meter in figures.get("meters", {}).items()}
 
 
 def _kb(n) -> str:
