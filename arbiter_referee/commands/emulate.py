@@ -20,7 +20,7 @@ def arguments(parser) -> None:
     parser.add_argument("--seed", type=int, default=None,
                         help="dice seed at every boot (default: random, as on a Pico)")
     parser.add_argument("--heap", type=int, default=None, metavar="BYTES",
-                        help="MicroPython's heap (default 233472, a Pico's; a Pico W has "
+                        help="MicroPython's heap (default 245888, a Pico's; a Pico W has "
                         "196608; not with --runtime chip: its heap is the firmware's)")
     parser.add_argument("--screen", metavar="FILE", help="keep the text on the OLED in this file")
     parser.add_argument("--log", metavar="FILE",

@@ -56,7 +56,7 @@ def run(port_file: str | None = None, flash: str | None = None, seed: int | None
 
     if firmware is None and not MIN_HEAP <= heap <= MAX_HEAP:
         print(f"arbiter emulate: the firmware cannot run in a heap of {heap} bytes: give "
-              f"{MIN_HEAP} to {MAX_HEAP} (a Pico has 233472, a Pico W 196608)", file=sys.stderr)
+              f"{MIN_HEAP} to {MAX_HEAP} (a Pico has 245888, a Pico W 196608)", file=sys.stderr)
         return 2
     with contextlib.ExitStack() as stack:
         if flash is None:

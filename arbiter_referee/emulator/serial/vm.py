@@ -44,7 +44,7 @@ from arbiter_referee.paths import GUEST_BOARD, GUEST_SERIAL
 
 DRIVER_FILE = "/.emu/drv.py"
 RESULT_CAP = 2048  # bytes the guest accepts from one host call: a buffer in its heap, for good
-DEFAULT_HEAP = 233472  # a Pico's (RP2040) with MicroPython 1.20 or later
+DEFAULT_HEAP = 245888  # a Pico's: the rp2 port v1.28.0's, as the chip measures it
 MIN_HEAP = 81920  # the firmware boots to its menu in this (a test holds it)
 MAX_HEAP = 256 * 1024 * 1024  # what 32-bit WebAssembly can give with room to spare
 INTERRUPT_GRACE = 2.0
