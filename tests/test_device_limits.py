@@ -120,9 +120,10 @@ def test_a_preview_the_heap_cannot_hold_leaves_the_form_and_the_game(
     # the chip at 144 KB: Kaiju's damage form ran out of heap while its preview read
     # the action from flash, and the device crashed (issue 42). A preview is a help:
     # without it the form stays, and A does the action
-    from arbiter.game import effects
     from helpers.device import act
     from helpers.game import piece
+
+    from arbiter.game import effects
 
     rig = Rig(tmp_path)
     start_game(rig, "kaiju", "right")  # 3 players, as test_fast_path's knob
