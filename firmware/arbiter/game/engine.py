@@ -134,10 +134,9 @@ class Game(Context):
             raise Illegal("the game is over")
         self.rolls = []
         kept = None
-        if not again:
-            self.begun = self.rng.mark(self.logged())
         try:
             if not again:
+                self.begun = self.rng.mark(self.logged())
                 kept, self.state = self.state, shared_copy(self.state)
                 self.shared = kept
                 # the game values' own table at once: code that holds it (Tactics')

@@ -97,15 +97,14 @@ class History:
         finally:
             _let_go()
 
-    def rewind(self, count, parsed=None):
+    def rewind(self, count):
         """The game as it was after the first ``count`` events: from the nearest
         snapshot, the events since applied again, each with its own dice. The
-        generator and the log stay as they are (a refusal cuts the log itself).
-        ``parsed``: actions' effects already parsed (effects.of_action)."""
+        generator and the log stay as they are (undo cuts the log itself)."""
         game = self.game
         # each action's effects parsed once for the whole replay, not once per event:
-        # a refusal's rewind runs in one pass, its garbage uncollected until it ends
-        game.kept_parses = {} if parsed is None else parsed
+        # an undo's rewind runs in one pass, its garbage uncollected until it ends
+        game.kept_parses = {}
         frontier, log, dropped = game.rng.mark(), game.log, game.log_dropped
         try:
             self.snaps = [snap for snap in self.snaps if snap[0] <= count]
