@@ -132,7 +132,7 @@ def lines(result: dict) -> list[str]:
         out.append(f"  {name:12} deepest stack {g['stack_bytes']:,} B ({g['stack_probe_left']} "
                    f"of the probe's frames left); least heap free {free}; "
                    f"{g['cycles'] / 125e6:.1f} s of CPU at 125 MHz; {same}")
-        cpu, panel = g["cpu_ms"], g["panel_ms"]
+        cpu, panel, screen = g["cpu_ms"], g["panel_ms"], g["screen_ms"]
         smallest = g["heap_smallest"]
         fits = "-" if smallest is None else \
             f"{smallest // 1024} KB: {'PASS' if g['heap_budget_ok'] else 'OVER'}"
@@ -141,7 +141,8 @@ def lines(result: dict) -> list[str]:
                    f"{fits} (budget {g['heap_budget'] // 1024} KB)")
         out.append(f"  {'':12} {g['presses']} presses: CPU per press {cpu['median']} ms "
                    f"median, {cpu['p95']} p95, {cpu['worst']} worst; press to panel "
-                   f"{panel['median']} / {panel['p95']} / {panel['worst']} ms "
+                   f"{panel['median']} / {panel['p95']} / {panel['worst']} ms, to its "
+                   f"screen {screen['median']} / {screen['p95']} / {screen['worst']} ms "
                    f"({g['no_change']} changed nothing); an idle pass "
                    f"{g['idle_pass_ms']} ms, {g['wakeups_per_s']} wake-ups/s")
         share = g.get("cpu_share") or {}

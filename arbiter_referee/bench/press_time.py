@@ -12,7 +12,10 @@ release (or 600 ms into a long press). From there to the next press's moment:
 - its CPU: the cycles of the passes ending in that span, less what as many idle
   passes cost (the median pass of the session: almost all of them are idle);
 - its press-to-panel time: from the press (the arrow's contact, A's release) to
-  the first write that changes a byte on the panel, the debounce included.
+  the first write that changes a byte on the panel, the debounce included (for A,
+  B and the play screen's keys, the mark that says the press was seen: ui.busy);
+- its press-to-screen time: to the last such write before the next press, when
+  what the press did is all on the panel.
 
 All of it is a lower bound: rp2040js counts no flash-cache misses.
 """
@@ -62,20 +65,22 @@ def figures(edges, passes, panel_changes) -> dict:
             cycles = passes[before][2] if before >= 0 else 0
         moments.append((micros, cycles))
     shown_at = [cycles for _at, cycles in panel_changes]
-    cpu, shown, unseen = [], [], 0
+    cpu, shown, drawn, unseen = [], [], [], 0
     for k, (micros, cycles) in enumerate(moments):
         until = moments[k + 1][1] if k + 1 < len(moments) else float("inf")
         worked = passes[bisect_right(ends, cycles):bisect_right(ends, until)]
         spent = sum(c for _at, c, _total in worked)
         cpu.append(max(0, spent - idle * len(worked)) * 1000 / CPU_HZ)
-        change = bisect_right(shown_at, cycles)
-        if change < len(panel_changes) and panel_changes[change][1] <= until:
-            at, when = panel_changes[change]
-            shown.append((at - micros) / 1000 + (when - cycles) * 1000 / CPU_HZ)
+        change, last = bisect_right(shown_at, cycles), bisect_right(shown_at, until) - 1
+        if change <= last:
+            for times, (at, when) in ((shown, panel_changes[change]),
+                                      (drawn, panel_changes[last])):
+                times.append((at - micros) / 1000 + (when - cycles) * 1000 / CPU_HZ)
         else:
             unseen += 1
     span_s = ((passes[-1][0] / 1e6 + ends[-1] / CPU_HZ) if passes else 0)
     return {"presses": len(moments), "cpu_ms": spread(cpu), "panel_ms": spread(shown),
+            "screen_ms": spread(drawn),
             "no_change": unseen, "idle_pass_ms": round(idle * 1000 / CPU_HZ, 3),
             "wakeups_per_s": round(len(passes) / span_s, 1) if span_s else 0}
 

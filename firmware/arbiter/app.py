@@ -8,7 +8,7 @@ once no screen of it is on the stack.
 """
 
 from arbiter import VERSION, ui, unload
-from arbiter.hw.buttons import button_of, kind_of
+from arbiter.hw.buttons import A, button_of, kind_of
 from arbiter.hw.ticks import diff
 from arbiter.screens import LET_GO
 from arbiter.ui.menu import Menu, TextPage
@@ -187,7 +187,11 @@ class App:
         keyed = ev >= 0
         if keyed:
             self.worked = True  # at the time it was pressed: its pass may come later
-            self.screen.key(self, button_of(ev), kind_of(ev), buttons.at)
+            screen, button = self.screen, button_of(ev)
+            if self.awake and (button >= A or getattr(screen, "slow_keys", False)):
+                ui.busy(self.display)  # A, B and a game's keys may work a while: the
+                self.dirty = True  # press seen at once (the next frame draws over it)
+            screen.key(self, button, kind_of(ev), buttons.at)
         self.leds.tick(now)  # (a frame of the ring allocates nothing: not a pass's work)
         if self.awake:
             if self.dirty or self.later is not None:

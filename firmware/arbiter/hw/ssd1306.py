@@ -126,6 +126,14 @@ class SSD1306(framebuf.FrameBuffer):
         self._stale = False
         return sent
 
+    def show_part(self, page, low, high):
+        """Send columns ``low`` to ``high`` of one page, looking at nothing else (a
+        mark made between two frames: ui.busy)."""
+        if self._stale:
+            self.show()
+        else:
+            self._send(low, high, page, page)
+
     def _columns(self, page):
         """The first and last column that differ in a page that changed."""
         new, old = self._page_views[page], self._sent_views[page]
@@ -148,6 +156,9 @@ class SSD1306(framebuf.FrameBuffer):
         else:  # whole pages, end to end
             data = self._view[first * _PAGE_BYTES:(last + 1) * _PAGE_BYTES]
         self.i2c.writevto(self.addr, (self._data_prefix, data))
-        for page in range(first, last + 1):
-            self._sent_views[page][:] = self._page_views[page]
+        if first == last:
+            self._sent_views[first][low:high + 1] = data
+        else:
+            for page in range(first, last + 1):
+                self._sent_views[page][:] = self._page_views[page]
         return last - first + 1

@@ -95,7 +95,7 @@ def busy(fb):
     buf = fb.buffer
     for col in range(128 - CELL, 128):
         buf[col] ^= 0xFF
-    fb.show()
+    fb.show_part(0, 128 - CELL, 127)
 
 
 def width(s):
