@@ -166,6 +166,8 @@ class App:
         self.display.contrast(self.settings["contrast"])
 
     def step(self, now):
+        # few locals: an idle pass stays here and in calls that keep their frames on
+        # the C stack (see Buttons.poll); a key and the work it sets go to their own
         self.worked = self._booting
         if self._booting and self._finish_boot(now):
             return 0  # a resume's pass: its garbage is collected before the drawing
@@ -181,44 +183,54 @@ class App:
                 buttons.consume_held()  # the waking press does nothing else
         # one key a pass, and only once the last one's work and drawing are done: keys
         # that waited out a long pass meet the screens they would have met
-        ev = -1
+        keyed = False
         if not (self.awake and (self.dirty or self.later is not None)):
-            ev = buttons.next_event()
-        keyed = ev >= 0
-        if keyed:
-            self.worked = True  # at the time it was pressed: its pass may come later
-            screen, button = self.screen, button_of(ev)
-            if self.awake and (button >= A or getattr(screen, "slow_keys", False)):
-                ui.busy(self.display)  # A, B and a game's keys may work a while: the
-                self.dirty = True  # press seen at once (the next frame draws over it)
-            screen.key(self, button, kind_of(ev), buttons.at)
+            keyed = self._key(buttons.next_event())
         self.leds.tick(now)  # (a frame of the ring allocates nothing: not a pass's work)
         if self.awake:
-            if self.dirty or self.later is not None:
-                if keyed:  # drawn in a pass of its own, at once: a key's garbage (an
-                    return 0  # action's) is collectable before the drawing's is made
-                later = self.later
-                self.worked = True
-                if later is not None:
-                    self.later = None
-                    ui.busy(self.display)  # the press was seen: a mark while it works
-                    self.dirty = True  # (drawn over by the next frame)
-                    if later.__class__ is tuple:
-                        later[0](self, now, later[1])
-                    else:
-                        later(self, now)
-                    return 0  # and its garbage before the drawing's
-                self.render()
-            elif self.idle is not None and not keyed:
-                self.worked = True
-                idle, self.idle = self.idle, None
-                idle(self, now)
-                return 0  # its garbage collected before the next pass
+            if self.dirty or self.later is not None or self.idle is not None and not keyed:
+                if self._work(now, keyed):
+                    return 0
             if self._sleep_ms and diff(now, self.last_input) >= self._sleep_ms:
                 if not buttons.any_held():
                     self.sleep()
             return 0 if keyed else POLL_MS  # another key may be waiting
         return ASLEEP_POLL_MS
+
+    def _key(self, ev):
+        """The screen's answer to the button event ``ev`` (-1: none); True if one."""
+        if ev < 0:
+            return False
+        self.worked = True  # at the time it was pressed: its pass may come later
+        screen, button = self.screen, button_of(ev)
+        if self.awake and (button >= A or getattr(screen, "slow_keys", False)):
+            ui.busy(self.display)  # A, B and a game's keys may work a while: the
+            self.dirty = True  # press seen at once (the next frame draws over it)
+        screen.key(self, button, kind_of(ev), self.buttons.at)
+        return True
+
+    def _work(self, now, keyed):
+        """The screen drawn, or the work a key left for later, or the idle work; True
+        when the pass ends with it (its garbage collected before what comes next)."""
+        self.worked = True
+        if self.dirty or self.later is not None:
+            if keyed:  # drawn in a pass of its own, at once: a key's garbage (an
+                return True  # action's) is collectable before the drawing's is made
+            later = self.later
+            if later is None:
+                self.render()
+                return False
+            self.later = None
+            ui.busy(self.display)  # the press was seen: a mark while it works
+            self.dirty = True  # (drawn over by the next frame)
+            if later.__class__ is tuple:
+                later[0](self, now, later[1])
+            else:
+                later(self, now)
+            return True  # and its garbage before the drawing's
+        idle, self.idle = self.idle, None
+        idle(self, now)
+        return True  # its garbage collected before the next pass
 
     def render(self):
         self.dirty = False

@@ -45,6 +45,7 @@ class Device:
         self.app = None
         self.unreported = None  # a crash whose report did not fit the heap (see tick)
         self.worked = True  # the last pass did something: run() collects its garbage
+        self.now = board.ticks_ms()  # the last pass's start
         self._start(board.ticks_ms(), board.errors)
 
     def _start(self, now, notices=()):
@@ -59,27 +60,32 @@ class Device:
 
     def tick(self):
         """One pass of the main loop; returns how long to sleep, in ms."""
+        try:
+            return self.step()
+        except Exception as exc:  # the device must never die or crash-loop
+            return self.crashed(exc)
+
+    def step(self):
+        """A pass unguarded: run() guards it itself, so an idle pass's frames all fit
+        the C stack (a handler's takes more than 11 words: see Buttons.poll)."""
         self.board.feed()
         self.worked = True  # (the app's own say, below, once it has one)
-        now = self.board.ticks_ms()
-        if self.unreported is not None:  # the game's heap collected since: it fits now
-            exc, self.unreported = self.unreported, None
-            self.crash(exc, now)
-            return POLL_MS
-        if self.app is None:
+        now = self.now = self.board.ticks_ms()
+        if self.unreported is not None or self.app is None:
             return self._crash_tick(now)
+        pause = self.app.step(now)
+        self.worked = self.app.worked
+        return pause
+
+    def crashed(self, exc):
+        """The pass raised ``exc``: its report, and the pause before the next pass."""
         try:
-            pause = self.app.step(now)
-            self.worked = self.app.worked
-            return pause
-        except Exception as exc:  # the device must never die or crash-loop
-            try:
-                self.crash(exc, now)
-            except MemoryError:  # the heap was full: reported after a collection
-                self.app = None
-                self.unreported = exc
-                return 0
-            return POLL_MS
+            self.crash(exc, self.now)
+        except MemoryError:  # the heap was full: reported after a collection
+            self.app = None
+            self.unreported = exc
+            return 0
+        return POLL_MS
 
     def crash(self, exc, now):
         self.app = None
@@ -96,6 +102,10 @@ class Device:
 
     def _crash_tick(self, now):
         """The error stays up until a press, or a while unless crashes come in a burst."""
+        if self.unreported is not None:  # the game's heap collected since: it fits now
+            exc, self.unreported = self.unreported, None
+            self.crash(exc, now)
+            return POLL_MS
         buttons = self.buttons
         buttons.poll(now)
         self.leds.tick(now)
@@ -123,7 +133,10 @@ def run(board):
     gc.collect()  # the boot allocated: collected as after a press
     garbage = False
     while True:
-        pause = current.tick()
+        try:  # (Device.tick, with the handler's frame made once)
+            pause = current.step()
+        except Exception as exc:
+            pause = current.crashed(exc)
         garbage = garbage or current.worked
         if garbage and pause:
             gc.collect()

@@ -102,30 +102,41 @@ class Buttons:
         self.activity = False  # a button went down since the flag was cleared
 
     def poll(self, now):
-        # every pass, awake or not: nothing here allocates
+        # every pass, awake or not: nothing here allocates. An idle pass stays in
+        # this function: few locals, so the rp2 port keeps its frame on the C stack
+        # (one of more than 11 words it takes from the heap, a slow search there)
         edges = self._edges
-        active = self._active
-        raw = self._raw
-        if edges is not None:
-            while edges.read != edges.written:
-                k = edges.read % _EDGES
-                at = edges.at[k]
-                button = edges.button[k]
-                for i in range(len(raw)):  # what other buttons made certain before it
-                    if i != button:       # goes first: the events stay in time order
-                        self._sample(i, raw[i], at)
-                self._sample(button, 1 if edges.level[k] == active else 0, at)
-                edges.read = (edges.read + 1) % (2 * _EDGES)
+        if edges is None:
+            self._settle(now, True)
+            return
+        if edges.read != edges.written:
+            self._take_edges(edges)
         # with edges, the pins are read only when some were lost (and at the start): a
         # read would time a change by the pass's start, before the edge it follows
-        read = edges is None or edges.lost
-        if edges is not None:
+        if edges.lost:
             edges.lost = False
-        readers = self._readers
-        stable = self._stable
+            self._settle(now, True)
+        elif max(self._raw) or max(self._stable):  # (buttons up and at rest need nothing)
+            self._settle(now, False)
+
+    def _take_edges(self, edges):
+        raw = self._raw
+        while edges.read != edges.written:
+            k = edges.read % _EDGES
+            at = edges.at[k]
+            button = edges.button[k]
+            for i in range(len(raw)):  # what other buttons made certain before it
+                if i != button:       # goes first: the events stay in time order
+                    self._sample(i, raw[i], at)
+            self._sample(button, 1 if edges.level[k] == self._active else 0, at)
+            edges.read = (edges.read + 1) % (2 * _EDGES)
+
+    def _settle(self, now, read):
+        """Each button's level now: its pin's if ``read``, else the last edge's."""
+        readers, raw, stable = self._readers, self._raw, self._stable
         for i in range(len(readers)):
-            level = (1 if readers[i]() == active else 0) if read else raw[i]
-            if level or raw[i] or stable[i]:  # (a button up and at rest needs nothing)
+            level = (1 if readers[i]() == self._active else 0) if read else raw[i]
+            if level or raw[i] or stable[i]:
                 self._sample(i, level, now)
 
     def _sample(self, i, raw, now):

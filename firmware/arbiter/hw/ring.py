@@ -146,23 +146,8 @@ class Leds:
     def tick(self, now):
         """Advance the animation and write the ring if anything changed; True if it
         wrote."""
-        wrote = False
-        if self._mode == _SPIN:
-            elapsed = diff(now, self._started)
-            if elapsed >= _SPIN_MS:
-                self._mode = _IDLE
-                self._dirty = True
-            else:
-                wrote = self._show_dot(elapsed // _SPIN_STEP_MS % self.count)
-        elif self._mode == _FLASH:
-            step = diff(now, self._started) // _FLASH_MS
-            if step >= self._flashes * 2:
-                self._mode = _IDLE
-                self._dirty = True
-            else:
-                colours = self._colours
-                lit = colours[step // 2 % len(colours)] if step % 2 == 0 else None
-                wrote = self._show_all(lit, step)
+        # few locals (see Buttons.poll): the animations' work is in _animate
+        wrote = self._mode != _IDLE and self._animate(now)
         if self._blinking and self._mode == _IDLE:
             dark = now // _BLINK_MS & 1
             if dark != self._dark:
@@ -173,6 +158,21 @@ class Leds:
             self._show_base()
             wrote = True
         return wrote
+
+    def _animate(self, now):
+        if self._mode == _SPIN:
+            elapsed = diff(now, self._started)
+            if elapsed < _SPIN_MS:
+                return self._show_dot(elapsed // _SPIN_STEP_MS % self.count)
+        else:
+            step = diff(now, self._started) // _FLASH_MS
+            if step < self._flashes * 2:
+                colours = self._colours
+                lit = colours[step // 2 % len(colours)] if step % 2 == 0 else None
+                return self._show_all(lit, step)
+        self._mode = _IDLE
+        self._dirty = True
+        return False
 
     def _show_base(self):
         np, shown, on = self.np, self._shown, self.enabled
