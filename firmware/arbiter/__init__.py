@@ -7,14 +7,31 @@ and hardware as plain objects handed over by ``board`` (or the emulator).
 VERSION = "0.2.0"
 
 
+# The code a game opens again and again (its forms, the fast path, the game menu):
+# kept once loaded where the heap has room for it, as a Pico's has (240 KB), since
+# loading it again cost a Pico about 60 ms a press; let go in a smaller one (a Pico
+# W's 192 KB), where each game plays in 144 KB.
+REOPENED = ("arbiter.screens.forms", "arbiter.screens.fast", "arbiter.screens.game_menu")
+ROOM_TO_KEEP = 224 * 1024  # bytes of heap
+keep_reopened = None  # whether the heap is that big (worked out at the first unload)
+
+
 def unload(name):
     """Forgets a module used for one job (a ruleset's checks) so its code leaves a
     Pico's heap until it is imported again. Only under MicroPython: CPython has
     room, and there a module's classes must stay the ones others imported."""
     import sys
 
+    global keep_reopened
     if sys.implementation.name != "micropython":
         return
+    if name in REOPENED:
+        if keep_reopened is None:  # (both walk the heap: once)
+            import gc
+
+            keep_reopened = gc.mem_free() + gc.mem_alloc() >= ROOM_TO_KEEP
+        if keep_reopened:
+            return
     sys.modules.pop(name, None)
     package, _, leaf = name.rpartition(".")
     parent = sys.modules.get(package)
