@@ -9,19 +9,19 @@ from arbiter.ui.menu import Confirm, Menu, TextPage
 
 def offered(play):
     """The phase's own actions as the menu lists them, (label, name): each action read
-    from flash (a compiled ruleset keeps it there), kept by the play screen while the
-    phase lasts (worked out in an idle pass once it begins: PlayScreen.menus_ready)."""
+    from flash (a compiled ruleset keeps it there), kept by the play screen for the
+    game (worked out in an idle pass as the phase first begins: PlayScreen.draw)."""
     game = play.game
     phase = game.phase()["name"]
-    kept = play.offered
-    if kept is None or kept[0] != phase:
+    items = play.offered.get(phase)
+    if items is None:
         items = []
         for name in sorted(game.rules.get("actions", EMPTY)):
             spec = action(game, name)
             if phase in spec.get("phases", (phase,)) and not spec.get("private"):
                 items.append((spec.get("label", name), name))
-        kept = play.offered = (phase, items)
-    return kept[1]
+        play.offered[phase] = items  # (whole: a read that failed keeps nothing)
+    return items
 
 
 class GameMenu(Menu):

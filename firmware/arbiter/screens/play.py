@@ -27,14 +27,14 @@ class PlayScreen:
         self.pending = None  # (log entries, ms) of actions whose LEDs and pages wait
         self.said = ""  # what an undo, redo or correction changed, for the next notes
         self.more = None  # all the play screen says, when its lines cannot hold it
-        # the actions the game menu lists in the phase (phase, [(label, name)]) and the
-        # fast path's in each phase (phase: name): each action is read from flash
-        self.offered, self.fast = None, {}
+        # the actions the game menu lists in each phase (phase: [(label, name)]) and
+        # the fast path's (phase: name): each action is read from flash to know, so
+        # both are kept for the game (a phase comes back every turn)
+        self.offered, self.fast = {}, {}
 
     def draw(self, app, fb):
         game = self.game
-        offered = self.offered
-        if offered is None or offered[0] != game.phase()["name"]:  # a new phase: its
+        if game.phase()["name"] not in self.offered:  # a phase not seen yet: its
             app.idle = self.menus_ready  # menu worked out while the players look
         if self.pending is not None:  # in the drawing's pass, not the action's: their
             entries, now = self.pending  # garbage is collected apart on a small heap
