@@ -119,38 +119,37 @@ class Buttons:
         elif max(self._raw) or max(self._stable):  # (buttons up and at rest need nothing)
             self._settle(now, False)
 
+    # The functions a press goes through keep to 11 words of frame or less, so the
+    # rp2 port puts them on the C stack, not the heap (see poll)
     def _take_edges(self, edges):
-        raw = self._raw
         while edges.read != edges.written:
-            k = edges.read % _EDGES
-            at = edges.at[k]
-            button = edges.button[k]
-            for i in range(len(raw)):  # what other buttons made certain before it
-                if i != button:       # goes first: the events stay in time order
-                    self._sample(i, raw[i], at)
-            self._sample(button, 1 if edges.level[k] == self._active else 0, at)
+            self._take_edge(edges, edges.read % _EDGES)
             edges.read = (edges.read + 1) % (2 * _EDGES)
+
+    def _take_edge(self, edges, k):
+        at, button = edges.at[k], edges.button[k]
+        for i in range(len(self._raw)):  # what other buttons made certain before it
+            if i != button and (self._raw[i] or self._stable[i]):  # goes first: the
+                self._sample(i, self._raw[i], at)  # events stay in time order
+        self._sample(button, 1 if edges.level[k] == self._active else 0, at)
 
     def _settle(self, now, read):
         """Each button's level now: its pin's if ``read``, else the last edge's."""
-        readers, raw, stable = self._readers, self._raw, self._stable
-        for i in range(len(readers)):
-            level = (1 if readers[i]() == self._active else 0) if read else raw[i]
-            if level or raw[i] or stable[i]:
+        for i in range(len(self._readers)):
+            level = (1 if self._readers[i]() == self._active else 0) if read else self._raw[i]
+            if level or self._raw[i] or self._stable[i]:  # (up and at rest: nothing)
                 self._sample(i, level, now)
 
     def _sample(self, i, raw, now):
         """Button ``i`` reads ``raw`` (1: pressed) at ``now``: first what the level it
         had until then settled into, then the change, if it is one."""
         last = self._raw[i]
-        if last != self._stable[i]:
-            at = add(self._changed_at[i], self.debounce_ms)
-            if diff(now, at) >= 0:  # it lasted: certain from ``at`` on
-                self._stable[i] = last
-                if last:
-                    self._pressed(i, at)
-                else:
-                    self._released(i, at)
+        if last != self._stable[i] and diff(now, self._certain_at(i)) >= 0:
+            self._stable[i] = last  # it lasted: certain from then on
+            if last:
+                self._pressed(i, self._certain_at(i))
+            else:
+                self._released(i, self._certain_at(i))
         if last and self._stable[i] and not self._consumed[i]:
             self._held(i, now if raw == last else add(now, -1))  # (held until just before)
         if raw != last:
@@ -158,6 +157,10 @@ class Buttons:
             self._changed_at[i] = now
             if raw:
                 self.activity = True
+
+    def _certain_at(self, i):
+        """When button ``i``'s last change had lasted the debounce."""
+        return add(self._changed_at[i], self.debounce_ms)
 
     def _pressed(self, i, at):
         self._down_at[i] = at
