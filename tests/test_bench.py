@@ -62,6 +62,11 @@ WHY_MORE_BYTES = {
     "impactics": "issue 21: the game menu opens at the phase's actions and at the item last "
                  "used, so Impactics' 71 presses lost their cheap menu steps: median 352 "
                  "bytes, 0.34 of a full frame",
+    "juggernauts": "issue 42: the play screen's A and arrows mark the press at once (the top "
+                   "right cell turned over, then drawn over: 28 to 38 bytes), so a press is "
+                   "seen within 100 ms; Juggernauts' presses lie either side of a gap (140 to "
+                   "500 bytes), and the median moved across it: 179 to 282 bytes, 0.27 of a "
+                   "full frame",
 }
 
 

@@ -15,6 +15,10 @@ from arbiter.ui.menu import Menu, TextPage
 
 SAVED_GAME = "game.jnl"  # the journal (arbiter.store.journal), checked without importing it
 USB_OPEN = "usb.open"  # screens/usb.py's: the table let a PC connect, checked without it
+# The keys whose work may take a while, marked at once (App.busy): a screen's
+# ``slow_keys`` says its own (the play screen's arrows open forms and pages; a form's
+# A leaves its action to a pass that marks it)
+_SLOW_KEYS = (A,)
 POLL_MS = 10  # awake: a 20 ms debounce needs samples this often
 ASLEEP_POLL_MS = 20  # display off: a tap lasts longer, so one sample sees it and wakes
 
@@ -68,6 +72,7 @@ class App:
         # whether the last pass did anything (a key, a drawing, a job): only such a
         # pass leaves garbage to collect (device.run); an idle one allocates nothing
         self.worked = True
+        self.marked = False  # the busy mark is on the panel (busy)
 
     def _finish_boot(self, now):
         notices, self._notices = self._notices, []
@@ -203,9 +208,8 @@ class App:
             return False
         self.worked = True  # at the time it was pressed: its pass may come later
         screen, button = self.screen, button_of(ev)
-        if self.awake and (button >= A or getattr(screen, "slow_keys", False)):
-            ui.busy(self.display)  # A, B and a game's keys may work a while: the
-            self.dirty = True  # press seen at once (the next frame draws over it)
+        if self.awake and button in getattr(screen, "slow_keys", _SLOW_KEYS):
+            self.busy()  # a key that may work a while: the press is seen at once
         screen.key(self, button, kind_of(ev), self.buttons.at)
         return True
 
@@ -221,8 +225,7 @@ class App:
                 self.render()
                 return False
             self.later = None
-            ui.busy(self.display)  # the press was seen: a mark while it works
-            self.dirty = True  # (drawn over by the next frame)
+            self.busy()  # the press was seen: a mark while it works
             if later.__class__ is tuple:
                 later[0](self, now, later[1])
             else:
@@ -232,8 +235,16 @@ class App:
         idle(self, now)
         return True  # its garbage collected before the next pass
 
+    def busy(self):
+        """The mark that a press was seen and its work is under way (ui.busy), once
+        until the next frame, which draws over it."""
+        if not self.marked:
+            self.marked = True
+            ui.busy(self.display)
+        self.dirty = True
+
     def render(self):
-        self.dirty = False
+        self.dirty = self.marked = False
         fb = self.display
         fb.fill(0)
         self.screen.draw(self, fb)

@@ -18,6 +18,8 @@ class Form:
     and moves faster the longer Left/Right is held.
     """
 
+    slow_keys = ()  # A's action is done in a pass of its own, which marks it (App)
+
     def __init__(self, play, title, fields, build, numbers=None):
         self.numbers = numbers
         self.play = play

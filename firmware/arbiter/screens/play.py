@@ -16,7 +16,7 @@ from arbiter.ui.menu import TextPage
 
 class PlayScreen:
     closes_usb = True  # while a game is in play no PC takes the device (screens/usb.py)
-    slow_keys = True  # its arrows open forms and pages: App.step marks the press at once
+    slow_keys = (UP, DOWN, LEFT, RIGHT, A)  # they open forms and pages (App._key)
 
     def __init__(self, game, journal):
         self.game = game
