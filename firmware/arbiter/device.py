@@ -66,8 +66,9 @@ class Device:
             return self.crashed(exc)
 
     def step(self):
-        """A pass unguarded: run() guards it itself, so an idle pass's frames all fit
-        the C stack (a handler's takes more than 11 words: see Buttons.poll)."""
+        """A pass, unguarded. (tick's guard is the one frame of an idle pass the rp2
+        port takes from the heap: a handler takes more than 11 words; the rest fit
+        its C stack, see hw.buttons.Buttons.poll.)"""
         self.board.feed()
         self.worked = True  # (the app's own say, below, once it has one)
         now = self.now = self.board.ticks_ms()
@@ -132,11 +133,11 @@ def run(board):
     current = Device(board)
     gc.collect()  # the boot allocated: collected as after a press
     garbage = False
+    # (no collection inside a guard, nor a frame of more than 11 words around one:
+    # the rp2 port would take it from the heap, where the emulator's collector, which
+    # cannot see the C stack, frees it)
     while True:
-        try:  # (Device.tick, with the handler's frame made once)
-            pause = current.step()
-        except Exception as exc:
-            pause = current.crashed(exc)
+        pause = current.tick()
         garbage = garbage or current.worked
         if garbage and pause:
             gc.collect()
