@@ -12,8 +12,8 @@ release (or 600 ms into a long press). From there to the next press's moment:
 - its CPU: the cycles of the passes ending in that span, less what as many idle
   passes cost (the median pass of the session: almost all of them are idle);
 - its press-to-panel time: from the press (the arrow's contact, A's release) to
-  the first write that changes a byte on the panel, the debounce included (for A,
-  B and the play screen's keys, the mark that says the press was seen: ui.busy);
+  the first write that changes a byte on the panel, the debounce included (for A
+  and the play screen's arrows, the mark that says the press was seen: ui.busy);
 - its press-to-screen time: to the last such write before the next press, when
   what the press did is all on the panel.
 
