@@ -193,9 +193,21 @@ class App:
             keyed = self._key(buttons.next_event())
         self.leds.tick(now)  # (a frame of the ring allocates nothing: not a pass's work)
         if self.awake:
-            if self.dirty or self.later is not None or self.idle is not None and not keyed:
-                if self._work(now, keyed):
-                    return 0
+            if keyed and (self.dirty or self.later is not None):
+                return 0  # drawn in a pass of its own, at once: a key's garbage (an
+                # action's) is collectable before the drawing's is made
+            later = self.later
+            if later is not None:  # (called from here: a resume's replay is deep)
+                self.later = None
+                self.worked = True
+                self.busy()  # the press was seen: a mark while it works
+                if later.__class__ is tuple:
+                    later[0](self, now, later[1])
+                else:
+                    later(self, now)
+                return 0  # and its garbage before the drawing's
+            if (self.dirty or self.idle is not None and not keyed) and self._work(now):
+                return 0
             if self._sleep_ms and diff(now, self.last_input) >= self._sleep_ms:
                 if not buttons.any_held():
                     self.sleep()
@@ -213,27 +225,17 @@ class App:
         screen.key(self, button, kind_of(ev), self.buttons.at)
         return True
 
-    def _work(self, now, keyed):
-        """The screen drawn, or the work a key left for later, or the idle work; True
-        when the pass ends with it (its garbage collected before what comes next)."""
+    def _work(self, now):
+        """The screen drawn (False: the pass goes on), else the idle work (True: the
+        pass ends with it, its garbage collected before the next)."""
         self.worked = True
-        if self.dirty or self.later is not None:
-            if keyed:  # drawn in a pass of its own, at once: a key's garbage (an
-                return True  # action's) is collectable before the drawing's is made
-            later = self.later
-            if later is None:
-                self.render()
-                return False
-            self.later = None
-            self.busy()  # the press was seen: a mark while it works
-            if later.__class__ is tuple:
-                later[0](self, now, later[1])
-            else:
-                later(self, now)
-            return True  # and its garbage before the drawing's
+        if self.dirty:
+            self.render()
+            return False
         idle, self.idle = self.idle, None
-        idle(self, now)
-        return True  # its garbage collected before the next pass
+        if idle is not None:
+            idle(self, now)
+        return True
 
     def busy(self):
         """The mark that a press was seen and its work is under way (ui.busy), once

@@ -45,7 +45,6 @@ class Device:
         self.app = None
         self.unreported = None  # a crash whose report did not fit the heap (see tick)
         self.worked = True  # the last pass did something: run() collects its garbage
-        self.now = board.ticks_ms()  # the last pass's start
         self._start(board.ticks_ms(), board.errors)
 
     def _start(self, now, notices=()):
@@ -60,33 +59,27 @@ class Device:
 
     def tick(self):
         """One pass of the main loop; returns how long to sleep, in ms."""
-        try:
-            return self.step()
-        except Exception as exc:  # the device must never die or crash-loop
-            return self.crashed(exc)
-
-    def step(self):
-        """A pass, unguarded. (tick's guard is the one frame of an idle pass the rp2
-        port takes from the heap: a handler takes more than 11 words; the rest fit
-        its C stack, see hw.buttons.Buttons.poll.)"""
         self.board.feed()
         self.worked = True  # (the app's own say, below, once it has one)
-        now = self.now = self.board.ticks_ms()
-        if self.unreported is not None or self.app is None:
+        now = self.board.ticks_ms()
+        if self.unreported is not None:  # the game's heap collected since: it fits now
+            exc, self.unreported = self.unreported, None
+            self.crash(exc, now)
+            return POLL_MS
+        if self.app is None:
             return self._crash_tick(now)
-        pause = self.app.step(now)
-        self.worked = self.app.worked
-        return pause
-
-    def crashed(self, exc):
-        """The pass raised ``exc``: its report, and the pause before the next pass."""
         try:
-            self.crash(exc, self.now)
-        except MemoryError:  # the heap was full: reported after a collection
-            self.app = None
-            self.unreported = exc
-            return 0
-        return POLL_MS
+            pause = self.app.step(now)
+            self.worked = self.app.worked
+            return pause
+        except Exception as exc:  # the device must never die or crash-loop
+            try:
+                self.crash(exc, now)
+            except MemoryError:  # the heap was full: reported after a collection
+                self.app = None
+                self.unreported = exc
+                return 0
+            return POLL_MS
 
     def crash(self, exc, now):
         self.app = None
@@ -103,10 +96,6 @@ class Device:
 
     def _crash_tick(self, now):
         """The error stays up until a press, or a while unless crashes come in a burst."""
-        if self.unreported is not None:  # the game's heap collected since: it fits now
-            exc, self.unreported = self.unreported, None
-            self.crash(exc, now)
-            return POLL_MS
         buttons = self.buttons
         buttons.poll(now)
         self.leds.tick(now)
@@ -133,9 +122,6 @@ def run(board):
     current = Device(board)
     gc.collect()  # the boot allocated: collected as after a press
     garbage = False
-    # (no collection inside a guard, nor a frame of more than 11 words around one:
-    # the rp2 port would take it from the heap, where the emulator's collector, which
-    # cannot see the C stack, frees it)
     while True:
         pause = current.tick()
         garbage = garbage or current.worked
