@@ -13,7 +13,23 @@ VERSION = "0.2.0"
 # W's 192 KB), where each game plays in 144 KB.
 REOPENED = ("arbiter.screens.forms", "arbiter.screens.fast", "arbiter.screens.game_menu")
 ROOM_TO_KEEP = 224 * 1024  # bytes of heap
-keep_reopened = None  # whether the heap is that big (worked out at the first unload)
+keep_reopened = None  # whether the heap is that big (worked out at the first ask)
+
+
+def roomy():
+    """Whether the heap has room to keep what a game opens again (ROOM_TO_KEEP):
+    always under CPython."""
+    import sys
+
+    global keep_reopened
+    if keep_reopened is None:  # (both walk the heap: once)
+        if sys.implementation.name != "micropython":
+            keep_reopened = True
+        else:
+            import gc
+
+            keep_reopened = gc.mem_free() + gc.mem_alloc() >= ROOM_TO_KEEP
+    return keep_reopened
 
 
 def unload(name):
@@ -22,16 +38,8 @@ def unload(name):
     room, and there a module's classes must stay the ones others imported."""
     import sys
 
-    global keep_reopened
-    if sys.implementation.name != "micropython":
+    if sys.implementation.name != "micropython" or name in REOPENED and roomy():
         return
-    if name in REOPENED:
-        if keep_reopened is None:  # (both walk the heap: once)
-            import gc
-
-            keep_reopened = gc.mem_free() + gc.mem_alloc() >= ROOM_TO_KEEP
-        if keep_reopened:
-            return
     sys.modules.pop(name, None)
     package, _, leaf = name.rpartition(".")
     parent = sys.modules.get(package)

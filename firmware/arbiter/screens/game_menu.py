@@ -1,5 +1,6 @@
 """The game menu (B on the play screen): actions, dice, corrections, log, end."""
 
+from arbiter import roomy
 from arbiter.game.effects import action
 from arbiter.game.expr import EMPTY
 from arbiter.hw.buttons import LONG, A
@@ -20,6 +21,8 @@ def offered(play):
             spec = action(game, name)
             if phase in spec.get("phases", (phase,)) and not spec.get("private"):
                 items.append((spec.get("label", name), name))
+        if not roomy():
+            play.offered.clear()
         play.offered[phase] = items  # (whole: a read that failed keeps nothing)
     return items
 
