@@ -155,6 +155,13 @@ class ActionForm(Form):
                     self.set |= 1 << i
                     self.on_change(i)
 
+    @property
+    def slow_keys(self):
+        """Left/Right on a player or a piece: the fields below are worked out again
+        (on_change), which can take a Pico over 100 ms, so the press is marked (App)."""
+        field = self.fields[self.cursor] if self.fields else None
+        return (LEFT, RIGHT) if field and field[0] in ("p", "k", "t") else ()
+
     def memory(self):
         """Whose choice it is: the form's player, else the player whose turn it is;
         None when nothing chosen would be used again."""
