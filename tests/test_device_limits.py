@@ -7,7 +7,7 @@ replay stays on flash instead of being set aside."""
 from __future__ import annotations
 
 import pytest
-from helpers.device import game_of, play_screen, start_game
+from helpers.device import fill_form, game_of, open_menu_item, play_screen, start_game
 
 from arbiter_referee.emulator.rig import Rig
 
@@ -140,3 +140,44 @@ def test_a_preview_the_heap_cannot_hold_leaves_the_form_and_the_game(
     rig.keys("a")
     done = game.history.events[-1]
     assert done.startswith("damage ") and done.endswith(" k=%s n=1" % piece(game, "Rex"))
+
+
+UNSAVED = [(MemoryError("memory allocation failed"), "not saved: not enough memory"),
+           (OSError(28), "not saved: the flash is full")]  # ENOSPC
+
+
+@pytest.mark.parametrize(("error", "reason"), UNSAVED)
+def test_an_action_the_journal_cannot_hold_is_refused_and_the_game_read_back(
+        tmp_path, monkeypatch, error, reason):
+    # the chip at 144 KB: a MemoryError in the journal's append, after the action was
+    # applied, crashed the device (the game in RAM one event ahead of the flash). Now
+    # it is refused like any action the device cannot hold, and nothing is lost
+    rig, screen, state, count = _one_next(tmp_path)
+    journal = (tmp_path / "game.jnl").read_text()
+    _failing(monkeypatch, rig.board.flash, "append", error)
+    assert not screen.act(rig.app, "next", rig.board.elapsed)
+    assert screen.notice == reason
+    rig.run(200)
+    assert rig.device.app is not None and rig.lines[0] != "Error", rig.lines
+    assert reason in " ".join(rig.lines)
+    assert repr(game_of(rig).state) == state and game_of(rig).count() == count
+    assert (tmp_path / "game.jnl").read_text() == journal
+    assert play_screen(rig).act(rig.app, "next", rig.board.elapsed)  # then it goes on
+    again = rig.reboot()
+    again.settle()
+    assert again.lines[0] == "Game restored"
+    assert game_of(again).count() == count + 1
+
+
+def test_a_forms_action_the_journal_cannot_hold_reads_the_game_back(
+        tmp_path, monkeypatch):
+    # a form's action is done in a pass of its own (act_later); a refused one opens its
+    # form again, but one the journal could not hold reads the game back first
+    rig, screen, state, count = _one_next(tmp_path)
+    _failing(monkeypatch, rig.board.flash, "append", MemoryError("memory allocation failed"))
+    open_menu_item(rig, "Damage")
+    fill_form(rig, [])
+    rig.run(200)
+    assert rig.app.screen is play_screen(rig), rig.lines
+    assert "not saved: not enough memory" in " ".join(rig.lines)
+    assert repr(game_of(rig).state) == state and game_of(rig).count() == count

@@ -123,8 +123,12 @@ class PlayScreen:
             if isinstance(exc, Lost):  # in a pass of its own: the lost game's heap first
                 app.later = (read_back, self)
             return False
-        if self.journal.record(game, event, False):  # its garbage apart from the action's
-            app.later = lambda app, now: self.journal.compact(self.game)
+        try:
+            if self.journal.record(game, event, False):  # its garbage apart from the action's
+                app.later = self._compact
+        except Exception as exc:  # a full heap or flash: the game in RAM is ahead of the
+            self._unsaved(app, exc)  # journal, so it is read back from there
+            return False
         app.log(public_text(event))
         self.said = changed(game, text)
         entries = game.log_since(before)
@@ -133,6 +137,23 @@ class PlayScreen:
         self.pending = (entries, now)
         app.redraw()
         return True
+
+    def _compact(self, app, now):
+        try:
+            self.journal.compact(self.game)
+        except Exception as exc:  # the old journal stays whole, but its head may not
+            self._unsaved(app, exc)
+
+    def _unsaved(self, app, exc):
+        """The journal could not be written (``exc``): the action is not taken, and the
+        game is read back from flash as it was saved (read_back)."""
+        self.notice = "not saved: %s" % (
+            "not enough memory" if isinstance(exc, MemoryError) else
+            "the flash is full" if exc.args and exc.args[0] == 28 else  # ENOSPC
+            "flash error %s" % (exc,))
+        app.log(self.notice)
+        app.later = (read_back, self)
+        app.redraw()
 
     def act_later(self, app, memo):
         """A form's action, done in a pass of its own once the form is closed and the
@@ -150,6 +171,8 @@ class PlayScreen:
         if self.act(app, memo[0], now):
             if memo[7] is not None:
                 self.remember(memo[7], memo[3])
+            return
+        if app.later is not None:  # the game is read back first (not saved): no form
             return
         notice, self.notice = self.notice, ""
         # reopened in a pass of its own: the refused action's garbage goes first
