@@ -90,6 +90,12 @@ class FastForm(ActionForm):
                 self.on_change(self.amount)
         self.cursor = self.amount if self.amount >= 0 else max(0, self.who)
 
+    @property
+    def slow_keys(self):
+        """Up/Down: another piece or player, the fields worked out again (forms.py)."""
+        who = self.fields[self.who] if self.who >= 0 else None
+        return (UP, DOWN) if who and who[0] in ("p", "k", "t") else ()
+
     def on_change(self, row):
         if row < 0 or row != self.who or self.fields[row][0] not in ("p", "k", "t"):
             super().on_change(row)
