@@ -13,6 +13,7 @@ everything).
 
 import gc
 
+from arbiter import roomy
 from arbiter.app import POLL_MS, App
 from arbiter.game.rng import Rng
 from arbiter.hw.buttons import Buttons
@@ -25,6 +26,7 @@ from arbiter.screens.crash import describe, show_crash
 CRASH_SHOW_MS = 10000  # an error stays up this long, or until a button is pressed
 CRASH_BURST = 3  # this many crashes within CRASH_WINDOW_MS: wait for a press instead
 CRASH_WINDOW_MS = 60000
+COLLECT_AFTER = 64 * 1024  # bytes allocated, where the heap is roomy (run)
 current = None  # the running Device (see run)
 
 
@@ -110,22 +112,28 @@ class Device:
 
 
 def run(board):
-    """The Pico's main loop. Once the passes a press set going are done (a pass that
-    waits again: a pause), their garbage is collected, so the heap holds what is
-    alive plus one press's garbage, not a pile of old presses'. A collection costs
-    about 19 ms at 125 MHz with a game loaded: one a press, not one a pass. An idle
-    pass allocates nothing (a test holds it) and is not collected; nor is the heap
-    asked whether it allocated: on a Pico gc.mem_alloc() walks the whole allocation
-    table, 9 ms a pass. The device is a module global: the REPL reaches it after
-    Ctrl-C, and so does a collector that cannot see the C stack (the emulator's)."""
+    """The Pico's main loop. On a small heap (a Pico W's), once the passes a press
+    set going are done (a pass that waits again: a pause), their garbage is
+    collected, so the heap holds what is alive plus one press's garbage, not a pile
+    of old presses'. A collection costs about 19 ms at 125 MHz with a game loaded,
+    more than most presses' own work: where the heap has room (arbiter.roomy, a
+    Pico's), the collector runs by itself once COLLECT_AFTER bytes were allocated,
+    every few presses. An idle pass allocates nothing (a test holds it) and is not
+    collected; nor is the heap asked whether it allocated: on a Pico gc.mem_alloc()
+    walks the whole allocation table, 9 ms a pass. The device is a module global:
+    the REPL reaches it after Ctrl-C, and so does a collector that cannot see the C
+    stack (the emulator's, which collects by itself never: gc.disable)."""
     global current
     current = Device(board)
     gc.collect()  # the boot allocated: collected as after a press
+    each_press = not roomy()
+    if not each_press:
+        gc.threshold(COLLECT_AFTER)
     garbage = False
     while True:
         pause = current.tick()
         garbage = garbage or current.worked
-        if garbage and pause:
+        if garbage and pause and each_press:
             gc.collect()
             garbage = False
         board.sleep_ms(pause)
