@@ -26,7 +26,7 @@ from arbiter.screens.crash import describe, show_crash
 CRASH_SHOW_MS = 10000  # an error stays up this long, or until a button is pressed
 CRASH_BURST = 3  # this many crashes within CRASH_WINDOW_MS: wait for a press instead
 CRASH_WINDOW_MS = 60000
-COLLECT_AFTER = 64 * 1024  # bytes allocated, where the heap is roomy (run)
+COLLECT_AFTER = 96 * 1024  # bytes allocated, where the heap is roomy (run)
 current = None  # the running Device (see run)
 
 
