@@ -7,11 +7,13 @@ and hardware as plain objects handed over by ``board`` (or the emulator).
 VERSION = "0.2.0"
 
 
-# The code a game opens again and again (its forms, the fast path, the game menu):
+# The code a game opens again and again (its forms, the fast path, the game menu,
+# a form's preview, a combat):
 # kept once loaded where the heap has room for it, as a Pico's has (240 KB), since
 # loading it again cost a Pico about 60 ms a press; let go in a smaller one (a Pico
 # W's 192 KB), where each game plays in 144 KB.
-REOPENED = ("arbiter.screens.forms", "arbiter.screens.fast", "arbiter.screens.game_menu")
+REOPENED = ("arbiter.screens.forms", "arbiter.screens.fast", "arbiter.screens.game_menu",
+            "arbiter.game.preview", "arbiter.game.combat")
 ROOM_TO_KEEP = 224 * 1024  # bytes of heap
 keep_reopened = None  # whether the heap is that big (worked out at the first ask)
 

@@ -141,14 +141,7 @@ class FastForm(ActionForm):
         super().key(app, button, kind, now)
 
     def draw(self, app, fb):
-        if self.stale == 1:  # the preview in a pass of its own (see ActionForm.draw)
-            from arbiter.game.preview import preview
-
-            self.said, self.stale = preview(self.play.game, self.build(self.values()),
-                                            self.specs), 0
-        elif self.stale:
-            self.stale = 1
-            app.redraw()
+        self.work_out_preview(app)
         game = self.play.game
         values = self.values()
         words = [self.title + ":"]

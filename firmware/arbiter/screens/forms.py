@@ -1,6 +1,6 @@
 """Forms: an action's parameters, a dice roll, a correction, set field by field."""
 
-from arbiter import ui
+from arbiter import ui, unload
 from arbiter.game.actions import offered_form
 from arbiter.game.effects import action
 from arbiter.game.expr import EMPTY, evaluate
@@ -212,17 +212,21 @@ class ActionForm(Form):
             self.said, self.stale = "", 2
 
     def draw(self, app, fb):
-        # the preview waits for a pass of its own, after the one that changed the
-        # fields: on a Pico's heap the two passes' garbage does not fit at once
+        self.work_out_preview(app)
+        super().draw(app, fb)
+
+    def work_out_preview(self, app):
+        """The preview, in a pass of its own after the one that changed the fields: on
+        a Pico's heap the two passes' garbage does not fit at once."""
         if self.stale == 1:
             from arbiter.game.preview import preview
 
             self.said, self.stale = preview(self.play.game, self.build(self.values()),
                                             self.specs), 0
+            unload("arbiter.game.preview")  # where the heap is small (arbiter.REOPENED)
         elif self.stale:
             self.stale = 1
             app.redraw()
-        super().draw(app, fb)
 
 
 def action_form(play, name, form=ActionForm):
