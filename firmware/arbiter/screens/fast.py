@@ -70,6 +70,7 @@ class FastForm(ActionForm):
     def __init__(self, play, name, spec, fields):
         self.who = self.amount = -1
         self.knob = knob = spec.get("knob")  # the fields the arrows set, named
+        self.above = None  # the play screen's lines, shown above the form
         for i, field in enumerate(fields):
             if knob:
                 if field[0] == knob[0]:
@@ -159,9 +160,11 @@ class FastForm(ActionForm):
         below = ui.wrap(" ".join(words)) + (ui.wrap(notice) if notice else [])
         # in place of the play screen's message: what is above stays as it was (the
         # display sends only the lines that change)
-        from arbiter.screens.view import play_lines
+        lines = self.above
+        if lines is None:  # nothing changes the game while the form is open: once
+            from arbiter.screens.view import play_lines
 
-        lines = play_lines(game, self.play.notes)[0]
+            lines = self.above = play_lines(game, self.play.notes)[0]
         ui.draw_lines(fb, lines[:max(1, 7 - len(below))])
         for row, text in enumerate(below[-6:]):
             ui.line(fb, 7 - min(6, len(below)) + row, text)
