@@ -7,13 +7,15 @@ and hardware as plain objects handed over by ``board`` (or the emulator).
 VERSION = "0.2.0"
 
 
-# The code a game opens again and again (its forms, the fast path, the game menu,
-# a form's preview, a combat):
-# kept once loaded where the heap has room for it, as a Pico's has (240 KB), since
-# loading it again cost a Pico about 60 ms a press; let go in a smaller one (a Pico
-# W's 192 KB), where each game plays in 144 KB.
+# The code a game opens again and again (its forms, the fast path, the game menu, a
+# form's preview, a combat, the cards, the boards, a round's start): kept once loaded
+# where the heap has room for it, as a Pico's has (240 KB), since loading a module
+# again cost a Pico 3 ms to 60 ms, most of it looking up its names; let go in a
+# smaller one (a Pico W's 192 KB), where each game plays in 144 KB.
 REOPENED = ("arbiter.screens.forms", "arbiter.screens.fast", "arbiter.screens.game_menu",
-            "arbiter.game.preview", "arbiter.game.combat")
+            "arbiter.game.preview", "arbiter.game.combat", "arbiter.game.decks",
+            "arbiter.game.order", "arbiter.screens.grid", "arbiter.screens.army_board",
+            "arbiter.screens.piece_grid", "arbiter.screens.board_page")
 ROOM_TO_KEEP = 224 * 1024  # bytes of heap
 keep_reopened = None  # whether the heap is that big (worked out at the first ask)
 
