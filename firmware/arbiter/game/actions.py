@@ -211,6 +211,26 @@ def _check_turn(game, name, spec):
     used[key] = [scope, count + 1]
 
 
+def common_rank(spec, phase):
+    """How common the action ``spec`` is in ``phase`` (lower: more; None: not a fast
+    path's, screens/fast.py): one with a piece, then a player, those with an amount
+    first, one that names the phase before one allowed in every phase."""
+    if spec.get("private") or phase not in spec.get("phases", (phase,)):
+        return None
+    params = spec.get("params", ())
+    if "k" in params:
+        rank = 0
+    elif "p" in params:
+        rank = 2
+    else:
+        return None
+    if len(params) + len(spec.get("choices", EMPTY)) < 2:
+        rank += 1  # nothing to set but who: after those with an amount
+    if "phases" not in spec:
+        rank += 4
+    return rank
+
+
 def offered_form(choices, key):
     """An action's ``choices`` for ``key``: a list, or an expression, which a loaded
     ruleset keeps as its JSON text (ruleset.pack), parsed when a form or a check

@@ -4,6 +4,7 @@ Left/Right its amount, A does it (the preview shown first), B goes back; the gam
 is for the rest. Loaded only when used: the play screen's pass loads no more code."""
 
 from arbiter import ui
+from arbiter.game.actions import common_rank
 from arbiter.game.effects import action
 from arbiter.game.expr import EMPTY
 from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
@@ -37,21 +38,8 @@ def _ranked(game, here):
     """The common action among those offered in the phase ``here`` (fast_action)."""
     best, rank = None, 99
     for name in sorted(game.rules.get("actions", EMPTY)):
-        spec = action(game, name)
-        if spec.get("private") or here not in spec.get("phases", (here,)):
-            continue
-        params = spec.get("params", ())
-        if "k" in params:
-            r = 0
-        elif "p" in params:
-            r = 2
-        else:
-            continue
-        if len(params) + len(spec.get("choices", EMPTY)) < 2:
-            r += 1  # nothing to set but who: after those with an amount
-        if "phases" not in spec:
-            r += 4
-        if r < rank:
+        r = common_rank(action(game, name), here)
+        if r is not None and r < rank:
             best, rank = name, r
     return best
 

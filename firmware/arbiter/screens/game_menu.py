@@ -1,6 +1,7 @@
 """The game menu (B on the play screen): actions, dice, corrections, log, end."""
 
 from arbiter import roomy
+from arbiter.game.actions import common_rank
 from arbiter.game.effects import action
 from arbiter.game.expr import EMPTY
 from arbiter.hw.buttons import LONG, A
@@ -9,21 +10,27 @@ from arbiter.ui.menu import Confirm, Menu, TextPage
 
 
 def offered(play):
-    """The phase's own actions as the menu lists them, (label, name): each action read
-    from flash (a compiled ruleset keeps it there), kept by the play screen for the
-    game (worked out in an idle pass as the phase first begins: PlayScreen.draw)."""
+    """The phase's own actions as the menu lists them, (label, name), and the fast
+    path's choice among them (fast.fast_action): each action read once from flash (a
+    compiled ruleset keeps it there), both kept by the play screen: the menu's for
+    each phase where the heap is roomy, else for this one (worked out in an idle pass
+    as the phase first begins: PlayScreen.draw)."""
     game = play.game
     phase = game.phase()["name"]
     items = play.offered.get(phase)
     if items is None:
-        items = []
+        items, best, least = [], None, 99
         for name in sorted(game.rules.get("actions", EMPTY)):
             spec = action(game, name)
             if phase in spec.get("phases", (phase,)) and not spec.get("private"):
                 items.append((spec.get("label", name), name))
+            rank = common_rank(spec, phase)  # and the fast path's, from the same reads
+            if rank is not None and rank < least:
+                best, least = name, rank
         if not roomy():
             play.offered.clear()
         play.offered[phase] = items  # (whole: a read that failed keeps nothing)
+        play.fast.setdefault(phase, best)
     return items
 
 
