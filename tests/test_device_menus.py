@@ -194,7 +194,8 @@ def test_under_micropython_a_played_game_holds_no_code_for_one_off_jobs(
     # go, and the saved game's reader goes once play begins, so none is held while
     # the game is played (nor the public state's code, which only the PC asks for,
     # nor the game's setup, nor the turn order's and the end's, loaded when a round
-    # is ordered or someone wins or loses, nor the settings' reader, let go at boot);
+    # is ordered or someone wins or loses, nor the settings' reader, let go at boot,
+    # nor what opens a board's screen);
     # the picks' screen only while picks are due. A Pico's roomy heap keeps what a
     # game opens again and again (arbiter.REOPENED: the cards', the turn order's)
     from arbiter import REOPENED
@@ -212,7 +213,8 @@ def test_under_micropython_a_played_game_holds_no_code_for_one_off_jobs(
         "ONE_OFF = %r\n" % (tuple(m for m in (
             "arbiter.game.by_hand", "arbiter.game.picks", "arbiter.store.saved",
             "arbiter.game.decks", "arbiter.game.public", "arbiter.game.start",
-            "arbiter.screens.secret_pick", "arbiter.game.order", "arbiter.store.settings")
+            "arbiter.screens.secret_pick", "arbiter.game.order", "arbiter.store.settings",
+            "arbiter.screens.grids")
             if not (roomy and m in REOPENED)),) +
         "seen = {}\n"
         "while vsession.step(board, dev):\n"

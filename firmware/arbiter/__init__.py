@@ -15,7 +15,8 @@ VERSION = "0.2.0"
 REOPENED = ("arbiter.screens.forms", "arbiter.screens.fast", "arbiter.screens.game_menu",
             "arbiter.game.preview", "arbiter.game.combat", "arbiter.game.decks",
             "arbiter.game.order", "arbiter.screens.grid", "arbiter.screens.army_board",
-            "arbiter.screens.piece_grid", "arbiter.screens.board_page")
+            "arbiter.screens.piece_grid", "arbiter.screens.board_page",
+            "arbiter.screens.grids")
 ROOM_TO_KEEP = 224 * 1024  # bytes of heap
 keep_reopened = None  # whether the heap is that big (worked out at the first ask)
 

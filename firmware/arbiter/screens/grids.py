@@ -1,11 +1,20 @@
 """The screen for a ruleset's ``grid``, by what it holds (see grid.py)."""
 
+from arbiter import unload
 from arbiter.game import Illegal
 from arbiter.screens.grid import GridPage
 
 
 def open_grid(app, game):
-    """The ruleset's grid from the game menu (or Down on the play screen)."""
+    """The ruleset's grid from the game menu (or Down on the play screen). This code
+    is let go once the grid's screen is open, where the heap is small (REOPENED)."""
+    try:
+        _open(app, game)
+    finally:
+        unload("arbiter.screens.grids")
+
+
+def _open(app, game):
     grid = game.rules["grid"]
     if "cell" in grid:  # each player's pieces
         from arbiter.screens.piece_grid import PieceGrid  # each kind loaded when wanted
