@@ -119,6 +119,30 @@ def test_a_brisk_players_presses_all_count_on_the_chip(tmp_path):
         assert chip.stats()["collections"] < presses / 2
 
 
+PANEL_MS = 100  # from a press to the panel's first change (issue 42)
+
+
+def test_every_press_changes_the_panel_within_100_ms_of_a_picos_time(tmp_path):
+    # issue 42: "every press changes the panel within 100 ms (a visible "working"
+    # mark counts)". Jugger TTG's recorded start, at a Pico's heap, each press met
+    # alone (the "script" clock: bench.press_time). Its fast path's Up, another
+    # piece, worked its form out for 150 to 170 ms before the panel changed; now the
+    # press is marked first
+    from arbiter_referee.bench import press_time
+    from arbiter_referee.chip.session import Chip
+
+    game, keys = _recorded("jugger")
+    expected = run_session(game.device_seed, keys, "cpython", flash_dir=tmp_path / "cpython")
+    factory_flash(tmp_path / "chip")
+    with Chip(tmp_path / "chip", game.device_seed, "script", firmware()) as chip:
+        assert chip.play(keys)
+        chip.settle()
+        assert [line for line in chip.serial_lines() if line] == expected.serial
+        figures = press_time.figures(chip.edges_made, chip.passes, chip.board.panel_changes)
+    assert figures["presses"] == PRESSES
+    assert figures["panel_ms"]["worst"] <= PANEL_MS, figures
+
+
 def test_an_idle_pass_on_a_picos_menu_takes_under_a_ms_of_cpu_and_nothing_from_the_heap(
         tmp_path):
     # 100 passes a second: a pass that cost more would keep the CPU busy for nothing.
