@@ -181,3 +181,23 @@ def test_a_forms_action_the_journal_cannot_hold_reads_the_game_back(
     assert rig.app.screen is play_screen(rig), rig.lines
     assert "not saved: not enough memory" in " ".join(rig.lines)
     assert repr(game_of(rig).state) == state and game_of(rig).count() == count
+
+
+def test_a_compaction_the_heap_cannot_hold_loses_nothing(tmp_path, monkeypatch):
+    # the journal is rewritten every CHECKPOINT_EVERY events, in a pass of its own:
+    # one that fails leaves the journal as it was (written atomically), the game read
+    # back from it, and says nothing to the table (the action was saved)
+    from arbiter.store import journal
+
+    monkeypatch.setattr(journal, "CHECKPOINT_EVERY", 2)
+    rig, screen, state, count = _one_next(tmp_path)
+    _failing(monkeypatch, rig.board.flash, "write", MemoryError("memory allocation failed"))
+    assert screen.act(rig.app, "next", rig.board.elapsed)  # the second event: due
+    rig.run(200)
+    assert rig.device.app is not None and rig.lines[0] != "Error", rig.lines
+    assert game_of(rig).count() == count + 1 and not play_screen(rig).notice
+    assert any(line.startswith("journal not compacted") for line in rig.device.log.lines)
+    again = rig.reboot()
+    again.settle()
+    assert again.lines[0] == "Game restored"
+    assert game_of(again).count() == count + 1

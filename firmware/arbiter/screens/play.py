@@ -141,8 +141,9 @@ class PlayScreen:
     def _compact(self, app, now):
         try:
             self.journal.compact(self.game)
-        except Exception as exc:  # the old journal stays whole, but its head may not
-            self._unsaved(app, exc)
+        except Exception as exc:  # the journal on flash stays whole (written atomically)
+            app.log("journal not compacted: %s" % (exc,))  # and its head is read again
+            app.later = (read_back, self)
 
     def _unsaved(self, app, exc):
         """The journal could not be written (``exc``): the action is not taken, and the
