@@ -7,16 +7,16 @@ and hardware as plain objects handed over by ``board`` (or the emulator).
 VERSION = "0.2.0"
 
 
-# The code a game opens again and again (its forms, the fast path, the game menu, a
-# form's preview, a combat, the cards, the boards, a round's start): kept once loaded
-# where the heap has room for it, as a Pico's has (240 KB), since loading a module
-# again cost a Pico 3 ms to 60 ms, most of it looking up its names; let go in a
-# smaller one (a Pico W's 192 KB), where each game plays in 144 KB.
+# The code a game opens again and again (its forms, the fast path, the game menu, the
+# cards, the boards, a round's start): kept once loaded where the heap has room for
+# it, as a Pico's has (240 KB), since loading a module again cost a Pico 3 ms to 60 ms,
+# most of it looking up its names; let go in a smaller one (a Pico W's 192 KB), where
+# each game plays in 144 KB. (A preview's and a combat's code stay loaded everywhere:
+# let go, loading them again mid-action took a Pico W 4 to 8 KB more at the peak.)
 REOPENED = ("arbiter.screens.forms", "arbiter.screens.fast", "arbiter.screens.game_menu",
-            "arbiter.game.preview", "arbiter.game.combat", "arbiter.game.decks",
-            "arbiter.game.order", "arbiter.screens.grid", "arbiter.screens.army_board",
-            "arbiter.screens.piece_grid", "arbiter.screens.board_page",
-            "arbiter.screens.grids")
+            "arbiter.game.decks", "arbiter.game.order", "arbiter.screens.grid",
+            "arbiter.screens.army_board", "arbiter.screens.piece_grid",
+            "arbiter.screens.board_page", "arbiter.screens.grids")
 ROOM_TO_KEEP = 224 * 1024  # bytes of heap
 keep_reopened = None  # whether the heap is that big (worked out at the first ask)
 

@@ -15,8 +15,7 @@ from arbiter.game import Illegal
 from arbiter.game.expr import EMPTY, evaluate
 
 _START = {"combat": 0, "ap": "", "dp": "", "init": "", "step": "lead", "cpass": 0}
-# the step after a clash's hits are dealt (a tuple: no ruleset can write it), told
-# by value: the module may be loaded again between the two (effects._combat)
+# the step after a clash's hits are dealt (a tuple: no ruleset can write it)
 _SAID = ("said",)
 
 
@@ -29,7 +28,7 @@ def combat(game, effect):
     When both cards are out: the effects that deal the hits and then say the clash
     (effects._combat runs them), else None."""
     step, values = effect["combat"], game.writable("game", "game")
-    if step == _SAID:
+    if step is _SAID:
         _said(game, values, effect)
     elif step == "begin":
         _begin(game, effect, values)

@@ -355,13 +355,9 @@ def _team(game, effect):
 def _combat(game, effect):
     """``combat``: see combat.py (loaded only by a ruleset with combats); a clash's
     hits and what it says are effects run next."""
-    from arbiter import unload
     from arbiter.game.combat import combat
 
-    try:
-        then = combat(game, effect)
-    finally:
-        unload("arbiter.game.combat")  # where the heap is small (arbiter.REOPENED)
+    then = combat(game, effect)
     if then is not None:
         _open(game, then)
 

@@ -1,6 +1,6 @@
 """Forms: an action's parameters, a dice roll, a correction, set field by field."""
 
-from arbiter import ui, unload
+from arbiter import ui
 from arbiter.game.actions import offered_form
 from arbiter.game.effects import action
 from arbiter.game.expr import EMPTY, evaluate
@@ -223,7 +223,6 @@ class ActionForm(Form):
 
             self.said, self.stale = preview(self.play.game, self.build(self.values()),
                                             self.specs), 0
-            unload("arbiter.game.preview")  # where the heap is small (arbiter.REOPENED)
         elif self.stale:
             self.stale = 1
             app.redraw()
