@@ -134,3 +134,17 @@ def test_a_command_whose_reset_drops_the_port_under_mpremote_still_succeeds(monk
     fake_mpremote("juggernauts\t167", 1)
     with pytest.raises(transfer.DeviceError, match="Input/output error"):
         transfer.mpremote("/dev/null", ["exec", "listing()"])
+
+
+def test_the_demo_reads_in_an_80_column_terminal(capsys):
+    """The Quick start's demo: each new screen's words, 80 columns at most, the
+    referee's moments in order: the secret picks revealed, the Command roll, a card
+    undone, dice rolled from the main menu."""
+    assert arbiter(["demo", "--seed", "7"]) == 0
+    out = capsys.readouterr().out
+    screens = [line for line in out.splitlines() if not line.startswith("serial:")]
+    assert max(len(line) for line in screens) <= 80
+    text = "\n".join(screens)
+    moments = ["Pass to P1", "Revealed", "P1 rolled 2", "Undone:", "3 x d10", "4  9  4"]
+    at = [text.find(moment) for moment in moments]
+    assert -1 not in at and at == sorted(at), dict(zip(moments, at, strict=True))

@@ -18,6 +18,9 @@ def arguments(parser) -> None:
                         help="for --runtime chip: MicroPython's UF2 for the Pico, the "
                         "RP2040's bootrom beside it (default $ARBITER_PICO_FIRMWARE)")
     parser.add_argument("--dump", metavar="FILE", help="write every frame, one per line")
+    parser.add_argument("--pixels", action="store_true",
+                        help="print every frame's pixels (130 columns) instead of the "
+                        "words on each new screen (80 columns)")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
 
 
@@ -38,11 +41,18 @@ def run(args) -> int:
         print(f"arbiter demo: {exc}", file=sys.stderr)
         return 2
     colour = sys.stdout.isatty()
-    if not quiet:
-        for line in result.frames:
-            frame = Frame.parse(line)
+    frames = [Frame.parse(line) for line in result.frames]
+    if quiet:
+        pass
+    elif args.pixels:
+        for frame in frames:
             print(f"t={frame.t} ms  display {'on' if frame.on else 'off'}")
             print(to_text(frame, colour))
+    else:
+        print("Each new screen's words (drawings left out: --pixels shows them), "
+              "its time,\nand the LED ring under it.\n")
+        print(words_strip(frames, colour))
+    if not quiet:
         for line in result.serial:
             print("serial:", line)
     if dump:
@@ -50,11 +60,36 @@ def run(args) -> int:
             f.write("\n".join(result.frames) + "\n")
     counters = result.counters
     summary = (f"demo: {runtime}, seed {seed}: {len(result.frames)} frames in "
-               f"{counters['ms']} emulated ms; I2C {counters['i2c_bytes']} bytes in "
+               f"{counters['ms']} emulated ms\n  I2C {counters['i2c_bytes']} bytes in "
                f"{counters['i2c_writes']} writes; flash {counters['flash_bytes']} bytes")
     if runtime == "chip":
-        summary += f"; {result.fuel:,} RP2040 cycles ({result.fuel / 125e6:.2f} s at 125 MHz)"
+        summary += f"\n  {result.fuel:,} RP2040 cycles ({result.fuel / 125e6:.2f} s at 125 MHz)"
     elif result.fuel:
-        summary += f"; {result.fuel:,} fuel"
+        summary += f"\n  {result.fuel:,} fuel"
     print(summary)
     return 0
+
+
+ACROSS = 3  # panels side by side: 3 x 23 columns and the gaps fit an 80-column terminal
+
+
+def words_strip(frames, colour: bool) -> str:
+    """Each new screen's words, a panel with its time and the LED ring under it (as
+    the screen left it),
+    ``ACROSS`` to a row: the session as a comic strip."""
+    from arbiter_referee.emulator.frames import leds_text, strip, text_panel
+
+    panels, last = [], None
+    for frame in frames:
+        panel = text_panel(frame)
+        leds = leds_text(frame, True, None if colour else _dot)
+        if panel != last:  # a new screen
+            panels.append([("%.1f s" % (frame.t / 1000)).ljust(23)] + panel + [leds])
+        panels[-1][-1] = leds  # the ring as that screen leaves it
+        last = panel
+    rows = [strip(panels[i:i + ACROSS]) for i in range(0, len(panels), ACROSS)]
+    return "\n\n".join(rows)
+
+
+def _dot(rgb, text):
+    return text

@@ -94,6 +94,22 @@ def to_text(frame: Frame, colour: bool = False, cells: str = "blocks",
     return "\n".join(lines)
 
 
+def text_panel(frame: Frame) -> list[str]:
+    """The OLED as the words on it (read back off its RAM, ``screen_text``), framed:
+    23 columns by 10 lines, readable in any terminal; drawings are left out."""
+    from arbiter_referee.emulator.screen_text import read_lines
+
+    words = read_lines(frame.ram) if frame.on else [""] * (HEIGHT // 8)
+    return (["\u250c" + "\u2500" * 21 + "\u2510"]
+            + ["\u2502" + line[:21].ljust(21) + "\u2502" for line in words]
+            + ["\u2514" + "\u2500" * 21 + "\u2518"])
+
+
+def strip(panels: list[list[str]], gap: str = "  ") -> str:
+    """Panels of equal height side by side."""
+    return "\n".join(gap.join(row).rstrip() for row in zip(*panels, strict=True))
+
+
 def to_png(frame: Frame, path, scale: int = 4) -> None:
     """A picture of the device: the OLED (pixels as the panel lights them) and the ring."""
     from PIL import Image, ImageDraw
