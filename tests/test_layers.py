@@ -1,4 +1,4 @@
-"""The firmware in layers, imports going one way (see README, How the firmware is shaped):
+"""The firmware in layers, imports going one way (docs/internals.md):
 drivers (``hw``) know no game, the game knows no screen, only the screens use both
 the game and the drawing kit (``ui``), and nothing imports in a circle. The host
 package has no cycles either, and no product code imports the tests."""

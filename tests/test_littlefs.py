@@ -96,7 +96,7 @@ def test_the_bench_reports_what_a_game_erases_and_programs_on_littlefs():
     figures = journal_wear.flash_per_event(game.name, game.players, game.seed,
                                            game.actions[:40], game.options)
     # littlefs programs 256-byte pages and commits metadata: far more than the bytes
-    # the journal appends, and what the README must say
+    # the journal appends, and what docs/figures.md must say
     assert figures["littlefs_programmed_per_event"] > 8 * figures["per_event"]
     assert 0 < figures["littlefs_erases_per_event"] < 2
     assert figures["littlefs_most_erased_block"] < figures["events"]
