@@ -7,6 +7,7 @@ import functools
 import os
 import shutil
 import tarfile
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -100,13 +101,19 @@ def rp2040js() -> Path:
         return folder
     tarball = RP2040JS.fetch()
     RP2040JS.check(tarball)
-    scratch = folder.with_name(folder.name + ".part")
-    shutil.rmtree(scratch, ignore_errors=True)
-    with tarfile.open(tarball) as tar:
-        tar.extractall(scratch, filter="data")
-    shutil.rmtree(folder, ignore_errors=True)
-    (scratch / "package").replace(folder)  # whole or not at all
-    shutil.rmtree(scratch, ignore_errors=True)
+    # A scratch folder of its own: test workers may unpack it at the same moment.
+    scratch = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=folder.parent))
+    try:
+        with tarfile.open(tarball) as tar:
+            tar.extractall(scratch, filter="data")
+        try:
+            (scratch / "package").replace(folder)  # whole or not at all
+        except OSError:  # there already: another's, whole, or a broken one to replace
+            if not (folder / "package.json").is_file():
+                shutil.rmtree(folder, ignore_errors=True)
+                (scratch / "package").replace(folder)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     return folder
 
 
