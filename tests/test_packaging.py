@@ -3,6 +3,7 @@
 anywhere, with no checkout in sight."""
 
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -21,8 +22,13 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="emulate need
 def installed(tmp_path_factory):
     """(the wheel, the arbiter command of a fresh venv with only the wheel installed)."""
     root = tmp_path_factory.mktemp("wheel")
+    # Built from a copy: a build writes into its source tree (build/, *.egg-info), and
+    # test workers in parallel may build at once.
+    source = root / "source"
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "*.egg-info", "__pycache__", "node_modules", ".hypothesis"))
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
-                           str(root / "dist"), str(REPO)], capture_output=True, text=True,
+                           str(root / "dist"), str(source)], capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, done.stderr
     wheel = next((root / "dist").glob("arbiter_referee-*.whl"))
