@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from arbiter import ROOM_TO_KEEP
+from arbiter.game.jobs import ROOM_TO_KEEP
 
 
 def test_boots_to_main_menu(rig):
@@ -153,7 +153,8 @@ def test_under_micropython_a_closed_forms_code_leaves_a_small_heap(heap, tmp_pat
     factory_flash(tmp_path)
     # a Pico's heap decides by itself; a Pico W's is told (the emulated device's own
     # frames would not fit in it beside the game)
-    told = "" if heap >= ROOM_TO_KEEP else "import arbiter\narbiter.keep_reopened = False\n"
+    told = "" if heap >= ROOM_TO_KEEP else (
+        "import arbiter.game.jobs\narbiter.game.jobs.keep = False\n")
     body = told + (
         "board, dev = vsession.start(drvdata.SEED, drvdata.SCRIPT, '/flash/')\n"
         "FORMS = ('arbiter.screens.fast', 'arbiter.screens.forms', 'arbiter.screens.game_menu',\n"
@@ -197,8 +198,8 @@ def test_under_micropython_a_played_game_holds_no_code_for_one_off_jobs(
     # is ordered or someone wins or loses, nor the settings' reader, let go at boot,
     # nor what opens a board's screen);
     # the picks' screen only while picks are due. A Pico's roomy heap keeps what a
-    # game opens again and again (arbiter.REOPENED: the cards', the turn order's)
-    from arbiter import REOPENED
+    # game opens again and again (jobs.KEPT: the cards', the turn order's)
+    from arbiter.game.jobs import KEPT
     from arbiter_referee.bench import scenarios
     from arbiter_referee.build import device_firmware
     from arbiter_referee.compiled import factory_flash
@@ -208,14 +209,14 @@ def test_under_micropython_a_played_game_holds_no_code_for_one_off_jobs(
     assert any(a.split()[0] in ("pick", "add", "set") for a in game.actions)
     factory_flash(tmp_path)
     body = (
-        ("" if roomy else "import arbiter\narbiter.keep_reopened = False\n") +
+        ("" if roomy else "import arbiter.game.jobs\narbiter.game.jobs.keep = False\n") +
         "board, dev = vsession.start(drvdata.SEED, drvdata.SCRIPT, '/flash/')\n"
         "ONE_OFF = %r\n" % (tuple(m for m in (
             "arbiter.game.by_hand", "arbiter.game.picks", "arbiter.store.saved",
             "arbiter.game.decks", "arbiter.game.public", "arbiter.game.start",
             "arbiter.screens.secret_pick", "arbiter.game.order", "arbiter.store.settings",
             "arbiter.screens.grids")
-            if not (roomy and m in REOPENED)),) +
+            if not (roomy and m in KEPT)),) +
         "seen = {}\n"
         "while vsession.step(board, dev):\n"
         "    play = [s for s in dev.app.stack if type(s).__name__ == 'PlayScreen'] \\\n"

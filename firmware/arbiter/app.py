@@ -3,14 +3,14 @@
 ``step(now)`` is one pass of the main loop. When nothing happens it only
 samples the buttons and checks the sleep timer, allocating nothing. Screens
 move by name: ``push`` one on top, ``pop`` back, ``home`` to the main menu,
-``insert`` one under the top; a screen module of ``screens.LET_GO`` is let go
+``insert`` one under the top; a screen module of ``jobs.SCREENS`` is let go
 once no screen of it is on the stack.
 """
 
-from arbiter import VERSION, ui, unload
+from arbiter import VERSION, ui
+from arbiter.game.jobs import SCREENS, let_go
 from arbiter.hw.buttons import A, button_of, kind_of
 from arbiter.hw.ticks import diff
-from arbiter.screens import LET_GO
 from arbiter.ui.menu import Menu, TextPage
 
 SAVED_GAME = "game.jnl"  # the journal (arbiter.store.journal), checked without importing it
@@ -37,7 +37,7 @@ class App:
         from arbiter.store import settings  # read once, then let go: a game's heap
 
         self.settings, settings_error = settings.read(flash)  # their values (a dict)
-        unload("arbiter.store.settings")
+        let_go("arbiter.store.settings")
         self.awake = True
         self.dirty = True
         self.last_input = now
@@ -152,14 +152,14 @@ class App:
         screen still open uses them."""
         kind = type(screen)
         for name in (kind.__module__, getattr(kind, "stands_on", None)):
-            if name is None or name[16:] not in LET_GO or not name.startswith("arbiter.screens."):
+            if name not in SCREENS:
                 continue
             for other in self.stack:
                 used = type(other)
                 if used.__module__ == name or getattr(used, "stands_on", None) == name:
                     break
             else:
-                unload(name)
+                let_go(name)
 
     def redraw(self):
         self.dirty = True

@@ -13,8 +13,8 @@ everything).
 
 import gc
 
-from arbiter import roomy
 from arbiter.app import POLL_MS, App
+from arbiter.game.jobs import roomy
 from arbiter.game.rng import Rng
 from arbiter.hw.buttons import Buttons
 from arbiter.hw.ring import Leds

@@ -6,8 +6,8 @@ Schema pass and line numbers) and on the device before a ruleset is used.
 
 import json
 
-from arbiter import unload
 from arbiter.game import FORMAT, LINES, MAX_PIECES  # noqa: F401  (FORMAT: host's validate)
+from arbiter.game.jobs import let_go
 
 EMPTY = {}  # an absent section (never written)
 
@@ -451,8 +451,8 @@ def _with_shapes(walk, a, b):
         return walk(a, b)
     finally:
         _shapes = None
-        unload("arbiter.game.shapes")
-        unload("arbiter.game.words")  # (the shapes' names of effects and operators)
+        let_go("arbiter.game.shapes")
+        let_go("arbiter.game.words")  # (the shapes' names of effects and operators)
 
 
 def _check(data, deep):

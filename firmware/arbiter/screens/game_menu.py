@@ -1,9 +1,9 @@
 """The game menu (B on the play screen): actions, dice, corrections, log, end."""
 
-from arbiter import roomy
 from arbiter.game.actions import common_rank
 from arbiter.game.effects import action
 from arbiter.game.expr import EMPTY
+from arbiter.game.jobs import roomy
 from arbiter.hw.buttons import LONG, A
 from arbiter.screens.view import describe
 from arbiter.ui.menu import Confirm, Menu, TextPage

@@ -1,17 +1,17 @@
 """The screen for a ruleset's ``grid``, by what it holds (see grid.py)."""
 
-from arbiter import unload
 from arbiter.game import Illegal
+from arbiter.game.jobs import let_go
 from arbiter.screens.grid import GridPage
 
 
 def open_grid(app, game):
     """The ruleset's grid from the game menu (or Down on the play screen). This code
-    is let go once the grid's screen is open, where the heap is small (REOPENED)."""
+    is let go once the grid's screen is open, where the heap is small (jobs.KEPT)."""
     try:
         _open(app, game)
     finally:
-        unload("arbiter.screens.grids")
+        let_go("arbiter.screens.grids")
 
 
 def _open(app, game):

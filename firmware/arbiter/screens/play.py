@@ -6,8 +6,9 @@ long B: undo; B: the game menu (actions, dice, corrections, log, end); Left/Righ
 the phase's common action (fast.py); Down: the board, the phase's page or the pieces.
 """
 
-from arbiter import ui, unload
+from arbiter import ui
 from arbiter.game import Illegal, Lost
+from arbiter.game.jobs import let_go
 from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.screens.colours import show_outcome
 from arbiter.screens.view import describe, play_lines, public_text
@@ -58,7 +59,7 @@ class PlayScreen:
 
         offered(self)
         if not held:
-            unload("arbiter.screens.game_menu")  # loaded when the menu opens
+            let_go("arbiter.screens.game_menu")  # loaded when the menu opens
 
     def key(self, app, button, kind, now):
         self.notice = ""
@@ -307,5 +308,5 @@ def read_back(app, now, play):
         app.home()
         app.resume(now)
     finally:
-        unload("arbiter.store.saved")  # (while a game is played: not held)
+        let_go("arbiter.store.saved")  # (while a game is played: not held)
     app.redraw()

@@ -2,8 +2,9 @@
 only their own choice list, hidden again before the next takes it. Loaded while
 picks are due (a game's first moments, and only a game with secrets)."""
 
-from arbiter import ui, unload
+from arbiter import ui
 from arbiter.game.actions import pending_pick
+from arbiter.game.jobs import let_go
 from arbiter.hw.buttons import DOWN, LONG, UP, A, B
 
 
@@ -40,4 +41,4 @@ def pick_key(play, app, button, kind, now):
         play.choosing = None  # hide the list before the next player takes the device
         play.act(app, "pick %s %s" % (player, choice), now)
         if play.game.state["round"]:  # the last pick: play begins, picks are done
-            unload("arbiter.screens.secret_pick")
+            let_go("arbiter.screens.secret_pick")

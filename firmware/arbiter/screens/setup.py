@@ -5,7 +5,8 @@ no heap while the device just rolls dice; the engine and the play screen load
 only once a game starts, so a big ruleset is parsed with them still on flash.
 """
 
-from arbiter import ui, unload
+from arbiter import ui
+from arbiter.game.jobs import let_go
 from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.store import saved
 from arbiter.store.journal import DEVICE_KEEP, Journal
@@ -26,10 +27,10 @@ def load_rules(flash, name):
         with _ruleset_file(flash, name, ruleset) as stream:
             rules = ruleset.read(stream, passed, flash.lines(FOLDER + name + ".json"))
     finally:
-        unload("arbiter.game.ruleset")
+        let_go("arbiter.game.ruleset")
     if not passed:
         checked.remember(flash, name, digest)
-    unload("arbiter.store.checked")
+    let_go("arbiter.store.checked")
     return rules
 
 
@@ -123,8 +124,8 @@ class Loading:
         if self.steps:
             self.stream.close()
         self.steps = self.stream = None
-        unload("arbiter.game.ruleset")
-        unload("arbiter.store.checked")
+        let_go("arbiter.game.ruleset")
+        let_go("arbiter.store.checked")
         app.pop()
 
     def key(self, app, button, kind, now):
@@ -210,7 +211,7 @@ def start(app, setup, now):
     commitment shown, then the players' part (``Seal``) and the game."""
     from arbiter.game.rng import commitment
 
-    unload("arbiter.game.replay")  # a resume's code only
+    let_go("arbiter.game.replay")  # a resume's code only
     seed = app.entropy()
     app.log("game %s: %d players, commitment %s" % (
         setup.name, setup.players, commitment(seed)))
@@ -267,7 +268,7 @@ def begin(app, setup, seed, mix, now):
 def _play(app, game, journal, now, lines, title):
     from arbiter.screens.play import PlayScreen
 
-    unload("arbiter.store.saved")  # reading a saved game back: not while one is played
+    let_go("arbiter.store.saved")  # reading a saved game back: not while one is played
     play = PlayScreen(game, journal)
     app.home()
     app.push(play)
@@ -307,7 +308,7 @@ def resume_saved(app, now, rules=None):
             app.push(Loading(name, _resume_later))
             return
         game = saved.resume(journal, rules or load_rules(app.flash, name), keep=DEVICE_KEEP)
-        unload("arbiter.game.replay")  # a resume's code only
+        let_go("arbiter.game.replay")  # a resume's code only
     except Exception as exc:  # any failure at all
         limit = isinstance(exc, MemoryError) or isinstance(exc, RuntimeError)
         reason = "not enough memory" if isinstance(exc, MemoryError) else \

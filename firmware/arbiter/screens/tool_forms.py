@@ -1,5 +1,5 @@
 """The game menu's tools as forms: Roll dice and Correct (a counter by hand).
-Loaded when one opens and let go after (screens.LET_GO): the knob's and the
+Loaded when one opens and let go after (game.jobs.SCREENS): the knob's and the
 actions' forms (forms.py) do not carry them."""
 
 from arbiter.screens.forms import AMOUNTS, Form

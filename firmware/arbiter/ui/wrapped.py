@@ -1,7 +1,7 @@
 """The drawing kit's rarer half, loaded when first needed: titles and list rows too
 long for a line, wrapped onto the next lines (see ``ui.title`` and ``ui.listing``)."""
 
-from arbiter.ui import COLS, line, text, width, window, wrap
+from arbiter.ui.lines import COLS, line, text, width, window, wrap
 
 
 def title(fb, s):
