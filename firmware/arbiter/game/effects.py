@@ -411,12 +411,12 @@ def _cards(game, effect):
 
 
 def _native(game, effect):
-    """``native`` "MODULE.NAME": a game's own logic in firmware code (Tactics Joker's
-    board of armies), imported only when the game runs it."""
+    """``native`` "MODULE.NAME": a game's own logic in firmware code (game/natives/:
+    Tactics Joker's board of armies), imported only when the game runs it."""
     if effect["native"] not in NATIVE:
         raise RuleError("unknown native " + str(effect["native"]))
     module, _, fn = effect["native"].partition(".")
-    full = "arbiter.game." + module
+    full = "arbiter.game.natives." + module
     __import__(full)
     getattr(sys.modules[full], fn)(game)
 
