@@ -49,6 +49,7 @@ def load(kind: str = "metered") -> tuple[Engine, Module]:
     with _lock:
         if kind not in _loaded:
             cfg = Config()
+            cfg.cache = True  # compiled once, then read back by every later process
             cfg.wasm_exceptions = True
             cfg.max_wasm_stack = 512 * 1024
             if kind == "metered":
