@@ -125,24 +125,32 @@ def top_level_imports(path: Path) -> set[str]:
     return names
 
 
+def let_go_modules():
+    """Every module game/jobs.py lets go, by its full name."""
+    from arbiter.game.jobs import JOBS, SCREENS
+
+    names = {"arbiter." + name for names in JOBS.values() for name in names.split()}
+    return names | {"arbiter.screens." + name for name in SCREENS.split()}
+
+
 def test_modules_let_go_are_imported_at_the_top_only_by_each_other():
     # else a module that stays would keep them in the heap after they are let go
-    from arbiter.game.jobs import LET_GO
-
-    assert all((FIRMWARE / (name.replace(".", "/") + ".py")).is_file() for name in LET_GO)
+    let_go = let_go_modules()
+    assert all((FIRMWARE / (name.replace(".", "/") + ".py")).is_file() for name in let_go)
     for path in (FIRMWARE / "arbiter").rglob("*.py"):
         module = module_name(path, FIRMWARE)
-        if module in LET_GO or module == "arbiter.store.install":  # (a PC's, then a reset)
+        if module in let_go or module == "arbiter.store.install":  # (a PC's, then a reset)
             continue
-        held = top_level_imports(path) & set(LET_GO)
+        held = top_level_imports(path) & let_go
         assert not held, f"{module} imports {sorted(held)} at its top"
 
 
-def test_only_the_jobs_table_forgets_a_module_and_each_let_go_is_in_it():
-    # one place decides what code comes and goes (game/jobs.py); a name let go that
-    # the table does not list would raise, on a path a test may never walk
-    from arbiter.game.jobs import LET_GO
+def test_only_the_jobs_table_forgets_a_module_and_each_job_done_is_in_it():
+    # one place decides what code comes and goes (game/jobs.py); a job it does not
+    # list would raise, on a path a test may never walk
+    from arbiter.game.jobs import JOBS, KEPT
 
+    assert {"arbiter." + name for name in KEPT.split()} <= let_go_modules()
     for path in FIRMWARE.rglob("*.py"):
         source = path.read_text()
         if path.name != "jobs.py":
@@ -150,10 +158,9 @@ def test_only_the_jobs_table_forgets_a_module_and_each_let_go_is_in_it():
         for node in ast.walk(ast.parse(source)):
             if isinstance(node, ast.ImportFrom) and node.module == "arbiter.game.jobs":
                 assert "forget" not in [a.name for a in node.names] or path.name == "jobs.py"
-            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "let_go":
-                names = [arg.value for arg in node.args if isinstance(arg, ast.Constant)]
-                assert set(names) <= set(LET_GO), (path, node.lineno, names)
-                assert names or path.name == "app.py", (path, node.lineno)  # (its SCREENS)
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "done":
+                jobs = [arg.value for arg in node.args if isinstance(arg, ast.Constant)]
+                assert jobs and set(jobs) <= set(JOBS), (path, node.lineno, jobs)
 
 
 def test_no_test_module_imports_another():

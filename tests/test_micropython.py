@@ -190,8 +190,8 @@ def test_the_main_loop_collects_a_roomy_heap_whose_collector_is_off(tmp_path):
             "    vsession.device.run(board)\n"
             "except vsession.EmulationDone:\n"
             "    pass\n"
-            "import arbiter\n"
-            "print('R roomy %s presses done at %d ms' % (arbiter.roomy(), board.elapsed))\n")
+            "from arbiter.game.jobs import roomy\n"
+            "print('R roomy %s presses done at %d ms' % (roomy(), board.elapsed))\n")
     result = run_driver("vsession", body, {"/flash": (tmp_path, True)}, 245888,
                         device_firmware(), {"SEED": game.device_seed,
                                             "SCRIPT": first_presses(game.keys, 80)},

@@ -3,12 +3,12 @@
 ``step(now)`` is one pass of the main loop. When nothing happens it only
 samples the buttons and checks the sleep timer, allocating nothing. Screens
 move by name: ``push`` one on top, ``pop`` back, ``home`` to the main menu,
-``insert`` one under the top; a screen module of ``jobs.SCREENS`` is let go
-once no screen of it is on the stack.
+``insert`` one under the top; a screen module that comes and goes
+(``jobs.screen_module``) is let go once no screen of it is on the stack.
 """
 
 from arbiter import VERSION, ui
-from arbiter.game.jobs import SCREENS, let_go
+from arbiter.game.jobs import done, screen_closed, screen_module
 from arbiter.hw.buttons import A, button_of, kind_of
 from arbiter.hw.ticks import diff
 from arbiter.ui.menu import Menu, TextPage
@@ -37,7 +37,7 @@ class App:
         from arbiter.store import settings  # read once, then let go: a game's heap
 
         self.settings, settings_error = settings.read(flash)  # their values (a dict)
-        let_go("arbiter.store.settings")
+        done("settings")
         self.awake = True
         self.dirty = True
         self.last_input = now
@@ -152,14 +152,14 @@ class App:
         screen still open uses them."""
         kind = type(screen)
         for name in (kind.__module__, getattr(kind, "stands_on", None)):
-            if name not in SCREENS:
+            if name is None or not screen_module(name):
                 continue
             for other in self.stack:
                 used = type(other)
                 if used.__module__ == name or getattr(used, "stands_on", None) == name:
                     break
             else:
-                let_go(name)
+                screen_closed(name)
 
     def redraw(self):
         self.dirty = True

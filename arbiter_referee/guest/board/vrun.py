@@ -9,7 +9,7 @@ import sys
 
 from arbiter.game import Illegal
 from arbiter.game.engine import Game
-from arbiter.game.jobs import forget, let_go
+from arbiter.game.jobs import done, forget
 from arbiter.hw.flash import Flash
 
 
@@ -62,11 +62,11 @@ def load_step(steps):
         rules = next(steps)
     except ValueError as exc:
         print("X 0 " + str(exc))
-        let_go("arbiter.game.ruleset")
+        done("ruleset")
         return True, None
     if rules is None:
         return False, None
-    let_go("arbiter.game.ruleset")
+    done("ruleset")
     return True, rules
 
 
@@ -74,7 +74,7 @@ def start(rules, players, seed, options, mix=None):
     """The game, or None after printing why it cannot start."""
     if rules is None:
         return None
-    let_go("arbiter.game.replay")  # a resume's code only, as the device (screens.setup)
+    done("replay")  # a resume's code only, as the device (screens.setup)
     try:
         game = Game(rules, players, options, seed, None, mix)
     except (ValueError, Illegal) as exc:

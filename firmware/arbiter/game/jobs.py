@@ -1,28 +1,36 @@
 """The code that comes and goes. A module named here is loaded for a job and let go
-(``let_go``) when the job is done, so a Pico's heap holds only what the moment needs;
-it is imported only inside functions (tests/test_layers.py holds it), so letting it
-go frees its code. Nothing else in the firmware forgets a module."""
+when the job is done (``done``), or with the last open screen of its own
+(``screen_closed``), so a Pico's heap holds only what the moment needs. It is
+imported only inside functions (tests/test_layers.py holds it), so letting it go
+frees its code. Nothing else in the firmware forgets a module.
 
-# Each module that comes and goes, by the job it is loaded for.
-LET_GO = (
-    "arbiter.hw.wiring",  # the pins: read once, at boot
-    "arbiter.store.settings",  # the settings: read at boot, and by their screen
-    "arbiter.game.ruleset", "arbiter.store.checked",  # a ruleset read and checked
-    "arbiter.game.shapes", "arbiter.game.words",  # the deep checks of a new ruleset
-    "arbiter.store.saved", "arbiter.game.replay",  # a saved game read back, replayed
-    "arbiter.game.start",  # a game's start (and an undo back to it)
-    "arbiter.game.teams",  # teams dealt at the start or by a ``team`` effect
-    "arbiter.game.order",  # the turn order worked out, a win or loss resolved
-    "arbiter.game.decks",  # an action's cards
-    "arbiter.game.undo",  # an undo or a redo
-    "arbiter.game.by_hand",  # a correction or a free roll
-    "arbiter.game.picks",  # a secret pick
-    "arbiter.screens.secret_pick",  # the secret picks, once all are made
-) + tuple("arbiter.screens." + leaf for leaf in (
-    # screens: let go with the last open screen of theirs (app.App._let_go)
-    "setup", "game_menu", "forms", "confirm", "grids", "grid", "piece_grid", "board_page",
-    "army_board", "pages", "usb", "fast", "pieces", "dice", "settings", "tool_forms"))
-SCREENS = LET_GO[-16:]
+The names are short words in strings, not tuples of module names: a string constant
+over 10 characters is an object of its own in a Pico's heap."""
+
+# job: the modules (under ``arbiter.``) it loads, let go by done(job)
+JOBS = {
+    "wiring": "hw.wiring",  # the pins: read once, at boot
+    "settings": "store.settings",  # read at boot, and by their screen
+    "ruleset": "game.ruleset",  # a ruleset read and checked
+    "checked": "store.checked",  # whether its bytes passed the checks before
+    "checks": "game.shapes game.words",  # the deep checks of a new ruleset
+    "saved": "store.saved",  # a saved game found and read back
+    "replay": "game.replay",  # a saved game replayed (a resume)
+    "start": "game.start",  # a game's start (and an undo back to it)
+    "teams": "game.teams",  # teams dealt at the start or by a ``team`` effect
+    "order": "game.order",  # the turn order worked out, a win or loss resolved
+    "decks": "game.decks",  # an action's cards
+    "undo": "game.undo",  # an undo or a redo
+    "by_hand": "game.by_hand",  # a correction or a free roll
+    "picks": "game.picks",  # a secret pick
+    "picked": "screens.secret_pick",  # the secret picks' screen, once all are made
+    "board": "screens.grids",  # a board's screen opened
+    "menu": "screens.game_menu",  # the game menu, while a form of it is open
+}
+# The screens' modules (under ``arbiter.screens.``) let go with the last open screen
+# of their own (app.App)
+SCREENS = (" setup game_menu forms confirm grids grid piece_grid board_page army_board"
+           " pages usb fast pieces dice settings tool_forms ")
 
 # What a game opens again and again (its forms, the fast path, the game menu, the
 # cards, the boards, a round's start): kept once loaded where the heap has room for
@@ -30,10 +38,8 @@ SCREENS = LET_GO[-16:]
 # most of it looking up its names; let go in a smaller one (a Pico W's 192 KB), where
 # each game plays in 144 KB. (A preview's and a combat's code stay loaded everywhere:
 # let go, loading them again mid-action took a Pico W 4 to 8 KB more at the peak.)
-KEPT = ("arbiter.screens.forms", "arbiter.screens.fast", "arbiter.screens.game_menu",
-        "arbiter.game.decks", "arbiter.game.order", "arbiter.screens.grid",
-        "arbiter.screens.army_board", "arbiter.screens.piece_grid",
-        "arbiter.screens.board_page", "arbiter.screens.grids")
+KEPT = (" screens.forms screens.fast screens.game_menu game.decks game.order screens.grid"
+        " screens.army_board screens.piece_grid screens.board_page screens.grids ")
 ROOM_TO_KEEP = 224 * 1024  # bytes of heap
 keep = None  # whether the heap is that big (worked out at the first ask)
 
@@ -54,26 +60,38 @@ def roomy():
     return keep
 
 
-def let_go(*names):
-    """Forgets the modules ``names`` (each one of LET_GO) so their code leaves a
-    Pico's heap until imported again, but for KEPT ones on a roomy heap."""
-    for name in names:
-        if name not in LET_GO:
-            raise ValueError("not a module to let go: " + name)
-        if not (name in KEPT and roomy()):
-            forget(name)
+def done(job):
+    """The modules ``job`` loaded leave the heap (but KEPT ones on a roomy heap)."""
+    for name in JOBS[job].split():
+        _let_go(name)
 
 
-def forget(name):
-    """Drops the module ``name``, only under MicroPython: CPython has room, and
+def screen_module(module):
+    """Whether ``module`` (a screen's, its full name) is let go once no screen of its
+    own is open."""
+    return module.startswith("arbiter.screens.") and (" " + module[16:] + " ") in SCREENS
+
+
+def screen_closed(module):
+    """The last open screen of ``module`` (screen_module) closed: it goes."""
+    _let_go(module[8:])
+
+
+def _let_go(name):
+    if not (roomy() and (" " + name + " ") in KEPT):
+        forget("arbiter." + name)
+
+
+def forget(module):
+    """Drops ``module`` (its full name), only under MicroPython: CPython has room, and
     there a module's classes must stay the ones others imported. (The emulator's
     harness forgets its own modules with it.)"""
     import sys
 
     if sys.implementation.name != "micropython":
         return
-    sys.modules.pop(name, None)
-    package, _, leaf = name.rpartition(".")
+    sys.modules.pop(module, None)
+    package, _, leaf = module.rpartition(".")
     parent = sys.modules.get(package)
     if parent is not None and hasattr(parent, leaf):
         delattr(parent, leaf)

@@ -6,7 +6,7 @@ only once a game starts, so a big ruleset is parsed with them still on flash.
 """
 
 from arbiter import ui
-from arbiter.game.jobs import let_go
+from arbiter.game.jobs import done
 from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.store import saved
 from arbiter.store.journal import DEVICE_KEEP, Journal
@@ -27,10 +27,10 @@ def load_rules(flash, name):
         with _ruleset_file(flash, name, ruleset) as stream:
             rules = ruleset.read(stream, passed, flash.lines(FOLDER + name + ".json"))
     finally:
-        let_go("arbiter.game.ruleset")
+        done("ruleset")
     if not passed:
         checked.remember(flash, name, digest)
-    let_go("arbiter.store.checked")
+    done("checked")
     return rules
 
 
@@ -124,8 +124,8 @@ class Loading:
         if self.steps:
             self.stream.close()
         self.steps = self.stream = None
-        let_go("arbiter.game.ruleset")
-        let_go("arbiter.store.checked")
+        done("ruleset")
+        done("checked")
         app.pop()
 
     def key(self, app, button, kind, now):
@@ -211,7 +211,7 @@ def start(app, setup, now):
     commitment shown, then the players' part (``Seal``) and the game."""
     from arbiter.game.rng import commitment
 
-    let_go("arbiter.game.replay")  # a resume's code only
+    done("replay")  # a resume's code only
     seed = app.entropy()
     app.log("game %s: %d players, commitment %s" % (
         setup.name, setup.players, commitment(seed)))
@@ -268,7 +268,7 @@ def begin(app, setup, seed, mix, now):
 def _play(app, game, journal, now, lines, title):
     from arbiter.screens.play import PlayScreen
 
-    let_go("arbiter.store.saved")  # reading a saved game back: not while one is played
+    done("saved")  # reading a saved game back: not while one is played
     play = PlayScreen(game, journal)
     app.home()
     app.push(play)
@@ -308,7 +308,7 @@ def resume_saved(app, now, rules=None):
             app.push(Loading(name, _resume_later))
             return
         game = saved.resume(journal, rules or load_rules(app.flash, name), keep=DEVICE_KEEP)
-        let_go("arbiter.game.replay")  # a resume's code only
+        done("replay")  # a resume's code only
     except Exception as exc:  # any failure at all
         limit = isinstance(exc, MemoryError) or isinstance(exc, RuntimeError)
         reason = "not enough memory" if isinstance(exc, MemoryError) else \
