@@ -46,7 +46,12 @@ def chip(tmp_path_factory):
     emulator.stop()
 
 
-@pytest.fixture(params=["micropython", "chip"])
+# The chip's tests in one test worker (pyproject: --dist loadgroup): its first deploy
+# takes a minute and a half of CPU, made once.
+ON_THE_CHIP = pytest.mark.xdist_group("chip-deployed")
+
+
+@pytest.fixture(params=["micropython", pytest.param("chip", marks=ON_THE_CHIP)])
 def each_device(request):
     """The emulated device, then the chip: the commands work on both alike."""
     return request.getfixturevalue("device" if request.param == "micropython" else "chip")
@@ -130,6 +135,7 @@ def test_mpremote_right_after_a_deploy_or_a_push_answers_in_full(each_device):
     assert listing(device, "rulesets")["tactics.json"] == rulesets["tactics.json"]
 
 
+@ON_THE_CHIP
 def test_the_chips_port_appears_at_power_on_before_main_py_runs(chip, tmp_path):
     # A Pico's USB enumerates as MicroPython starts, before main.py: a PC sees the
     # port while the firmware is still loading, and can stop it there.
@@ -351,7 +357,7 @@ def test_device_commands_back_to_back_always_answer_in_full(device, tmp_path):
     journal = (device.flash / "game.jnl").read_bytes()
     expected = ruleset_text("juggernauts")
     try:
-        for attempt in range(20):
+        for attempt in range(8):
             device.arbiter("push", "juggernauts")
             assert device.mpremote("fs", "cat", ":rulesets/juggernauts.json") == expected, \
                 attempt
