@@ -170,3 +170,27 @@ def test_no_test_module_imports_another():
         names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         names |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
         assert not any(n.startswith("test_") for n in names), path
+
+
+def draws(path):
+    """The ``draw`` methods of the classes of ``path``: (class name, its node)."""
+    for cls in ast.walk(ast.parse(path.read_text())):
+        if isinstance(cls, ast.ClassDef):
+            yield from ((cls.name, f) for f in cls.body
+                        if isinstance(f, ast.FunctionDef) and f.name == "draw")
+
+
+def test_a_screens_draw_only_draws():
+    # micro-gui's rule: what a screen works out or opens before it is drawn goes in its
+    # ``ready`` (app.App.render), so a drawing never moves the app along: it uses no
+    # app's method that does, and hands the app to no call
+    moves = {"push", "pop", "home", "insert", "later", "idle", "redraw", "busy", "log"}
+    for path in (FIRMWARE / "arbiter").rglob("*.py"):
+        for name, draw in draws(path):
+            used = {n.attr for n in ast.walk(draw) if isinstance(n, ast.Attribute)
+                    and isinstance(n.value, ast.Name) and n.value.id == "app"}
+            assert not used & moves, (path.name, name, sorted(used & moves))
+            handed = [n.lineno for n in ast.walk(draw) if isinstance(n, ast.Call)
+                      and getattr(n.func, "attr", "") != "draw"  # (a class's own above)
+                      and any(isinstance(a, ast.Name) and a.id == "app" for a in n.args)]
+            assert not handed, (path.name, name, handed)

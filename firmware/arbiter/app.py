@@ -230,7 +230,7 @@ class App:
         pass ends with it, its garbage collected before the next)."""
         self.worked = True
         if self.dirty:
-            self.render()
+            self.render(now)
             return False
         idle, self.idle = self.idle, None
         if idle is not None:
@@ -245,8 +245,13 @@ class App:
             ui.busy(self.display)
         self.dirty = True
 
-    def render(self):
+    def render(self, now=None):
+        """The top screen drawn, after its ``ready`` (what it works out or opens before
+        a drawing: a screen's ``draw`` only draws) when the main loop gives ``now``."""
         self.dirty = self.marked = False
+        ready = getattr(self.screen, "ready", None)
+        if ready is not None and now is not None:
+            ready(self, now)  # (it may open a screen: the one drawn is the top one)
         fb = self.display
         fb.fill(0)
         self.screen.draw(self, fb)

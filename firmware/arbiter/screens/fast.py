@@ -130,7 +130,6 @@ class FastForm(ActionForm):
         super().key(app, button, kind, now)
 
     def draw(self, app, fb):
-        self.work_out_preview(app)
         game = self.play.game
         values = self.values()
         words = [self.title + ":"]

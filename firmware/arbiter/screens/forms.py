@@ -211,9 +211,8 @@ class ActionForm(Form):
         if self.preview:
             self.said, self.stale = "", 2
 
-    def draw(self, app, fb):
+    def ready(self, app, now):
         self.work_out_preview(app)
-        super().draw(app, fb)
 
     def work_out_preview(self, app):
         """The preview, in a pass of its own after the one that changed the fields: on

@@ -68,9 +68,9 @@ class GridPage:
                 if on:
                     fb.fill_rect(x - self.pad, y, width - 1, 8, 1)
                 ui.text(fb, self.cell(r, c), x, y, 0 if on else 1)
-        self.foot(app, fb)
+        self.foot(fb)
 
-    def foot(self, app, fb):
+    def foot(self, fb):
         pass
 
     def key(self, app, button, kind, now):

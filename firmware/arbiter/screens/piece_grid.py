@@ -74,7 +74,7 @@ class PieceGrid(GridPage):
         self.page = (self.page + 1) % len(self.players)
         self._load()
 
-    def foot(self, app, fb):
+    def foot(self, fb):
         lines = list(self.caption)
         room = 8 - self.head_lines - min(self.rows, self.rows_shown + 1 - self.head_lines)
         if len(self.players) > 1 and len(lines) < room:

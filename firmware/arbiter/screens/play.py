@@ -33,14 +33,16 @@ class PlayScreen:
         # both are kept for the game (a phase comes back every turn)
         self.offered, self.fast = {}, {}
 
-    def draw(self, app, fb):
-        game = self.game
-        if game.phase()["name"] not in self.offered:  # a phase not seen yet: its
+    def ready(self, app, now):
+        if self.game.phase()["name"] not in self.offered:  # a phase not seen yet: its
             app.idle = self.menus_ready  # menu worked out while the players look
         if self.pending is not None:  # in the drawing's pass, not the action's: their
-            entries, now = self.pending  # garbage is collected apart on a small heap
+            entries, then = self.pending  # garbage is collected apart on a small heap
             self.pending = None
-            self.after(app, entries, now)
+            self.after(app, entries, then)
+
+    def draw(self, app, fb):
+        game = self.game
         if self.choosing is not None:
             from arbiter.screens.secret_pick import draw_choices
 

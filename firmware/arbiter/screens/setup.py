@@ -74,16 +74,21 @@ class Loading:
     def __init__(self, name, then=None):
         self.name = name
         self.steps = None
-        self.shown = False
+        self.started = False
         self.then = then  # given the ruleset once read (a resume's); else the setup
+
+    def ready(self, app, now):
+        if not self.started:  # this frame says "Loading" at once: the work comes after
+            self.started = True
+            app.later = self._step
 
     def draw(self, app, fb):
         ui.title(fb, "Loading")
         ui.line(fb, 2, self.name)
-        app.redraw()  # the next step in the next pass
-        if not self.shown:  # this frame says "Loading" at once: the work comes after
-            self.shown = True
-            return
+
+    def _step(self, app, now):
+        """One step of the load, each in a pass of its own (App.later)."""
+        app.later = self._step  # the next, unless this one ends the load
         try:
             if self.steps is None:
                 # the digest in a pass of its own: beside the parse's, its garbage
@@ -124,6 +129,7 @@ class Loading:
         if self.steps:
             self.stream.close()
         self.steps = self.stream = None
+        app.later = None  # no next step
         done("ruleset")
         done("checked")
         app.pop()
