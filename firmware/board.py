@@ -13,7 +13,7 @@ import machine
 import micropython
 import neopixel as _neopixel
 
-from arbiter.game.jobs import done
+from arbiter.game.jobs import let_go
 from arbiter.hw import wiring as _wiring
 from arbiter.hw.buttons import Edges
 from arbiter.hw.flash import Flash
@@ -49,7 +49,7 @@ del _pins, _index, _pin
 neopixel = _neopixel.NeoPixel(machine.Pin(wiring["led_pin"], machine.Pin.OUT),
                              wiring["led_count"])
 del _wiring
-done("wiring")  # read once, at boot: its code leaves the heap
+let_go("hw", "wiring")  # read once, at boot: its code leaves the heap
 
 ticks_ms = time.ticks_ms
 sleep_ms = time.sleep_ms

@@ -216,7 +216,7 @@ def test_under_micropython_a_played_game_holds_no_code_for_one_off_jobs(
             "arbiter.game.decks", "arbiter.game.public", "arbiter.game.start",
             "arbiter.screens.secret_pick", "arbiter.game.order", "arbiter.store.settings",
             "arbiter.screens.grids")
-            if not (roomy and " %s " % m[8:] in KEPT)),) +
+            if not (roomy and m.rpartition(".")[2] in KEPT)),) +
         "seen = {}\n"
         "while vsession.step(board, dev):\n"
         "    play = [s for s in dev.app.stack if type(s).__name__ == 'PlayScreen'] \\\n"

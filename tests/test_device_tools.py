@@ -125,8 +125,11 @@ def test_mpremote_right_after_a_deploy_or_a_push_answers_in_full(each_device):
     device.arbiter("deploy")  # puts back the bundled ruleset that went
     assert {name: size for name, size in listing(device, "rulesets").items()
             if name.endswith(".json")} == rulesets
-    game = {path.split("/")[-1]: len(data) for path, data in firmware_files().items()
-            if path.startswith("arbiter/game/")}
+    game = {}  # the folder's files and folders (a folder's name ends in /, size 0)
+    for path, data in firmware_files().items():
+        if path.startswith("arbiter/game/"):
+            name, folder, _ = path[len("arbiter/game/"):].partition("/")
+            game[name + folder] = 0 if folder else len(data)
     assert listing(device, "arbiter/game") == game
     assert {"arbiter/", "board.mpy", "main.py", "rulesets/"} <= set(listing(device, ""))
     device.arbiter("rm", "tactics")

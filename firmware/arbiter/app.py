@@ -4,11 +4,11 @@
 samples the buttons and checks the sleep timer, allocating nothing. Screens
 move by name: ``push`` one on top, ``pop`` back, ``home`` to the main menu,
 ``insert`` one under the top; a screen module that comes and goes
-(``jobs.screen_module``) is let go once no screen of it is on the stack.
+(``jobs.SCREENS``) is let go once no screen of it is on the stack.
 """
 
 from arbiter import VERSION, ui
-from arbiter.game.jobs import done, screen_closed, screen_module
+from arbiter.game.jobs import let_go, screen_closed
 from arbiter.hw.buttons import A, button_of, kind_of
 from arbiter.hw.ticks import diff
 from arbiter.ui.menu import Menu, TextPage
@@ -37,7 +37,7 @@ class App:
         from arbiter.store import settings  # read once, then let go: a game's heap
 
         self.settings, settings_error = settings.read(flash)  # their values (a dict)
-        done("settings")
+        let_go("store", "settings")
         self.awake = True
         self.dirty = True
         self.last_input = now
@@ -152,7 +152,7 @@ class App:
         screen still open uses them."""
         kind = type(screen)
         for name in (kind.__module__, getattr(kind, "stands_on", None)):
-            if name is None or not screen_module(name):
+            if name is None:
                 continue
             for other in self.stack:
                 used = type(other)
@@ -174,6 +174,7 @@ class App:
         # few locals: an idle pass stays here and in calls that keep their frames on
         # the C stack (see Buttons.poll); a key and the work it sets go to their own
         self.worked = self._booting
+        self.now = now  # (a drawing's ``ready`` is given it)
         if self._booting and self._finish_boot(now):
             return 0  # a resume's pass: its garbage is collected before the drawing
         if self._hold_usb and self.later is None and not getattr(self.screen, "loads", False):
@@ -205,7 +206,9 @@ class App:
                     later[0](self, now, later[1])
                 else:
                     later(self, now)
-                return 0  # and its garbage before the drawing's
+                # a job of several passes (a ruleset's load, a step a pass) pauses
+                # after each, so a small heap collects each one's garbage (device.run)
+                return 0 if self.later is None else POLL_MS
             if (self.dirty or self.idle is not None and not keyed) and self._work(now):
                 return 0
             if self._sleep_ms and diff(now, self.last_input) >= self._sleep_ms:
@@ -230,7 +233,7 @@ class App:
         pass ends with it, its garbage collected before the next)."""
         self.worked = True
         if self.dirty:
-            self.render(now)
+            self.render()
             return False
         idle, self.idle = self.idle, None
         if idle is not None:
@@ -245,13 +248,13 @@ class App:
             ui.busy(self.display)
         self.dirty = True
 
-    def render(self, now=None):
-        """The top screen drawn, after its ``ready`` (what it works out or opens before
-        a drawing: a screen's ``draw`` only draws) when the main loop gives ``now``."""
+    def render(self):
+        """The top screen drawn, after its ``ready``: what it works out or opens before
+        a drawing (a screen's ``draw`` only draws)."""
         self.dirty = self.marked = False
         ready = getattr(self.screen, "ready", None)
-        if ready is not None and now is not None:
-            ready(self, now)  # (it may open a screen: the one drawn is the top one)
+        if ready is not None:
+            ready(self, self.now)  # (it may open a screen: the one drawn is the top one)
         fb = self.display
         fb.fill(0)
         self.screen.draw(self, fb)

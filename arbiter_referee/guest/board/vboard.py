@@ -8,7 +8,7 @@ OLED or the LEDs is reported to ``on_frame``.
 
 import sys
 
-from arbiter.game.jobs import done
+from arbiter.game.jobs import let_go
 from arbiter.hw.buttons import Edges
 from arbiter.hw.flash import Flash
 from arbiter.hw.ticks import PERIOD
@@ -94,7 +94,7 @@ class VirtualBoard:
         from arbiter.hw import wiring  # read once, at boot, then let go as board.py does
 
         self.wiring, self.errors = wiring.from_flash(self.flash)
-        done("wiring")
+        let_go("hw", "wiring")
         self.oled = VirtualSSD1306(ram=panel_ram)
         self.i2c = VirtualI2C({self.wiring["oled_addr"]: self.oled})
         self.neopixel = VirtualNeoPixel(self.wiring["led_count"])

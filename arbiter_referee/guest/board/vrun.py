@@ -9,7 +9,7 @@ import sys
 
 from arbiter.game import Illegal
 from arbiter.game.engine import Game
-from arbiter.game.jobs import done, forget
+from arbiter.game.jobs import let_go
 from arbiter.hw.flash import Flash
 
 
@@ -62,11 +62,11 @@ def load_step(steps):
         rules = next(steps)
     except ValueError as exc:
         print("X 0 " + str(exc))
-        done("ruleset")
+        let_go("game", "ruleset")
         return True, None
     if rules is None:
         return False, None
-    done("ruleset")
+    let_go("game", "ruleset")
     return True, rules
 
 
@@ -74,7 +74,7 @@ def start(rules, players, seed, options, mix=None):
     """The game, or None after printing why it cannot start."""
     if rules is None:
         return None
-    done("replay")  # a resume's code only, as the device (screens.setup)
+    let_go("game", "replay")  # a resume's code only, as the device (screens.setup)
     try:
         game = Game(rules, players, options, seed, None, mix)
     except (ValueError, Illegal) as exc:
@@ -135,4 +135,7 @@ def finish(game):
     print("S " + binascii.hexlify(screen_ram(game)).decode())
     if sys.implementation.name == "micropython":  # (CPython's tests hold their classes)
         for name in [name for name in sys.modules if name not in before]:
-            forget(name)
+            sys.modules.pop(name)
+            package, _, leaf = name.rpartition(".")
+            if hasattr(sys.modules.get(package), leaf):
+                delattr(sys.modules[package], leaf)

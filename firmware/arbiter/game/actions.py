@@ -85,7 +85,7 @@ def _by_hand(game, name, args):
     """A correction or a free roll: their code is loaded for the one action (a game
     has few), not held beside every other."""
     from arbiter.game import by_hand
-    from arbiter.game.jobs import done
+    from arbiter.game.jobs import let_go
 
     try:
         if name == "roll":
@@ -93,14 +93,14 @@ def _by_hand(game, name, args):
         else:
             by_hand.correct(game, name, *_positional(args, 2, name + " PATH N"))
     finally:
-        done("by_hand")
+        let_go("game", "by_hand")
 
 
 def _secret_pick(game, args, named):
     """``pick P1 d8`` (or the secret's own action): loaded for the one pick, as
     only a game with secrets needs it."""
     from arbiter.game import picks
-    from arbiter.game.jobs import done
+    from arbiter.game.jobs import let_go
 
     player, choice = _positional(args, 2, (named["action"] if named else "pick") +
                                  " PLAYER CHOICE")
@@ -110,7 +110,7 @@ def _secret_pick(game, args, named):
                 pending_pick(game)[0] is None:
             game.begin_play()
     finally:
-        done("picks")
+        let_go("game", "picks")
 
 
 def pending_pick(game):

@@ -297,11 +297,11 @@ def _make_pieces(game, effect):
 def _turn_order(game, effect):
     """``turn_order``: the order worked out again (see order.py; its code loaded for
     it and let go, as Game.order_players does, here: a call less deep)."""
-    from arbiter.game.jobs import done
+    from arbiter.game.jobs import let_go
     from arbiter.game.order import order_players
 
     game.state["order"] = order_players(game, effect["turn_order"])
-    done("order")
+    let_go("game", "order")
 
 
 def _for_each(game, effect):
@@ -342,14 +342,14 @@ def _call(game, effect):
 
 def _team(game, effect):
     """``team`` NAME or NUMBER, ``player``: that player takes the team (see teams.py)."""
-    from arbiter.game.jobs import done
+    from arbiter.game.jobs import let_go
     from arbiter.game.teams import find, give
 
     who = evaluate(game, effect["player"]) if "player" in effect else game.bound("p")
     try:
         give(game, who, find(game, evaluate(game, effect["team"])))
     finally:
-        done("teams")  # a setup's code: not held through the game
+        let_go("game", "teams")  # a setup's code: not held through the game
 
 
 def _combat(game, effect):

@@ -13,7 +13,7 @@ from arbiter.game import Illegal, Lost, RuleError, actions, effects
 from arbiter.game.context import Context
 from arbiter.game.expr import EMPTY, evaluate
 from arbiter.game.history import History
-from arbiter.game.jobs import done
+from arbiter.game.jobs import let_go
 from arbiter.game.rng import Rng, commitment, dice_seed
 from arbiter.game.state import clone, holder, new_state, own, shared_copy
 
@@ -85,7 +85,7 @@ class Game(Context):
         self.log_dropped = 0  # log entries no longer in RAM, before log[0]
         self.clear_scratch()
         setup_players(self)
-        done("start")  # a game's start only (and an undo back to it)
+        let_go("game", "start")  # a game's start only (and an undo back to it)
         if not self.rules.get("secrets"):
             self.begin_play()
 
@@ -168,7 +168,7 @@ class Game(Context):
         and the decks' code if its cards loaded it (effects._cards)."""
         super().clear_scratch()
         self.pending_win, self.pending_lose, self.pending_tie = [], [], False
-        done("decks")
+        let_go("game", "decks")
 
     # -- the log ------------------------------------------------------------------
 
@@ -307,7 +307,7 @@ class Game(Context):
         from arbiter.game.order import order_players
 
         self.state["order"] = order_players(self, spec)
-        done("order")  # a round's start: not held through its actions
+        let_go("game", "order")  # a round's start: not held through its actions
 
     # -- phases, turns and the end ---------------------------------------------------
 
@@ -384,7 +384,7 @@ class Game(Context):
         from arbiter.game.order import resolve_end
 
         resolve_end(self)
-        done("order")
+        let_go("game", "order")
 
 
 def _reason(exc):

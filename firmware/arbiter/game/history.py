@@ -142,6 +142,6 @@ class History:
 
 def _let_go():
     """Undo and redo, a few a game: their code is loaded for each, not held."""
-    from arbiter.game.jobs import done
+    from arbiter.game.jobs import let_go
 
-    done("undo")
+    let_go("game", "undo")

@@ -7,7 +7,7 @@ Schema pass and line numbers) and on the device before a ruleset is used.
 import json
 
 from arbiter.game import FORMAT, LINES, MAX_PIECES  # noqa: F401  (FORMAT: host's validate)
-from arbiter.game.jobs import done
+from arbiter.game.jobs import let_go
 
 EMPTY = {}  # an absent section (never written)
 
@@ -451,7 +451,8 @@ def _with_shapes(walk, a, b):
         return walk(a, b)
     finally:
         _shapes = None
-        done("checks")  # (the shapes, and their names of effects and operators)
+        let_go("game", "shapes")
+        let_go("game", "words")  # (the shapes, and their names of effects and operators)
 
 
 def _check(data, deep):

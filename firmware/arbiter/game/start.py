@@ -30,11 +30,11 @@ def setup_players(game):
     """Each player's pieces (or team) and counters at their start values."""
     state = game.state
     if game.rules.get("teams"):  # each player's pieces and card come from a team
-        from arbiter.game.jobs import done
+        from arbiter.game.jobs import let_go
         from arbiter.game.teams import deal
 
         deal(game)
-        done("teams")  # used at the start and by a ``team`` effect only
+        let_go("game", "teams")  # used at the start and by a ``team`` effect only
         return
     pieces = game.rules.get("pieces", EMPTY)
     for player in state["order"]:

@@ -1,7 +1,7 @@
 """The screen for a ruleset's ``grid``, by what it holds (see grid.py)."""
 
 from arbiter.game import Illegal
-from arbiter.game.jobs import done
+from arbiter.game.jobs import let_go
 from arbiter.screens.grid import GridPage
 
 
@@ -11,7 +11,7 @@ def open_grid(app, game):
     try:
         _open(app, game)
     finally:
-        done("board")
+        let_go("screens", "grids")
 
 
 def _open(app, game):

@@ -8,7 +8,7 @@ the phase's common action (fast.py); Down: the board, the phase's page or the pi
 
 from arbiter import ui
 from arbiter.game import Illegal, Lost
-from arbiter.game.jobs import done
+from arbiter.game.jobs import let_go
 from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.screens.colours import show_outcome
 from arbiter.screens.view import describe, play_lines, public_text
@@ -61,7 +61,7 @@ class PlayScreen:
 
         offered(self)
         if not held:
-            done("menu")  # loaded when the menu opens
+            let_go("screens", "game_menu")  # loaded when the menu opens
 
     def key(self, app, button, kind, now):
         self.notice = ""
@@ -310,5 +310,5 @@ def read_back(app, now, play):
         app.home()
         app.resume(now)
     finally:
-        done("saved")  # (while a game is played: not held)
+        let_go("store", "saved")  # (while a game is played: not held)
     app.redraw()

@@ -4,7 +4,7 @@ picks are due (a game's first moments, and only a game with secrets)."""
 
 from arbiter import ui
 from arbiter.game.actions import pending_pick
-from arbiter.game.jobs import done
+from arbiter.game.jobs import let_go
 from arbiter.hw.buttons import DOWN, LONG, UP, A, B
 
 
@@ -41,4 +41,4 @@ def pick_key(play, app, button, kind, now):
         play.choosing = None  # hide the list before the next player takes the device
         play.act(app, "pick %s %s" % (player, choice), now)
         if play.game.state["round"]:  # the last pick: play begins, picks are done
-            done("picked")
+            let_go("screens", "secret_pick")

@@ -1,7 +1,7 @@
 """Settings: display sleep, LED brightness, contrast; applied at once, saved on leaving."""
 
 from arbiter import ui
-from arbiter.game.jobs import done
+from arbiter.game.jobs import let_go
 from arbiter.hw.buttons import DOWN, LEFT, RIGHT, UP, A, B
 from arbiter.store.settings import CONTRAST_CHOICES, cycle, save
 
@@ -41,5 +41,5 @@ class SettingsScreen:
                 save(app.flash, app.settings)
                 app.log("settings saved")
             app.pop()
-            done("settings")  # with this screen's code (app._let_go)
+            let_go("store", "settings")  # with this screen's code (app._let_go)
         app.redraw()

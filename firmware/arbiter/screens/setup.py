@@ -6,7 +6,7 @@ only once a game starts, so a big ruleset is parsed with them still on flash.
 """
 
 from arbiter import ui
-from arbiter.game.jobs import done
+from arbiter.game.jobs import let_go
 from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.store import saved
 from arbiter.store.journal import DEVICE_KEEP, Journal
@@ -27,10 +27,10 @@ def load_rules(flash, name):
         with _ruleset_file(flash, name, ruleset) as stream:
             rules = ruleset.read(stream, passed, flash.lines(FOLDER + name + ".json"))
     finally:
-        done("ruleset")
+        let_go("game", "ruleset")
     if not passed:
         checked.remember(flash, name, digest)
-    done("checked")
+    let_go("store", "checked")
     return rules
 
 
@@ -130,8 +130,8 @@ class Loading:
             self.stream.close()
         self.steps = self.stream = None
         app.later = None  # no next step
-        done("ruleset")
-        done("checked")
+        let_go("game", "ruleset")
+        let_go("store", "checked")
         app.pop()
 
     def key(self, app, button, kind, now):
@@ -217,7 +217,7 @@ def start(app, setup, now):
     commitment shown, then the players' part (``Seal``) and the game."""
     from arbiter.game.rng import commitment
 
-    done("replay")  # a resume's code only
+    let_go("game", "replay")  # a resume's code only
     seed = app.entropy()
     app.log("game %s: %d players, commitment %s" % (
         setup.name, setup.players, commitment(seed)))
@@ -274,7 +274,7 @@ def begin(app, setup, seed, mix, now):
 def _play(app, game, journal, now, lines, title):
     from arbiter.screens.play import PlayScreen
 
-    done("saved")  # reading a saved game back: not while one is played
+    let_go("store", "saved")  # reading a saved game back: not while one is played
     play = PlayScreen(game, journal)
     app.home()
     app.push(play)
@@ -314,7 +314,7 @@ def resume_saved(app, now, rules=None):
             app.push(Loading(name, _resume_later))
             return
         game = saved.resume(journal, rules or load_rules(app.flash, name), keep=DEVICE_KEEP)
-        done("replay")  # a resume's code only
+        let_go("game", "replay")  # a resume's code only
     except Exception as exc:  # any failure at all
         limit = isinstance(exc, MemoryError) or isinstance(exc, RuntimeError)
         reason = "not enough memory" if isinstance(exc, MemoryError) else \

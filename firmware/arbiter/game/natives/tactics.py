@@ -67,7 +67,7 @@ def deal(game):
     """The battlefield from the shuffled 54 cards, a king at each corner; the 5 not
     dealt are the leftover stack, but for a joker."""
     from arbiter.game import decks
-    from arbiter.game.jobs import done
+    from arbiter.game.jobs import let_go
 
     g = game.state["game"]
     decks.shuffle(game, {"shuffle": ["KS", "KH", "KD", "KC"], "to": "game.board",
@@ -75,7 +75,7 @@ def deal(game):
     kings = g["board"]
     decks.shuffle(game, {"shuffle": [r + s for s in "SHDC" for r in RANKS] + ["JK", "JK"],
                          "to": "game.leftover", "reason": "battlefield"})
-    done("decks")  # the deal's only: not held through the game
+    let_go("game", "decks")  # the deal's only: not held through the game
     deck = g["leftover"]
     game.change("game.board", kings[:1] + deck[:5] + kings[1:2] + deck[5:40] + kings[2:3] +
                 deck[40:45] + kings[3:])
