@@ -15,6 +15,10 @@ from helpers.emulator import boots, logged_emulator
 
 from arbiter.hw.buttons import DOWN, UP, A, B
 
+# The serial device's tests are one table's evening, in order, on one test worker
+# (pyproject: --dist loadgroup): each starts where the one before left the device.
+pytestmark = pytest.mark.xdist_group("usb-gate")
+
 
 def connect(rig):
     open_menu_item(rig, "Connect to PC")
