@@ -41,18 +41,16 @@ def run(args) -> int:
         print(f"arbiter demo: {exc}", file=sys.stderr)
         return 2
     colour = sys.stdout.isatty()
-    frames = [Frame.parse(line) for line in result.frames]
-    if quiet:
-        pass
-    elif args.pixels:
-        for frame in frames:
-            print(f"t={frame.t} ms  display {'on' if frame.on else 'off'}")
-            print(to_text(frame, colour))
-    else:
-        print("Each new screen's words (drawings left out: --pixels shows them), "
-              "its time,\nand the LED ring under it.\n")
-        print(words_strip(frames, colour))
     if not quiet:
+        frames = [Frame.parse(line) for line in result.frames]
+        if args.pixels:
+            for frame in frames:
+                print(f"t={frame.t} ms  display {'on' if frame.on else 'off'}")
+                print(to_text(frame, colour))
+        else:
+            print("Each new screen's words (drawings left out: --pixels shows them), "
+                  "its time,\nand the LED ring under it.\n")
+            print(words_strip(frames, colour))
         for line in result.serial:
             print("serial:", line)
     if dump:
@@ -75,8 +73,7 @@ ACROSS = 3  # panels side by side: 3 x 23 columns and the gaps fit an 80-column 
 
 def words_strip(frames, colour: bool) -> str:
     """Each new screen's words, a panel with its time and the LED ring under it (as
-    the screen left it),
-    ``ACROSS`` to a row: the session as a comic strip."""
+    the screen left it), ``ACROSS`` to a row: the session as a comic strip."""
     from arbiter_referee.emulator.frames import leds_text, strip, text_panel
 
     panels, last = [], None
