@@ -1,21 +1,20 @@
 """A ruleset as the PC sends it to a device: compiled from its JSON source.
 
-Data only: a head, then each action's effects as the
-text of their JSON, in lines of at most LINE_BYTES after their length, each
-team's JSON in a line, the effects of each phase, trigger and the setup in a line,
-and each action's JSON in a line (its effects the byte offset of their line, or
-the list of their lines'), then the ruleset's JSON with its teams, those effects
-and actions their lines' offsets (``ruleset.LINES_HEAD``). The device parses no
-effects at load and holds none of their text: it reads an action from flash when
-it is offered or done, effects when they run, and a team when a player takes it.
-So loading a
-ruleset no longer needs a heap three times the file's size (Jugger TTG: 197 KB
-in use while it parsed) and the game holds none of its actions' effects.
-The device checks a compiled ruleset as it checks its source (ruleset.steps).
+Data only, in the one shape a device reads (``ruleset.LINES_HEAD``): a head, then
+lines, each the JSON of one part (each action's effects, in lines of at most
+LINE_BYTES; each team; the effects of each phase, trigger and the setup; each
+action, its effects the offsets of their lines), then the ruleset's JSON with
+those parts their lines' offsets. The device parses no effects at load and holds
+none of their text: it reads an action from flash when it is offered or done,
+effects when they run, and a team when a player takes it. So loading a ruleset
+no longer needs a heap three times the file's size (Jugger TTG: 197 KB in use
+while it parsed) and the game holds none of its actions' effects. The device
+checks each line as the source it stands for (ruleset.steps).
 """
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -27,18 +26,20 @@ from arbiter_referee.paths import RULESETS, passed_record, use_firmware_path
 LINE_BYTES = 512
 
 
-def compiled(source: bytes) -> bytes:
-    """The bytes a device keeps for the ruleset ``source`` (its JSON text)."""
+def compiled(source: bytes | str) -> bytes:
+    """The bytes a device keeps for the ruleset ``source`` (its JSON text; a compiled
+    one comes back as it is). Text that is not a JSON object is sent behind the head
+    as it is: the device says why it refuses it."""
     use_firmware_path()
-    from arbiter.game.ruleset import LINES_HEAD, pack_effects
+    from arbiter.game.ruleset import LINES_HEAD, effects_places
 
+    source = source.encode() if isinstance(source, str) else source
+    if source.startswith(LINES_HEAD.encode()):
+        return source
     try:
         data = json.loads(source)
-    except ValueError:  # sent as it is: the device says why it refuses it
-        return source
-    if not isinstance(data, dict):
-        return source
-    pack_effects(data)  # the firmware's own: the same text the device would make
+    except (ValueError, RecursionError):
+        data = None
     lines = []
     at = len(LINES_HEAD) + 9  # the head: its 8 digits and a newline
 
@@ -50,50 +51,54 @@ def compiled(source: bytes) -> bytes:
         offset, at = at, at + len(line) + 1
         return offset
 
-    for spec in (data.get("actions") or {}).values():
-        if isinstance(spec, dict) and isinstance(spec.get("effects"), str):
-            offsets = [place(text) for text in _split(spec["effects"])]
-            spec["effects"] = offsets[0] if len(offsets) == 1 else offsets
-    teams = data.get("teams")
-    if isinstance(teams, list) and teams and all(isinstance(team, dict) for team in teams):
-        for i, team in enumerate(teams):  # a line each: read when a player takes it
-            teams[i] = place(_text(team))
-    for holder, key in _effects_kept(data):  # a line each: read when they run
-        holder[key] = place(_text(holder[key]))
-    actions = data.get("actions")
-    if isinstance(actions, dict) and actions and \
-            all(isinstance(spec, dict) for spec in actions.values()):
-        for name, spec in actions.items():  # a line each: read when the action is wanted
-            actions[name] = place(_text(spec))
-    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
-    if not lines:
-        return body
+    if isinstance(data, dict):
+        actions = data.get("actions")
+        for spec in actions.values() if isinstance(actions, dict) else ():
+            if isinstance(spec, dict) and "effects" in spec:
+                spec["effects"] = [place(text) for text in _split(spec["effects"])]
+        teams = data.get("teams")
+        for i in range(len(teams) if isinstance(teams, list) else 0):
+            teams[i] = place(_text(teams[i]))  # a line each: read when a player takes it
+        for holder, key, _ in effects_places(data):  # a line each: read when they run
+            holder[key] = place(_text(holder[key]))
+        for name in actions if isinstance(actions, dict) else ():
+            actions[name] = place(_text(actions[name]))  # read when the action is wanted
+        source = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
     head = f"{LINES_HEAD}{at:08d}\n".encode()
-    return b"".join([head, *(line + b"\n" for line in lines), body])
+    return b"".join([head, *(line + b"\n" for line in lines), source])
+
+
+def loaded(source: bytes | str) -> dict:
+    """The ruleset ``source`` (its JSON text, or compiled) as a device loads it:
+    compiled, then read and checked by the firmware's own loader, its lines read
+    from memory (RulesetError when it is refused)."""
+    text = compiled(source).decode()
+    from arbiter.game import ruleset  # (compiled() put it on the path)
+
+    return ruleset.read(io.StringIO(text), _lines_of(text))
+
+
+def _lines_of(text: str):
+    """The line at a byte offset of compiled ``text``, as hw.flash.Flash.lines reads
+    a file's (its lines are ASCII: a character is a byte)."""
+    def line(at: int) -> str:
+        return text[at + 5:at + 5 + int(text[at:at + 5])]
+    return line
 
 
 def _text(value) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def _effects_kept(data: dict) -> list[tuple[dict, str]]:
-    """Where a ruleset holds effects besides its actions, as (holder, key): those of
-    ruleset.effects_places that are lists of objects (the device refuses the rest as
-    it would the source's)."""
-    from arbiter.game.ruleset import effects_places
-
-    return [(holder, key) for holder, key, _ in effects_places(data)
-            if isinstance(holder[key], list) and
-            all(isinstance(effect, dict) for effect in holder[key])]
-
-
-def _split(text: str) -> list[str]:
-    """An action's effects text (a JSON list) as the texts of lists of at most
-    LINE_BYTES, in order; joined they are ``text`` again (the device checks so)."""
+def _split(effects) -> list[str]:
+    """An action's effects (a JSON list) as the texts of lists of at most LINE_BYTES,
+    in order (the device joins them again); what is not a list, a line as it is."""
+    if not isinstance(effects, list):
+        return [_text(effects)]
     groups: list[list[str]] = [[]]
     size = 2
-    for effect in json.loads(text):
-        part = json.dumps(effect, separators=(",", ":"))
+    for effect in effects:
+        part = _text(effect)
         if groups[-1] and size + 1 + len(part) > LINE_BYTES:
             groups.append([])
             size = 2

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arbiter_referee.build import device_firmware
-from arbiter_referee.compiled import compiled_copy
+from arbiter_referee.compiled import compiled_copy, loaded
 from arbiter_referee.emulator.screen_text import read_lines
 from arbiter_referee.emulator.session import run_driver, use_firmware_path
 from arbiter_referee.rulesets import ruleset_path
@@ -87,7 +87,12 @@ def _play_here(text: str, players: int | None, seed: int, options: dict,
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):  # vrun prints only why something was refused
-        game = vrun.start(vrun.load(text), players, seed, options, mix)
+        try:
+            rules = loaded(text)
+        except ValueError as exc:  # as vrun.load_step says it
+            print("X 0 " + str(exc))
+            rules = None
+        game = vrun.start(rules, players, seed, options, mix)
         done = game is not None and all(vrun.act(game, i + 1, action)
                                         for i, action in enumerate(actions))
     if not done:

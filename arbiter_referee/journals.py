@@ -28,10 +28,10 @@ def read_journal(text: str):
 
 def replay(found, ruleset_text: str, check=None):
     """The game a journal records, replayed from its start or its checkpoint."""
-    from arbiter.game import ruleset
     from arbiter.store.saved import rebuild
+    from arbiter_referee.compiled import loaded
 
-    return rebuild(ruleset.parse(ruleset_text), found, check=check)
+    return rebuild(loaded(ruleset_text), found, check=check)
 
 
 def replay_journal(text: str, ruleset_text: str):

@@ -49,17 +49,20 @@ def check_text(text: str) -> str | None:
     use_firmware_path()
     from arbiter.game import ruleset
 
-    size = len(text.encode())
-    if size > ruleset.MAX_BYTES:
-        return f"too large: {size} bytes, the limit is {ruleset.MAX_BYTES}"
     try:
         json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         return f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
     except RecursionError:
         return f"ruleset: nested over {ruleset.MAX_DEPTH} deep"
+    from arbiter_referee.compiled import compiled, loaded
+
+    size = len(compiled(text))
+    if size > ruleset.MAX_FILE_BYTES:  # the device's cap is on the file it keeps
+        return (f"too large: {size} bytes compiled, the limit is "
+                f"{ruleset.MAX_FILE_BYTES}")
     try:
-        ruleset.parse(text)
+        loaded(text)
     except ruleset.RulesetError as exc:
         return _line(str(exc))
     except Exception as exc:  # noqa: BLE001  a checker's bug is a reason, never a traceback

@@ -8,6 +8,8 @@ import pytest
 
 from arbiter.game import Illegal
 from arbiter.game.engine import Game
+from arbiter.game.ruleset import RulesetError
+from arbiter_referee.compiled import loaded
 
 BASE = {"format": 1, "name": "loop", "players": {"min": 2, "max": 2},
         "counters": {"hp": {"start": 0}}, "dice": {"d6": {"faces": 6}},
@@ -42,13 +44,11 @@ LOOPS = {
         "f": {"private": True, "effects": [{"call": "g"}] * 10},
         "g": {"private": True, "effects": [{"call": "h"}] * 10},
         "h": {"private": True, "effects": [{"add": "$p.hp"}] * 10}}),
-    "a huge roll": rules(actions={"go": {"params": ["p"], "effects": [
-        {"roll": "d6", "count": 10 ** 7}]}}),
     "a huge roll, counted at play": rules(actions={"go": {"params": ["p"], "effects": [
         {"roll": "d6", "count": {"*": [{"get": "$p.hp"}, 10 ** 7]}}]}},
         counters={"hp": {"start": 1}}),
-    "pieces without end": rules(actions={"go": {"params": ["p"], "effects": [
-        {"make_pieces": {"count": 100000}}]}}),
+    "pieces without end, counted at play": rules(actions={"go": {"params": ["p"], "effects": [
+        {"make_pieces": {"count": {"+": [100000, 0]}}}]}}),
     "a loop over every piece of every piece": rules(
         pieces={"each": [{"key": "k%d" % i} for i in range(40)]},
         actions={"go": {"params": ["p"], "effects": [
@@ -58,7 +58,7 @@ LOOPS = {
 
 @pytest.mark.parametrize("name", sorted(LOOPS))
 def test_a_looping_action_is_refused_with_a_reason(name):
-    game = Game(LOOPS[name], 2, seed=1)
+    game = Game(loaded(json.dumps(LOOPS[name])), 2, seed=1)
     before = json.dumps(game.state, sort_keys=True)
     started = time.perf_counter()
     with pytest.raises(Illegal) as refused:
@@ -70,8 +70,18 @@ def test_a_looping_action_is_refused_with_a_reason(name):
     game.apply("next")  # and the game goes on
 
 
+@pytest.mark.parametrize("effect", [{"roll": "d6", "count": 10 ** 7},
+                                    {"make_pieces": {"count": 100000}}])
+def test_a_huge_count_written_in_a_ruleset_is_refused_when_it_loads(effect):
+    # the engine's bound at play (above) is for counts worked out as the game runs
+    written = rules(actions={"go": {"params": ["p"], "effects": [effect]}})
+    with pytest.raises(RulesetError, match=r"^actions\.go\.effects\[0\]\.(make_pieces\.)?count: "
+                       "must be 0\\.\\.\\d+$"):
+        loaded(json.dumps(written))
+
+
 def test_next_with_words_after_it_is_refused_not_journaled():
-    game = Game(BASE, 2, seed=1)
+    game = Game(loaded(json.dumps(BASE)), 2, seed=1)
     for text in ("next junk", "next 3", "next by=P1"):
         with pytest.raises(Illegal, match="usage: next"):
             game.apply(text)

@@ -10,13 +10,14 @@ from helpers.malformed import BASE, CHANGES, TEXTS_BAD, deep_text, malformed
 from arbiter.game import ruleset
 from arbiter.game.engine import Game
 from arbiter_referee.cli import main as arbiter
+from arbiter_referee.compiled import compiled, loaded
 from arbiter_referee.rulesets import check_text, schema_errors
 
 
 def test_the_base_of_the_cases_passes_both_checks_and_the_schema():
     text = json.dumps(BASE)
     assert check_text(text) is None
-    assert ruleset.parse(text)["name"] == BASE["name"]
+    assert loaded(text)["name"] == BASE["name"]
     assert schema_errors(BASE) == []
 
 
@@ -26,7 +27,7 @@ def test_a_malformed_ruleset_is_refused_alike_by_validate_and_the_device(case):
     host = check_text(text)
     assert host is not None, "validate accepted it"
     with pytest.raises(ruleset.RulesetError) as device:
-        ruleset.parse(text)
+        loaded(text)
     assert host == str(device.value)  # the same check, the same words
     assert "\n" not in host and len(host) < 200
     assert CHANGES[case][1] in host
@@ -63,10 +64,10 @@ def test_nesting_is_refused_past_the_bound_and_runs_below_it(depth):
     if 5 + 2 * depth > ruleset.MAX_DEPTH:
         assert "nested over" in reason
         with pytest.raises(ruleset.RulesetError, match="nested over"):
-            ruleset.parse(text)
+            loaded(text)
     else:
         assert reason is None
-        game = Game(ruleset.parse(text), 2, seed=1)
+        game = Game(loaded(text), 2, seed=1)
         game.apply("pick P1 attack")
         game.apply("pick P2 defend")
         game.apply("deep P1")
@@ -92,7 +93,7 @@ def test_under_micropython_the_device_menu_refuses_each_with_the_same_reason(fir
     (tmp_path / "rulesets").mkdir()
     script = ""
     for i, case in enumerate(cases):
-        (tmp_path / "rulesets" / ("c%02d.json" % i)).write_text(malformed(case))
+        (tmp_path / "rulesets" / ("c%02d.json" % i)).write_bytes(compiled(malformed(case)))
         script += "a wait=300 " + "down " * i + "a wait=1500 a wait=300 b wait=300 "
     # preload=False: modules load when used, as on a Pico (the harness's preload
     # leaves too little heap for 300 pieces parsed)

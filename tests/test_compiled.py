@@ -1,9 +1,10 @@
 """Rulesets compiled on the PC (arbiter_referee/compiled.py): what push, deploy and a
-new device's flash send. Data only: each action's effects lines of JSON text (a
-long one split), each team's line and each action's, the ruleset's JSON after them.
-The device checks them an action at a time, refuses the malformed as it refuses the
-source, and reads an action from flash when it is offered or done, its effects'
-lines when it is done, a team's when it is taken."""
+new device's flash send, and the one shape a device reads. Data only: each action's
+effects lines of JSON text (a long one split), each team's line, each phase's,
+trigger's and the setup's effects' line, each action's line, the ruleset's JSON
+after them. The device checks them an action at a time, refuses the malformed as
+it refuses the source, and reads an action from flash when it is offered or done,
+its effects' lines when it is done, a team's when it is taken."""
 
 import copy
 import io
@@ -13,7 +14,7 @@ import pytest
 from helpers.malformed import BASE, CHANGES, malformed
 
 from arbiter.game import ruleset
-from arbiter_referee.compiled import LINE_BYTES, compiled
+from arbiter_referee.compiled import LINE_BYTES, compiled, loaded
 from arbiter_referee.rulesets import bundled, check_text
 
 # the malformed cases whose mistake lies in an action's effects: compiled, the
@@ -23,9 +24,10 @@ IN_EFFECTS = [case for case in sorted(CHANGES) if "actions." in (check_text(malf
 
 
 def _device_reads(data):
-    """As the device reads its file (ruleset.read: the cap is checked on the size)."""
+    """As the device reads its file (ruleset.read: the cap is checked on the size),
+    its lines read from memory (compiled.loaded)."""
     ruleset.check_size(len(data))
-    return ruleset.read(io.StringIO(data.decode()))
+    return loaded(data)
 
 
 def _parts(data):
@@ -69,13 +71,15 @@ def test_a_compiled_ruleset_keeps_actions_effects_as_lines_and_loads_as_its_sour
         assert {k: v for k, v in spec.items() if k != "effects"} == \
             {k: v for k, v in was.items() if k != "effects"}, action
         assert _joined(lines, spec["effects"]) == was.get("effects", []), action
-    assert _device_reads(compiled(source)) == ruleset.parse(source.decode())
+    rules, was = _device_reads(compiled(source)), json.loads(source)
+    for key in set(was) - {"actions", "teams", "phases", "triggers", "setup"}:
+        assert rules[key] == was[key], key  # the rest as written
 
 
 def _joined(lines, offsets):
-    """An action's effects read from its line, or its lines in order."""
+    """An action's effects read from their lines in order."""
     effects = []
-    for at in offsets if isinstance(offsets, list) else [offsets]:
+    for at in offsets:
         effects += json.loads(lines[at])
     return effects
 
@@ -87,12 +91,11 @@ def test_an_actions_long_effects_are_split_in_lines_a_device_reads_in_little_roo
     source = json.loads(bundled()[name].read_bytes())
     lines, data = _parts(compiled(bundled()[name].read_bytes()))
     for spec in _actions(lines, data).values():
-        for at in spec["effects"] if isinstance(spec["effects"], list) else [spec["effects"]]:
+        for at in spec["effects"]:
             text = lines[at]
             assert len(text) <= LINE_BYTES or len(json.loads(text)) == 1, text[:60]
     for action, spec in _actions(lines, data).items():
-        if isinstance(spec["effects"], list):
-            assert len(spec["effects"]) > 1
+        if len(spec["effects"]) > 1:
             whole = json.dumps(source["actions"][action]["effects"], separators=(",", ":"))
             assert len(whole) > LINE_BYTES  # split only when one line would be longer
 
@@ -113,10 +116,10 @@ def test_a_device_keeps_a_compiled_rulesets_teams_on_flash_and_deals_them(tmp_pa
     flash = Flash(str(tmp_path) + "/")
     for passed in (False, True):  # its first load checks them; a later one need not
         with flash.open("r.json") as stream:
-            rules = ruleset.read(stream, passed, lines=flash.lines("r.json"))
+            rules = ruleset.read(stream, flash.lines("r.json"), passed)
         assert rules["teams"] == data["teams"]  # offsets: no team's text in the heap
         from_flash = Game(rules, seed=3)
-        from_source = Game(ruleset.parse(source.decode()), seed=3)
+        from_source = Game(loaded(source.decode()), seed=3)
         assert public_state(from_flash) == public_state(from_source)
         assert from_flash.state["pieces"]  # dealt from the teams
 
@@ -146,7 +149,7 @@ def test_a_compiled_teams_line_is_checked_as_the_team():
     source = json.loads(bundled()["kaiju"].read_bytes())
     source["teams"][1]["name"] = 1234567
     with pytest.raises(ruleset.RulesetError) as from_source:
-        ruleset.parse(json.dumps(source))
+        loaded(json.dumps(source))
     assert str(from_source.value) == str(refused.value)
 
 
@@ -173,7 +176,7 @@ def test_a_compiled_phases_and_triggers_effects_are_lines_checked_as_their_effec
         _device_reads(data.replace(text.encode(), broken.encode(), 1))
     source["setup"] = json.loads(text.replace('{"', '{"x', 1))  # an effect not known
     with pytest.raises(ruleset.RulesetError) as from_source:
-        ruleset.parse(json.dumps(source))
+        loaded(json.dumps(source))
     with pytest.raises(ruleset.RulesetError) as refused:  # read from its line
         _device_reads(compiled(json.dumps(source).encode()))
     assert str(refused.value) == str(from_source.value)
@@ -191,7 +194,7 @@ def test_a_compiled_actions_line_is_checked_as_the_action():
     source = json.loads(bundled()["kaiju"].read_bytes())
     source["actions"]["roar"]["params"] = "p"
     with pytest.raises(ruleset.RulesetError) as from_source:
-        ruleset.parse(json.dumps(source))
+        loaded(json.dumps(source))
     assert str(refused.value) == str(from_source.value)
     assert str(refused.value).startswith("actions.roar.params: ")
     broken = data.replace(b'"label":"Roar: +2 Energy"', b'"label":"Roar: +2 Energy}')
@@ -209,17 +212,16 @@ def test_a_device_keeps_a_compiled_actions_effects_on_flash_and_plays_them(tmp_p
     (tmp_path / "kaiju.json").write_bytes(compiled(bundled()["kaiju"].read_bytes()))
     flash = Flash(str(tmp_path) + "/")
     with flash.open("kaiju.json") as stream:
-        rules = ruleset.read(stream, lines=flash.lines("kaiju.json"))
+        rules = ruleset.read(stream, flash.lines("kaiju.json"))
     from_flash = Game(rules, seed=3)
     assert all(type(at) is int for at in rules["actions"].values())  # their lines' offsets
     assert all(type(phase[key]) is int for phase in rules["phases"]  # and the phases',
                for key in ruleset.PHASE_EFFECTS if key in phase)
     assert all(type(trigger["effects"]) is int for trigger in rules["triggers"])  # triggers'
     kept = [effects.action(from_flash, name)["effects"] for name in rules["actions"]]
-    assert all(type(at) is int for effects in kept
-               for at in (effects if isinstance(effects, list) else [effects]))
-    assert any(isinstance(effects, list) for effects in kept)  # Kaiju's damage: 2 lines
-    from_source = Game(ruleset.parse(bundled()["kaiju"].read_text()), seed=3)
+    assert all(type(at) is int for effects in kept for at in effects)
+    assert any(len(effects) > 1 for effects in kept)  # Kaiju's damage: 2 lines
+    from_source = Game(loaded(bundled()["kaiju"].read_text()), seed=3)
     for game in (from_flash, from_source):  # damage: an action read from two lines
         for action in ("team p=P1 name=Titans", "team p=P2 name=Abyss", "next",
                        "damage by=P2 k=P1.k2 n=1"):
@@ -239,7 +241,7 @@ def test_a_long_actions_lines_are_parsed_and_done_one_at_a_time(tmp_path):
     (tmp_path / "kaiju.json").write_bytes(compiled(bundled()["kaiju"].read_bytes()))
     flash = Flash(str(tmp_path) + "/")
     with flash.open("kaiju.json") as stream:
-        rules = ruleset.read(stream, lines=flash.lines("kaiju.json"))
+        rules = ruleset.read(stream, flash.lines("kaiju.json"))
     game = Game(rules, seed=3)
     for action in ("team p=P1 name=Titans", "team p=P2 name=Abyss", "next"):
         game.apply(action)
@@ -259,35 +261,39 @@ def test_a_long_actions_lines_are_parsed_and_done_one_at_a_time(tmp_path):
 
 
 @pytest.mark.parametrize("name", sorted(bundled()))
-def test_a_loaded_ruleset_keeps_its_phases_effects_as_text_parsed_when_they_run(name):
+def test_a_loaded_ruleset_keeps_its_phases_effects_on_their_lines_read_when_they_run(name):
     # parsed, Jugger's phases held 2.4 KB more of a Pico's heap through the game
+    from arbiter.game import LINES
+
     source = json.loads(bundled()[name].read_bytes())
-    loaded = _device_reads(compiled(bundled()[name].read_bytes()))
+    rules = _device_reads(compiled(bundled()[name].read_bytes()))
     kept = 0
-    for phase, was in zip(loaded.get("phases", ()), source.get("phases", ()), strict=True):
+    for phase, was in zip(rules.get("phases", ()), source.get("phases", ()), strict=True):
         for key in ruleset.PHASE_EFFECTS:
             if key in was:
-                assert isinstance(phase[key], str) and json.loads(phase[key]) == was[key]
+                assert json.loads(rules[LINES](phase[key])) == was[key]
                 kept += 1
     assert kept  # every bundled game has some
 
 
 @pytest.mark.parametrize("name", ["jugger", "kaiju"])
-def test_a_loaded_ruleset_keeps_its_actions_choices_as_text_worked_out_as_written(name):
-    # parsed, Kaiju's choices held 2.5 KB more of a Pico's heap through the game; the
-    # form offers what they work out to (Kaiju's attack: the other players' monsters)
-    from arbiter.game.actions import offered_form
+def test_a_loaded_ruleset_holds_no_action_its_choices_read_with_it_as_written(name):
+    # parsed, Kaiju's actions held 7 KB of a Pico's heap through the game, their
+    # choices 2.5 KB; the form offers what they work out to (Kaiju's attack: the
+    # other players' monsters)
+    from arbiter.game import effects
+    from arbiter.game.engine import Game
 
     source = json.loads(bundled()[name].read_bytes())
-    loaded = _device_reads(compiled(bundled()[name].read_bytes()))
-    kept = 0
-    for action, spec in loaded["actions"].items():
+    rules = _device_reads(compiled(bundled()[name].read_bytes()))
+    game, worked_out = Game(rules, seed=3), 0
+    for action, at in rules["actions"].items():
+        assert type(at) is int  # the offset of its line: no field of it held
+        spec = effects.action(game, action)
         for key, was in source["actions"][action].get("choices", {}).items():
-            if isinstance(was, dict):
-                assert isinstance(spec["choices"][key], bytes)
-                kept += 1
-            assert offered_form(spec["choices"], key) == was
-    assert kept
+            worked_out += isinstance(was, dict)
+            assert spec["choices"][key] == was
+    assert worked_out
 
 
 def test_compiled_the_bundled_games_are_under_the_device_cap():
@@ -305,7 +311,7 @@ def test_a_compiled_files_broken_head_or_line_is_refused_in_one_line():
     end = int(data[head:head + 8])
     name = sorted(body["actions"])[0]
     spec = _actions(lines, body)[name]
-    spec["effects"] = end + 9999  # beyond the lines
+    spec["effects"] = [end + 9999]  # beyond the lines
     with pytest.raises(ruleset.RulesetError, match=r"^actions\.%s\.effects: not a line of "
                        "the file$" % name):
         _device_reads(_with_action(data, name, spec))
@@ -329,8 +335,10 @@ def test_an_actions_lines_that_are_not_its_parts_are_refused_in_one_line():
     # a part that is not a list of effects: the parts cannot be joined
     at, text = split[1], lines[split[1]]
     assert data[at:at + 5 + len(text)] == b"%05d%s" % (len(text), text.encode())
-    not_a_list = b"%05d%s" % (len(text), text[1:-1].ljust(len(text)).encode())
-    with pytest.raises(ruleset.RulesetError, match=refused):
+    an_object = '{"x":"' + "a" * (len(text) - 8) + '"}'  # its length: no offset moves
+    not_a_list = b"%05d%s" % (len(text), an_object.encode())
+    with pytest.raises(ruleset.RulesetError, match=r"^actions\.attack\.effects: must be a "
+                       "list of effects$"):
         _device_reads(data[:at] + not_a_list + data[at + 5 + len(text):])
 
 
@@ -342,33 +350,43 @@ def test_a_compiled_rulesets_malformed_effects_are_refused_as_its_sources(case):
     assert str(device.value) == check_text(source.decode())
 
 
-def _with_action_effects(text):
+def _with_action_effects(effects):
     data = copy.deepcopy(BASE)
-    data["actions"]["hit"]["effects"] = text
+    data["actions"]["hit"]["effects"] = effects
     return json.dumps(data)
 
 
-def test_effects_text_that_is_not_json_is_refused_in_one_line():
-    with pytest.raises(ruleset.RulesetError) as refused:
-        ruleset.parse(_with_action_effects('[{"add": "$p.hp"'))
-    assert str(refused.value) == "actions.hit.effects: not valid JSON"
-
-
-def test_effects_text_nested_too_deep_is_refused_before_its_walk():
-    deep = '[{"if": true, "then": ' * 20 + "[]" + "}]" * 20
+def test_an_actions_effects_nested_too_deep_are_refused_before_their_walk():
+    deep = json.loads('[{"if": true, "then": ' * 20 + "[]" + "}]" * 20)
     with pytest.raises(ruleset.RulesetError, match="^ruleset: nested over 32 deep$"):
-        ruleset.parse(_with_action_effects(deep))
+        loaded(_with_action_effects(deep))
 
 
-def test_only_an_actions_own_effects_may_be_text():
+def test_effects_are_lists_written_out_never_their_text():
+    # the compiled shape is the PC's to make: a source's effects as JSON text are
+    # refused, wherever they are
+    for text in ('[{"say": "x"}]', '[{"add": "$p.hp"'):
+        with pytest.raises(ruleset.RulesetError, match=r"^actions\.hit\.effects: must be"):
+            loaded(_with_action_effects(text))
     data = copy.deepcopy(BASE)
     data["triggers"][0]["effects"] = '[{"lose": {"bound": "p"}}]'
     with pytest.raises(ruleset.RulesetError, match=r"triggers\[0\].effects: must be a list"):
-        ruleset.parse(json.dumps(data))
+        loaded(json.dumps(data))
     data = copy.deepcopy(BASE)
     data["actions"]["hit"]["effects"] = [{"if": True, "then": '[{"say": "x"}]'}]
     with pytest.raises(ruleset.RulesetError, match=r"actions.hit.effects\[0\].then: must be"):
-        ruleset.parse(json.dumps(data))
+        loaded(json.dumps(data))
+
+
+def test_a_device_refuses_a_ruleset_not_compiled_for_it_in_one_line():
+    # a file copied by hand, or compiled by an older Arbiter: the device says how to
+    # send it, and never reads it another way
+    source = bundled()["kaiju"].read_bytes()
+    older = compiled(source).replace(ruleset.LINES_HEAD.encode(), b"//arbiter lines ", 1)
+    for data in (source, older, b""):
+        with pytest.raises(ruleset.RulesetError, match="^ruleset: not compiled for this "
+                           "Arbiter: send it with arbiter push$"):
+            ruleset.read(io.StringIO(data.decode()), None)
 
 
 def test_a_source_within_its_cap_but_over_the_devices_compiled_is_refused_in_one_line(tmp_path):
@@ -378,7 +396,9 @@ def test_a_source_within_its_cap_but_over_the_devices_compiled_is_refused_in_one
     data["actions"]["hit"]["effects"] = [{"say": "\u00f1" * 7000}]  # each \\u00f1 in a line
     source = tmp_path / "quotes.json"
     source.write_text(json.dumps(data, ensure_ascii=False))
-    assert check_text(source.read_text()) is None  # within the source's 32 KB
+    assert len(source.read_bytes()) < 32768  # not 40 KB before it is compiled
+    said = check_text(source.read_text())
+    assert said.startswith("too large: ") and said.endswith(" bytes compiled, the limit is 40960")
     with pytest.raises(DeviceError) as refused:
         compile_into(tmp_path / "sent", [("quotes", source)])
     assert "compiled, it is" in str(refused.value) and "at most 40960" in str(refused.value)

@@ -17,6 +17,7 @@ from helpers.device import (
 )
 from helpers.game import canonical
 
+from arbiter_referee.compiled import compiled
 from arbiter_referee.emulator.rig import Rig
 from arbiter_referee.paths import RULESETS
 
@@ -24,7 +25,8 @@ from arbiter_referee.paths import RULESETS
 def test_the_play_menu_lists_the_rulesets_on_flash(rig, tmp_path):
     rig.keys("a")
     assert rig.lines[1:1 + len(BUNDLED)] == BUNDLED
-    (tmp_path / "rulesets" / "house.json").write_text((RULESETS / "kaiju.json").read_text())
+    house = compiled((RULESETS / "kaiju.json").read_bytes())
+    (tmp_path / "rulesets" / "house.json").write_bytes(house)
     rig.keys("b", "a")
     assert "house" in rig.lines
 
@@ -38,12 +40,19 @@ def test_no_rulesets_on_flash_says_how_to_add_one(make_rig):
 
 def test_a_broken_ruleset_on_flash_is_refused_with_its_reason(make_rig, tmp_path):
     rig = make_rig()
-    text = (RULESETS / "kaiju.json").read_text()
-    (tmp_path / "rulesets" / "broken.json").write_text(text[: len(text) // 2])
+    data = compiled((RULESETS / "kaiju.json").read_bytes())
+    (tmp_path / "rulesets" / "broken.json").write_bytes(data[: len(data) // 2])
     rig.keys("a", "a")  # "broken" sorts first
     assert rig.lines[0] == "Can't load"
     assert "not valid JSON" in " ".join(rig.lines)
     rig.keys("a")  # back to the list, nothing lost
+    assert rig.lines[0] == "Play"
+    # a source copied by hand (mpremote cp): the device reads only what a PC compiled
+    (tmp_path / "rulesets" / "broken.json").write_bytes((RULESETS / "kaiju.json").read_bytes())
+    rig.keys("a")
+    assert rig.lines[0] == "Can't load"
+    assert "send it with arbiter push" in " ".join(rig.lines)
+    rig.keys("a")
     assert rig.lines[0] == "Play"
 
 

@@ -19,7 +19,7 @@ from helpers.game import new_game
 from arbiter.game import ruleset
 from arbiter.hw.flash import Flash
 from arbiter.store import journal as jnl
-from arbiter_referee.compiled import compiled
+from arbiter_referee.compiled import compiled, loaded
 from arbiter_referee.rulesets import bundled
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs pseudo-terminals")
@@ -267,11 +267,11 @@ def test_a_push_killed_half_way_leaves_the_old_ruleset_valid(device, tmp_path):
     old = (device.flash / "rulesets" / "tactics.json").read_bytes()
     source = bundled()["tactics"].read_text()  # (``old`` is its compiled form)
     data = json.loads(source)
-    room = ruleset.MAX_BYTES - len(source) - 1000
+    room = ruleset.MAX_FILE_BYTES - len(compiled(source)) - 1000
     data["notes"] = "A long house rule. "[:19] * (room // 19)  # near the cap: a slow transfer
     new = tmp_path / "tactics.json"
     new.write_text(json.dumps(data))
-    assert ruleset.parse(new.read_text())
+    assert loaded(new.read_text())
     part = device.flash / "rulesets" / "tactics.part"
     size = len(compiled(new.read_bytes()))  # what goes across
     for fraction in (0.1, 0.5, 0.9):
@@ -288,7 +288,7 @@ def test_a_push_killed_half_way_leaves_the_old_ruleset_valid(device, tmp_path):
         assert part.stat().st_size < size, "the kill came too late to test anything"
         on_device = (device.flash / "rulesets" / "tactics.json").read_bytes()
         assert on_device == old
-        ruleset.parse(on_device.decode())
+        loaded(on_device.decode())
     device.arbiter("push", str(new))  # the device recovers from the dropped connections
     assert (device.flash / "rulesets" / "tactics.json").read_bytes() == \
         compiled(new.read_bytes())

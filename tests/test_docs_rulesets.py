@@ -248,7 +248,7 @@ def test_the_numbers_and_names_the_doc_gives_are_the_codes():
     from arbiter.game.rng import commitment
     from arbiter.store import journal
 
-    assert f"At most {ruleset.MAX_BYTES} bytes" in TEXT
+    assert f"At most {ruleset.MAX_FILE_BYTES} bytes" in TEXT
     assert f'`"format": {FORMAT}`' in TEXT
     assert f"1 to {ruleset.MAX_PLAYERS}" in TEXT
     assert backticked(journal.JOURNAL) and backticked(journal.CHECKPOINT.strip())

@@ -20,6 +20,7 @@ from arbiter.game import Illegal, ruleset
 from arbiter.game.engine import Game
 from arbiter.game.public import public_state
 from arbiter.game.rng import commitment
+from arbiter_referee.compiled import loaded
 from arbiter_referee.headless import play
 from arbiter_referee.rulesets import bundled
 
@@ -251,7 +252,7 @@ def phased(phases, **extra):
     data = {"format": 1, "name": "phased", "counters": {"n": {"start": 0}},
             "players": {"min": 2, "max": 4},
             "phases": phases, **extra}
-    return Game(ruleset.parse(json.dumps(data)), players=3, seed=1)
+    return Game(loaded(json.dumps(data)), players=3, seed=1)
 
 
 def test_a_skipped_turn_phase_is_skipped_whole():

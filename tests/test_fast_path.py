@@ -6,10 +6,11 @@ of its pieces with the numbers the device keeps"."""
 import json
 
 import pytest
-from helpers.device import act, game_of, open_menu_item, said, seal, start_game
+from helpers.device import act, game_of, open_menu_item, said, seal, start_game, until_loaded
 from helpers.game import piece, piece_state, rules
 
 from arbiter.game import ruleset
+from arbiter_referee.compiled import compiled, loaded
 from arbiter_referee.rulesets import bundled
 
 KAIJU_ACTION = ["next", "next", "pass P1", "pass P2", "pass P3",
@@ -29,7 +30,7 @@ def test_a_phase_fast_must_name_an_action():
     data["phases"][4]["fast"] = "damgae"
     with pytest.raises(ruleset.RulesetError,
                        match=r"phases\[4\].fast: unknown action 'damgae'"):
-        ruleset.parse(json.dumps(data))
+        loaded(json.dumps(data))
 
 
 def test_every_bundled_game_has_a_common_action_where_players_act_most():
@@ -166,8 +167,10 @@ def test_the_piece_grids_caption_wraps_instead_of_being_cut(rig):
     data["name"] = "captiontest"
     data["grid"]["caption"] = [{"get": "$p.commander"}, " Power ", {"get": "$p.power"},
                                " Alerts ", {"get": "$p.alerts"}, " Hand ", {"get": "$p.hand"}]
-    (rig.flash_dir / "rulesets" / "captiontest.json").write_text(json.dumps(data))
-    rig.keys("a", "a", "a")  # Play, captiontest (first by name), start
+    (rig.flash_dir / "rulesets" / "captiontest.json").write_bytes(compiled(json.dumps(data)))
+    rig.keys("a", "a")  # Play, captiontest (first by name)
+    until_loaded(rig)
+    rig.keys("a")  # start
     seal(rig)
     rig.keys("a", "a", "a", "a")  # each player's Commander: the first
     rig.keys("a", "a", "a", "a")  # the reveal, then on

@@ -88,14 +88,13 @@ def param_options(game, name, param, players, pieces, number, bound=None):
     """What the device's form would offer for a param (plus the fuzz's wrong ones),
     the params before it ``bound`` as the form binds them (forms.param_choices)."""
     from arbiter.game import RuleError
-    from arbiter.game.actions import offered_form
     from arbiter.game.expr import evaluate
 
     offered = (action(game, name) or {}).get("choices", {})
     if param in offered:
         saved, game.binding = game.binding, dict(bound or {})
         try:
-            values = evaluate(game, offered_form(offered, param))
+            values = evaluate(game, offered[param])
         except RuleError:  # as the form: nothing it can offer, so all
             values = pieces if param in ("k", "t") else []
         finally:

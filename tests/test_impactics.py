@@ -4,13 +4,14 @@ digest: ../shared/docs/referee-spec.md section 2). P1 plays the van Dammes, P2 t
 import json
 
 import pytest
-from helpers.device import do, fill_form, game_of, open_menu_item, seal, start_game
-from helpers.game import canonical, notes, refused, undoes_and_redoes_exactly
+from helpers.device import do, fill_form, game_of, open_menu_item, seal, start_game, until_loaded
+from helpers.game import canonical, new_game, notes, refused, undoes_and_redoes_exactly
 from helpers.impactics import DODGE_SEED, RULES, dodge_played, new, queue_from_hands, to_combat
 
 from arbiter.game import ruleset
-from arbiter.game.engine import Game
+from arbiter_referee.compiled import compiled, loaded
 from arbiter_referee.headless import play
+from arbiter_referee.paths import RULESETS
 from arbiter_referee.rulesets import bundled
 
 DECK = dict(RULES["values"]["deck"])
@@ -50,10 +51,12 @@ def test_random_cards_follow_the_deck_weights_chi_square_at_1_percent(monkeypatc
     monkeypatch.setattr("arbiter.game.decks.MAX_DRAW", 10000)  # a device draws 100 at most
     # 2.6: "The probability of any card being picked at any given time is always the
     # same": 100,000 draws with replacement, by the same deck list the ruleset deals from
-    draws = dict(RULES)
-    draws["actions"] = dict(RULES["actions"], many={"effects": [
-        {"draw": {"val": "deck"}, "count": 10000, "as": "d"}, {"let": "x", "be": 0}]})
-    g = Game(draws, seed=2024)
+    draws = json.loads((RULESETS / "impactics.json").read_text())
+    draws["actions"]["many"] = {"effects": [
+        # worked out as the game runs: the checker would refuse a written 10000
+        {"draw": {"val": "deck"}, "count": {"+": [10000, 0]}, "as": "d"},
+        {"let": "x", "be": 0}]}
+    g = new_game(draws, seed=2024)
     counts = {}
     for _ in range(10):
         g.apply("many")
@@ -185,10 +188,10 @@ def test_the_queue_says_whose_card_it_plays():
 
 
 def _goon_counts(dead, seed, n):
-    picks = dict(RULES)
-    picks["actions"] = dict(RULES["actions"], many={"effects": [
-        {"draw": {"val": "living_goons"}, "count": n, "as": "g"}]})
-    g = Game(picks, seed=seed)
+    picks = json.loads((RULESETS / "impactics.json").read_text())
+    picks["actions"]["many"] = {"effects": [
+        {"draw": {"val": "living_goons"}, "count": {"+": [n, 0]}, "as": "g"}]}
+    g = new_game(picks, seed=seed)
     for key in dead:
         g.apply("hit %s 1 kind=roundhouse" % key)
     g.apply("many")
@@ -336,7 +339,7 @@ def test_a_pages_line_is_checked_like_any_expression():
     data = json.loads(bundled()["impactics"].read_text())
     data["pages"][0]["lines"].append({"gte": [1, 2]})
     with pytest.raises(ruleset.RulesetError, match=r"pages\[0\].lines\[6\]: unknown operator"):
-        ruleset.parse(json.dumps(data))
+        loaded(json.dumps(data))
 
 
 # -- undo, replay and a whole game ---------------------------------------------------------
@@ -442,8 +445,10 @@ def test_a_page_opened_by_an_action_from_the_menu_is_what_shows_after_it(rig):
     data = json.loads(bundled()["impactics"].read_text())
     data["name"] = "pagetest"
     data["actions"]["skip"] = {"label": "Skip", "effects": [{"next": True}]}
-    (rig.flash_dir / "rulesets" / "pagetest.json").write_text(json.dumps(data))
-    rig.keys("a", "down", "down", "down", "down", "a", "a")  # Play, pagetest, start
+    (rig.flash_dir / "rulesets" / "pagetest.json").write_bytes(compiled(json.dumps(data)))
+    rig.keys("a", "down", "down", "down", "down", "a")  # Play, pagetest
+    until_loaded(rig)
+    rig.keys("a")  # start
     seal(rig)
     g = game_of(rig)
     assert g.rules["name"] == "pagetest" and rig.lines[1] == "Planning"

@@ -27,12 +27,12 @@ SCORERS = ["P1", "P2", "P1", "P1"]
 def device_with_teams(make_rig, tmp_path):
     """A device whose Jugger ruleset holds the teams file's teams, as ``arbiter push
     jugger --teams`` leaves it: not yet checked by the device (no NAME.ok)."""
-    from arbiter_referee.compiled import factory_flash
+    from arbiter_referee.compiled import compiled, factory_flash
 
     flash = tmp_path  # make_rig's flash
     factory_flash(flash)
     merged = with_teams("jugger", str(TEAMS), tmp_path / "merged")
-    (flash / "rulesets" / "jugger.json").write_bytes(merged.read_bytes())
+    (flash / "rulesets" / "jugger.json").write_bytes(compiled(merged.read_bytes()))
     (flash / "rulesets" / "jugger.ok").unlink()
     rig = make_rig()
     rig.journal = []  # every event as the device applied it (the file is compacted)

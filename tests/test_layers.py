@@ -196,3 +196,35 @@ def test_a_screens_draw_only_draws():
                       and getattr(n.func, "attr", "") != "draw"  # (a class's own above)
                       and any(isinstance(a, ast.Name) and a.id == "app" for a in n.args)]
             assert not handed, (path.name, name, handed)
+
+
+def _shape_tests(node) -> list[str]:
+    """The type tests under ``node``: ``isinstance``, ``type(...)`` and ``__class__``."""
+    found = []
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and \
+                sub.func.id in ("isinstance", "type"):
+            found.append(ast.unparse(sub))
+        elif isinstance(sub, ast.Attribute) and sub.attr == "__class__":
+            found.append(ast.unparse(sub))
+    return found
+
+
+def test_a_loaded_ruleset_is_one_shape_read_one_way():
+    # issue 43: "No isinstance/type() test in the firmware tells ruleset shapes
+    # apart". A compiled ruleset's parts are lines read through its one reader
+    # (LINES): what reads them never asks which shape it holds, and nothing in the
+    # firmware tells an offset or packed bytes from a parsed part any more
+    readers, old_tests = [], []
+    for path in sorted((FIRMWARE / "arbiter").rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and "[LINES](" in ast.unparse(node):
+                readers.append(node.name)
+                assert not _shape_tests(node), (path.name, node.name)
+        for test in _shape_tests(tree):
+            if test.startswith("type(") and test != "type(exc)" and \
+                    "(screen)" not in test and "(other)" not in test or "bytes" in test:
+                old_tests.append(f"{path.name}: {test}")
+    assert sorted(readers) == ["_parsed", "_read"]  # effects' and teams'
+    assert old_tests == []

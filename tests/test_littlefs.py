@@ -5,12 +5,13 @@ import json
 
 import pytest
 
-from arbiter.game import Illegal, ruleset
+from arbiter.game import Illegal
 from arbiter.game.engine import Game
 from arbiter.hw.flash import Flash
 from arbiter.store import journal as jnl
 from arbiter.store import saved
 from arbiter_referee.bench import journal_wear, littlefs
+from arbiter_referee.compiled import loaded
 from arbiter_referee.rulesets import bundled
 
 # A Kaiju game with undo and redo in it, long enough to compact its journal (a
@@ -43,7 +44,7 @@ def flash_on(device):
 
 @pytest.fixture
 def rules():
-    return ruleset.parse(bundled()["kaiju"].read_text())
+    return loaded(bundled()["kaiju"].read_text())
 
 
 @pytest.mark.parametrize("keep", [None, jnl.DEVICE_KEEP])

@@ -13,8 +13,18 @@ redo and the undo again say so on the screen, whole too."""
 from __future__ import annotations
 
 import pytest
-from helpers.device import BUNDLED, game_of, pick, play_screen, said, seal, start_game
+from helpers.device import (
+    BUNDLED,
+    game_of,
+    pick,
+    play_screen,
+    said,
+    seal,
+    start_game,
+    until_loaded,
+)
 
+from arbiter_referee.compiled import compiled
 from arbiter_referee.rulesets import bundled
 
 STEPS = 24  # "next"s per game: every phase comes at least once
@@ -240,8 +250,9 @@ def test_long_titles_and_labels_wrap_on_every_screen(rig, tmp_path):
     rules["title"] = "Kaiju Combat: The Long Weekend"
     rules["actions"]["roar"]["label"] = "Roar to the city for two Energy"
     del rules["actions"]["roar"]["phases"]  # in the menu from the start
-    (tmp_path / "rulesets" / "house.json").write_text(json.dumps(rules))
+    (tmp_path / "rulesets" / "house.json").write_bytes(compiled(json.dumps(rules)))
     rig.keys("a", "a")  # "house" sorts first
+    until_loaded(rig)
     assert " ".join(rig.lines[:2]) == rules["title"]  # the bar, in two lines
     assert rig.lines[2].startswith("Players")
     rig.keys("a")  # start

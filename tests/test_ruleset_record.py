@@ -15,7 +15,8 @@ from arbiter_referee.paths import RULESETS, passed_record
 def test_a_ruleset_changed_behind_its_record_is_checked_and_refused(rig, tmp_path):
     rules = json.loads((RULESETS / "kaiju.json").read_text())
     rules["players"]["min"] = 0  # valid JSON, refused by the check only
-    (tmp_path / "rulesets" / "kaiju.json").write_text(json.dumps(rules))  # as mpremote cp
+    # as mpremote cp leaves it, compiled
+    (tmp_path / "rulesets" / "kaiju.json").write_bytes(compiled(json.dumps(rules)))
     assert (tmp_path / "rulesets" / "kaiju.ok").exists()  # the old bytes' record stays
     open_setup(rig, "kaiju")
     assert rig.lines[0] == "Can't load"
@@ -46,7 +47,7 @@ def test_a_push_keeps_the_record_and_a_removal_drops_it(tmp_path, capsys):
 
     flash = Flash(str(tmp_path) + "/")
     (tmp_path / "rulesets").mkdir()
-    data = (RULESETS / "tactics.json").read_bytes()
+    data = compiled((RULESETS / "tactics.json").read_bytes())
     (tmp_path / "rulesets" / "tactics.part").write_bytes(data)
     install.push("tactics", flash=flash)
     assert capsys.readouterr().out == "OK tactics\n"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 
 import pytest
 from helpers.chip import first_presses
@@ -17,7 +18,7 @@ from helpers.malformed import CHANGES, deep_text, malformed
 from helpers.stack import FRAMES, Deepest
 
 from arbiter_referee.bench import scenarios
-from arbiter_referee.compiled import factory_flash
+from arbiter_referee.compiled import compiled, factory_flash, loaded
 from arbiter_referee.emulator.session import use_firmware_path
 
 
@@ -52,7 +53,7 @@ def test_the_malformed_rulesets_are_refused_within_a_picos_stack(tmp_path):
     cases = sorted(CHANGES)
     script = ""
     for i, case in enumerate(cases):
-        (tmp_path / "rulesets" / ("c%03d.json" % i)).write_text(malformed(case))
+        (tmp_path / "rulesets" / ("c%03d.json" % i)).write_bytes(compiled(malformed(case)))
         script += "a wait=300 " + "down " * i + "a wait=1500 a wait=300 b wait=300 "
     with Deepest() as deepest:
         printed = _session(1, script, tmp_path)
@@ -65,7 +66,7 @@ def test_rulesets_nested_to_the_bound_load_and_play_within_a_picos_stack(tmp_pat
 
     depth = (ruleset.MAX_DEPTH - 5) // 2  # the deepest expression the checker takes
     (tmp_path / "rulesets").mkdir()
-    (tmp_path / "rulesets" / "deep.json").write_text(deep_text(depth))
+    (tmp_path / "rulesets" / "deep.json").write_bytes(compiled(deep_text(depth)))
     with Deepest() as deepest:
         printed = _session(1, "a wait=300 a wait=1500 a wait=300 a a wait=300 a wait=300",
                            tmp_path)
@@ -91,15 +92,15 @@ ABOVE_APPLY = 4
 
 @pytest.mark.parametrize("action", ["go P1", "next"])
 def test_triggers_and_next_nest_as_deep_as_the_engine_allows_within_a_picos_stack(action):
-    from arbiter.game import Illegal, ruleset
+    from arbiter.game import Illegal
     from arbiter.game.effects import MAX_DEPTH
     from arbiter.game.engine import Game
 
-    game = Game(ruleset.check(_chained(MAX_DEPTH)), 2, seed=1)
+    game = Game(loaded(json.dumps(_chained(MAX_DEPTH))), 2, seed=1)
     with Deepest() as deepest:
         game.apply(action)
     assert deepest.most + ABOVE_APPLY <= FRAMES, "\n".join(deepest.where)
     # one level more: refused with the reason, before a Pico's stack runs out
-    game = Game(ruleset.check(_chained(MAX_DEPTH + 1)), 2, seed=1)
+    game = Game(loaded(json.dumps(_chained(MAX_DEPTH + 1))), 2, seed=1)
     with pytest.raises(Illegal, match="set each other off over %d deep" % MAX_DEPTH):
         game.apply(action)

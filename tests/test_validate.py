@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from arbiter_referee.cli import main as arbiter
+from arbiter_referee.compiled import compiled, loaded
 from arbiter_referee.rulesets import SCHEMA, bundled
 
 KAIJU = json.loads(bundled()["kaiju"].read_text())
@@ -79,14 +80,16 @@ def test_the_device_refuses_what_the_host_refuses():
                  "more than 8 players", "top level not an object", "unknown format version",
                  "over the size cap", "truncated JSON"):
         with pytest.raises(ruleset.RulesetError):
-            ruleset.parse(BAD[case][0])
+            sent = compiled(BAD[case][0])
+            ruleset.check_size(len(sent))  # the device's first check, on the file's size
+            loaded(sent)
 
 
 def test_device_names_the_format_it_needs():
     from arbiter.game import ruleset
 
     with pytest.raises(ruleset.RulesetError, match="this Arbiter reads format 1"):
-        ruleset.parse('{"format": 7, "name": "future"}')
+        loaded('{"format": 7, "name": "future"}')
 
 
 def test_the_size_cap_counts_bytes_on_the_device_as_on_the_host(tmp_path, capsys):
@@ -94,15 +97,17 @@ def test_the_size_cap_counts_bytes_on_the_device_as_on_the_host(tmp_path, capsys
     from arbiter.hw.flash import Flash
     from arbiter.screens.setup import load_rules
 
-    # as many é as keep the characters under the cap: twice as many bytes in UTF-8
-    rest = len(json.dumps(dict(KAIJU, notes=""), ensure_ascii=False))
-    data = dict(KAIJU, notes="é" * (ruleset.MAX_BYTES - rest - 1))
-    text = json.dumps(data, ensure_ascii=False)
-    assert len(text) < ruleset.MAX_BYTES < len(text.encode())
+    # as many é as keep the compiled file's characters under the cap: twice as many
+    # bytes in UTF-8 (the notes stay in its JSON, not escaped)
+    rest = len(compiled(json.dumps(dict(KAIJU, notes=""))))
+    data = dict(KAIJU, notes="é" * (ruleset.MAX_FILE_BYTES - rest - 1))
+    sent = compiled(json.dumps(data, ensure_ascii=False))
+    assert len(sent.decode()) < ruleset.MAX_FILE_BYTES < len(sent)
     (tmp_path / "rulesets").mkdir()
-    (tmp_path / "rulesets" / "kaiju.json").write_text(text, encoding="utf-8")
-    assert arbiter(["validate", str(tmp_path / "rulesets" / "kaiju.json")]) == 1
-    assert "too large: %d bytes" % len(text.encode()) in capsys.readouterr().err
+    (tmp_path / "kaiju.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert arbiter(["validate", str(tmp_path / "kaiju.json")]) == 1
+    assert "too large: %d bytes compiled" % len(sent) in capsys.readouterr().err
+    (tmp_path / "rulesets" / "kaiju.json").write_bytes(sent)
     with pytest.raises(ruleset.RulesetError, match="too large"):
         load_rules(Flash(str(tmp_path) + "/"), "kaiju")
 
@@ -116,13 +121,12 @@ def test_the_schema_has_a_url_for_its_id():
 
 
 def test_a_ruleset_naming_the_schema_validates_on_the_host_and_the_device(tmp_path, capsys):
-    from arbiter.game import ruleset
 
     text = json.dumps({"$schema": SCHEMA_DOC["$id"], **KAIJU})
     path = tmp_path / "kaiju.json"
     path.write_text(text)
     assert arbiter(["validate", str(path)]) == 0, capsys.readouterr().err
-    assert ruleset.parse(text)["name"] == "kaiju"
+    assert loaded(text)["name"] == "kaiju"
 
 
 @pytest.mark.parametrize("name", sorted(bundled()))

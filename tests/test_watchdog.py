@@ -112,10 +112,12 @@ def test_after_a_killed_push_the_firmware_comes_back_by_itself(serial_device, tm
     from helpers.emulator import ARBITER
 
     from arbiter.game import ruleset
+    from arbiter_referee.compiled import compiled
     from arbiter_referee.rulesets import bundled
 
     data = json.loads(bundled()["tactics"].read_text())
-    data["notes"] = "x" * (ruleset.MAX_BYTES - len(json.dumps(data)) - 1000)  # a slow push
+    room = ruleset.MAX_FILE_BYTES - len(compiled(json.dumps(data))) - 1000
+    data["notes"] = "x" * room  # near the cap: a slow push
     new = tmp_path / "tactics.json"
     new.write_text(json.dumps(data))
     part = serial_device.flash / "rulesets" / "tactics.part"

@@ -13,6 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from arbiter_referee.compiled import compiled, loaded
 from arbiter_referee.emulator.session import use_firmware_path
 from arbiter_referee.rulesets import bundled
 
@@ -45,12 +46,12 @@ print('R %d %d %d %d' % (spent, allocated, gc.mem_alloc() - base, game.count()))
 
 def _engine():
     use_firmware_path()
-    from arbiter.game import Illegal, ruleset
+    from arbiter.game import Illegal
     from arbiter.game.engine import Game
     from arbiter.store import journal
     from vboard import VirtualFlash
 
-    return journal, ruleset, Illegal, Game, VirtualFlash
+    return journal, Illegal, Game, VirtualFlash
 
 
 def whole_state(game) -> str:
@@ -63,7 +64,7 @@ def flash_per_event(ruleset: str, players: int, seed: int, actions, options=None
     """What a game writes to flash per event, as the device plays it: in bytes of its
     files, and on littlefs as a Pico mounts it (blocks erased and bytes programmed,
     which is what wears the flash), beside rewriting the whole state each event."""
-    journal, checker, Illegal, Game, VirtualFlash = _engine()
+    journal, Illegal, Game, VirtualFlash = _engine()
     from arbiter.hw.flash import Flash
     from arbiter_referee.bench import littlefs
 
@@ -71,11 +72,11 @@ def flash_per_event(ruleset: str, players: int, seed: int, actions, options=None
     lfs = Flash("", littlefs.Filesystem(littlefs.mount(device, format=True)))
     lfs._os.mkdir("rulesets")  # a device after arbiter deploy: the bundled games on it
     for path in bundled().values():
-        lfs.write("rulesets/" + path.name, path.read_text())
+        lfs.write("rulesets/" + path.name, compiled(path.read_bytes()).decode())
     erased, programmed = device.erases, device.programmed
     with tempfile.TemporaryDirectory() as folder:
         flash = VirtualFlash(folder + "/")
-        game = Game(checker.parse(bundled()[ruleset].read_text()), players, options, seed,
+        game = Game(loaded(bundled()[ruleset].read_bytes()), players, options, seed,
                     journal.DEVICE_KEEP)  # as the device plays it
         journals = journal.Journal(flash), journal.Journal(lfs)
         for jnl in journals:
@@ -111,10 +112,10 @@ def scale(ruleset: str, players: int, cycle, events: int, seed: int = 1,
     what a resume costs (CPython time; with ``micropython``, fuel and heap under
     real MicroPython), beside the same game kept whole. The default marks include
     the event before the last checkpoint: a resume there replays the most."""
-    journal, checker, Illegal, Game, VirtualFlash = _engine()
+    journal, Illegal, Game, VirtualFlash = _engine()
     if marks is None:
         marks = (1_000, 2_000, 5_000, events - events % journal.CHECKPOINT_EVERY - 1, events)
-    data = checker.parse(bundled()[ruleset].read_text())
+    data = loaded(bundled()[ruleset].read_bytes())
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         flash = VirtualFlash(folder + "/play/")

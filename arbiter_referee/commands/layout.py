@@ -18,10 +18,10 @@ def board(seed: int, players: int = 2) -> list[str]:
     from arbiter_referee.emulator.session import use_firmware_path
 
     use_firmware_path()
-    from arbiter.game import ruleset
     from arbiter.game.engine import Game
+    from arbiter_referee.compiled import loaded
 
-    game = Game(ruleset.parse(bundled()["tactics"].read_text()), players=players, seed=seed)
+    game = Game(loaded(bundled()["tactics"].read_bytes()), players=players, seed=seed)
     game.apply("layout")  # a game's first action deals the battlefield
     return list(game.state["game"]["board"])
 

@@ -32,8 +32,8 @@ def check(script):
 
 def factory_flash(root, bundled):
     """A new device's flash: the bundled rulesets, each with the NAME.ok record of its
-    passed check, as ``compiled.factory_flash`` leaves them but as source (the page's
-    CPython has room): without the records the first game start runs the deep check,
+    passed check, as ``compiled.factory_flash`` leaves them (``arbiter web`` compiled
+    them): without the records the first game start runs the deep check,
     a pass later than the emulator's."""
     folder = root + "rulesets"
     try:

@@ -14,11 +14,17 @@ def open_setup(rig, name):
     offset = 1 if rig.lines[1] == "Resume game" else 0
     rig.keys(*["down"] * (BUNDLED.index(name) + offset))
     rig.keys("a")
-    for _ in range(6000):  # the ruleset loads a step a pass (its check, an action a step)
+    until_loaded(rig)
+
+
+def until_loaded(rig):
+    """Time goes by until the ruleset chosen is loaded and what follows it drawn: it
+    loads a step a pass (its check, an action a step)."""
+    for _ in range(6000):
         if not getattr(rig.app.screen, "loads", False):
             break
         rig.run(10)
-    rig.settle()  # and what follows it drawn
+    rig.settle()
 
 
 def start_game(rig, name, *setup_keys):

@@ -5,13 +5,15 @@ Pieces go by the names their ruleset gives them: ``piece(g, "Eli")`` is Eli's ke
 (``"P1.j5"``), and an action written with names in braces, ``"hit {Eli} crouch=3"``,
 is applied as ``"hit P1.j5 crouch=3"`` (the engine's actions take keys)."""
 
+import functools
 import json
 import re
 
 import pytest
 
-from arbiter.game import Illegal, ruleset
+from arbiter.game import LINES, Illegal
 from arbiter.game.engine import Game
+from arbiter_referee.compiled import loaded
 from arbiter_referee.rulesets import bundled
 
 
@@ -20,18 +22,27 @@ def rules(name, change=None):
     ``change``: given the ruleset's JSON data first, to change what a loaded ruleset
     keeps as text (its teams, its actions' effects)."""
     if change is None:
-        return ruleset.parse(bundled()[name].read_text())
+        return loaded(bundled()[name].read_text())
     data = json.loads(bundled()[name].read_text())
     change(data)
-    return ruleset.parse(json.dumps(data, separators=(",", ":")))  # as compact as the file
+    return loaded(json.dumps(data, separators=(",", ":")))  # as compact as the file
+
+
+@functools.lru_cache(maxsize=32)
+def _loaded(text):
+    """A ruleset's JSON text loaded once: games of it share it, as a device's do."""
+    return loaded(text)
 
 
 RECORDING = None  # helpers.runtimes.replayed: the games made, to play in MicroPython too
 
 
 def new_game(rules_or_name, seed=1, players=None, options=None, actions=()):
-    """A game of parsed rules or of the bundled ruleset so named, ``actions`` applied."""
+    """A game of loaded rules, of a ruleset's JSON data (loaded as a device loads it)
+    or of the bundled ruleset so named, ``actions`` applied."""
     data = rules(rules_or_name) if isinstance(rules_or_name, str) else rules_or_name
+    if LINES not in data:  # written in the test: compiled and loaded
+        data = _loaded(json.dumps(data))
     if RECORDING is None:
         game = Game(data, players=players, options=options, seed=seed)
     else:

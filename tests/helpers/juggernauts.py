@@ -1,11 +1,11 @@
 """A game of Juggernauts set up for a test: new, the Commanders picked."""
 
-from arbiter.game import ruleset
+from arbiter_referee.compiled import loaded
 from helpers import REPO
 from helpers.game import new_game
 
 FULL = REPO / "rulesets" / "juggernauts.json"
-RULES = ruleset.parse(FULL.read_text())
+RULES = loaded(FULL.read_text())
 
 
 def new(seed=1, players=None, **options):

@@ -1,8 +1,11 @@
 """A game of Colossal Kaiju Combat set up for a test: new, and what moves it on."""
 
-from helpers.game import new_game, piece_state, rules
+import json
 
-DATA = rules("kaiju")
+from arbiter_referee.rulesets import bundled
+from helpers.game import new_game, piece_state
+
+DATA = json.loads(bundled()["kaiju"].read_text())  # as written: loaded by new_game
 
 
 def new(players=2, seed=1, actions=()):

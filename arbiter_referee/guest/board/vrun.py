@@ -13,19 +13,6 @@ from arbiter.game.jobs import let_go
 from arbiter.hw.flash import Flash
 
 
-def load(text):
-    """The checked ruleset, or None after printing why it is refused. Loading and
-    starting are two steps, as on the device (two key presses): the MicroPython
-    driver collects between them."""
-    from arbiter.game import ruleset
-
-    try:
-        return ruleset.parse(text)
-    except ValueError as exc:
-        print("X 0 " + str(exc))
-        return None
-
-
 def load_file(path):
     """The checked ruleset read from a file as the device reads one: streamed, so
     the text is never held whole; or None after printing why it is refused."""
@@ -33,7 +20,7 @@ def load_file(path):
 
     try:
         with open(path) as f:
-            return ruleset.read(f, lines=Flash().lines(path))
+            return ruleset.read(f, Flash().lines(path))
     except ValueError as exc:
         print("X 0 " + str(exc))
         return None
@@ -51,7 +38,7 @@ def _steps(path):
 
     ruleset.check_size(os.stat(path)[6])  # at the first step: load_step says why
     with open(path) as f:  # open to the last step: the checks read the effects' lines
-        yield from ruleset.steps(f, json.load, lines=Flash().lines(path))
+        yield from ruleset.steps(f, Flash().lines(path))
 
 
 def load_step(steps):

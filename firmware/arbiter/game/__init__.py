@@ -8,10 +8,10 @@ forms that ``expr`` and ``effects`` interpret.
 
 FORMAT = 1  # the ruleset format this firmware understands
 
-# A loaded ruleset's key for the function reading its compiled file's lines: a
-# compiled action's effects are the line at a byte offset, or the lines at a list
-# of them (ruleset.LINES_HEAD), read from flash when the action is done, not held
-# in a Pico's heap.
+# A loaded ruleset's key for the one reader of its compiled file's lines (the text
+# of the line at a byte offset, ruleset.LINES_HEAD): its actions, their effects,
+# its teams and its phases' effects are read through it when wanted, not held in a
+# Pico's heap.
 LINES = "~lines"
 
 # What a ruleset may run of a game's own module in firmware/arbiter/game/: these

@@ -5,7 +5,6 @@ An event is the canonical action text, plus ``|`` and the dice it rolled
 (``4,2;6``: one group per roll) so a journal can be audited.
 """
 
-import json
 
 from arbiter.game import Illegal
 from arbiter.game.effects import action, bind_args, of_action, run
@@ -231,16 +230,8 @@ def common_rank(spec, phase):
     return rank
 
 
-def offered_form(choices, key):
-    """An action's ``choices`` for ``key``: a list, or an expression, which a loaded
-    ruleset keeps as its JSON text (ruleset.pack), parsed when a form or a check
-    works the choices out (Kaiju's hold 2.5 KB less)."""
-    form = choices[key]
-    return json.loads(form) if isinstance(form, bytes) else form
-
-
 def _within(game, name, spec, key, args):
-    offered = evaluate(game, offered_form(spec["choices"], key))
+    offered = evaluate(game, spec["choices"][key])
     if key in args and args[key] not in offered:
         raise Illegal("%s %s=%s: it is one of %s" % (name, key, args[key], " ".join(
             str(v) for v in offered) or "none now"))

@@ -31,51 +31,43 @@ def deeper(game):
         raise RuleError("the rules set each other off over %d deep: a loop?" % MAX_DEPTH)
 
 
-def _parsed(game, kept, cache):
-    """Effects (or an action) as a loaded ruleset keeps them, JSON text or (compiled)
-    the byte offset of their line on flash (ruleset.LINES_HEAD), parsed when wanted
-    and kept by ``cache`` (None: by none) from the second time on: what an action
-    does once (its own effects, a helper it calls once) is let go when done, what it
-    does in a loop is parsed twice, then kept (Jugger's attack held every helper it
-    called, parsed, to its end). A rewind's replay keeps each from the first: it
-    does most of them again."""
-    parsed = None if cache is None else cache.get(kept)
+def _parsed(game, at, cache):
+    """Effects (or an action) read from the line at byte ``at`` of the compiled
+    ruleset (ruleset.LINES_HEAD) and parsed when wanted, kept by ``cache`` (None: by
+    none) from the second time on: what an action does once (its own effects, a
+    helper it calls once) is let go when done, what it does in a loop is parsed
+    twice, then kept (Jugger's attack held every helper it called, parsed, to its
+    end). A rewind's replay keeps each from the first: it does most of them again."""
+    parsed = None if cache is None else cache.get(at)
     if parsed is None:
-        parsed = json.loads(kept if isinstance(kept, str) else game.rules[LINES](kept))
+        parsed = json.loads(game.rules[LINES](at))
         if cache is not None:  # None: seen once
-            cache[kept] = parsed if kept in cache or game.kept_parses is not None else None
+            cache[at] = parsed if at in cache or game.kept_parses is not None else None
     return parsed
 
 
 def of_action(game, spec):
     """An action's effects, a list of them per line: parsed when done (kept for an
     action ``call``ed in a loop, see _parsed), so a Pico's heap holds not the parse
-    of every action nor, compiled, its text. A long action's lines are parsed one
-    at a time and kept by none, its whole parse never held, but in a rewind's
-    replay (History.rewind): there each is parsed once for all."""
-    effects = spec.get("effects", ())
-    if isinstance(effects, str) or type(effects) is int:
-        yield _parsed(game, effects, game.parsed)
-    elif effects and type(effects[0]) is int:  # the offsets of its lines
-        for at in effects:
-            yield _parsed(game, at, game.kept_parses)
-    else:
-        yield effects  # none, or parsed: a ruleset made in code (a test's)
+    of every action nor its text. A long action's lines are parsed one at a time
+    and kept by none, its whole parse never held, but in a rewind's replay
+    (History.rewind): there each is parsed once for all."""
+    lines = spec.get("effects", ())
+    cache = game.parsed if len(lines) == 1 else game.kept_parses
+    for at in lines:
+        yield _parsed(game, at, cache)
 
 
 def of_phase(game, phase, key):
     """A phase's ``enter``, ``exit``, ``turn`` or ``leave`` effects (see kept)."""
-    return kept(game, phase.get(key, ()))
+    return kept(game, phase.get(key))
 
 
-def kept(game, effects):
-    """Effects as a loaded ruleset keeps them besides its actions': a phase's as their
-    JSON text (ruleset.pack), a compiled ruleset's on a device (a phase's, a
-    trigger's, the setup's) the byte offset of their line on flash; parsed when they
-    run (once per action or rewind that runs them again, see _parsed)."""
-    if isinstance(effects, str) or type(effects) is int:
-        return _parsed(game, effects, game.parsed)
-    return effects
+def kept(game, at):
+    """The effects of a place besides the actions (a phase's, a trigger's, the
+    setup's), read from the line at byte ``at`` (None: there are none) when they
+    run, once per action or rewind that runs them again (see _parsed)."""
+    return () if at is None else _parsed(game, at, game.parsed)
 
 
 # The runner keeps its own stack of what is under way: effects nested however deep
@@ -312,12 +304,12 @@ def _for_each(game, effect):
 
 
 def action(game, name, cache=None):
-    """The ruleset's action ``name`` (None: no such action). A compiled ruleset on a
-    device keeps the byte offset of its line (ruleset.LINES_HEAD): read and parsed when
-    wanted, once per ``cache`` (the action in progress: ``game.parsed``), so a game
-    holds none of its actions' fields between actions (Kaiju's were 7 KB)."""
-    spec = game.rules.get("actions", EMPTY).get(name)
-    return _parsed(game, spec, cache) if type(spec) is int else spec
+    """The ruleset's action ``name`` (None: no such action), read from its line
+    (ruleset.LINES_HEAD) and parsed when wanted, once per ``cache`` (the action in
+    progress: ``game.parsed``), so a game holds none of its actions' fields between
+    actions (Kaiju's were 7 KB)."""
+    at = game.rules.get("actions", EMPTY).get(name)
+    return None if at is None else _parsed(game, at, cache)
 
 
 def _call(game, effect):

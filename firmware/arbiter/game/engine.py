@@ -112,7 +112,7 @@ class Game(Context):
         """Round 1 begins (once every secret is picked): the turn order, the setup."""
         self.order_players(self.rules.get("turn_order", {"by": "fixed"}))
         self.state["round"] = 1
-        self.run(effects.kept(self, self.rules.get("setup", ())))
+        self.run(effects.kept(self, self.rules.get("setup")))
         self._advance(True)
 
     # -- applying ------------------------------------------------------------------
@@ -271,7 +271,7 @@ class Game(Context):
             at = evaluate(self, trigger["at"])
             if value < at <= old if falling else old < at <= value:
                 effects.deeper(self)
-                self.run(effects.kept(self, trigger.get("effects", ())))
+                self.run(effects.kept(self, trigger.get("effects")))
                 self.depth -= 1
             self.binding = saved
 

@@ -44,11 +44,11 @@ def preview(game, text, specs=None):
     except (MemoryError, RuntimeError):  # the device's heap or stack: no preview, the
         said = ""  # form goes on (A does the action, or says why it cannot)
     finally:
-        if specs is not None:
-            parsed = game.parsed
-            for at in parsed:
-                if parsed[at].__class__ is dict:  # an action's (effects parse to lists)
-                    specs[at] = parsed[at]
+        if specs is not None:  # the actions' parses (not their effects')
+            parsed, actions = game.parsed, game.rules["actions"]
+            for name in actions:
+                if parsed.get(actions[name]) is not None:
+                    specs[actions[name]] = parsed[actions[name]]
         game.clear_scratch()
         game.state, game.shared = state, None
         del game.log[length:]

@@ -13,25 +13,24 @@ EMPTY = {}  # an absent section (never written)
 
 PHASE_EFFECTS = ("enter", "exit", "turn", "leave")  # a phase's lists of effects
 
-MAX_BYTES = 32768  # a ruleset as written must parse comfortably in a Pico's heap
-MAX_FILE_BYTES = 40960  # a device's file, its source or compiled (below)
+MAX_FILE_BYTES = 40960  # a device's ruleset, compiled: it must load in a Pico's heap
 
-# A ruleset compiled on the PC (arbiter_referee/compiled.py): this head, the JSON's
-# byte offset in 8 digits and a newline, then lines of the actions' effects (each
-# line's text's length in 5 digits, then the text: a JSON list of effects), of the
-# teams (a team's JSON each), of the phases', triggers' and setup's effects (a list
-# each) and of the actions (an action's JSON each, its effects their line's byte
-# offset, or a list of their lines': an action's long effects are split, a Pico
-# reads a line whole), then the ruleset's JSON, whose teams, those effects and
-# actions are their lines' offsets. Still data: an action's lines joined are
-# checked as its effects, a team's as a team, an action's as an action, the rest
-# as the effects they stand for.
-LINES_HEAD = "//arbiter lines "
+# A device reads rulesets compiled on the PC (arbiter_referee/compiled.py), one
+# shape: this head, the JSON's byte offset in 8 digits and a newline, then lines
+# (each its text's length in 5 digits, then the text), then the ruleset's JSON.
+# In that JSON each action is the offset of its line (an action's JSON, whose
+# ``effects`` are the offsets of their lines: a long list is split, a Pico reads a
+# line whole), each team is the offset of its line, and each place of effects
+# besides the actions (effects_places) the offset of its line. Still data: the
+# device checks each line as the source it stands for. An older head is refused.
+LINES_HEAD = "//arbiter compiled 2 "
+_START = len(LINES_HEAD) + 9  # the first line's offset: after the head's digits
 MAX_PLAYERS = 8
 
 MAX_DEPTH = 32  # JSON nesting (the bundled games reach 20): the walks here and the
 # engine's recurse, and a Pico's C stack is small
 MAX_FACES = 100  # entries of a die's face list
+
 
 class RulesetError(ValueError):
     def __init__(self, path, message):
@@ -46,169 +45,125 @@ def check_size(size):
         raise RulesetError("", "too large: %d bytes, the limit is %d" % (size, MAX_FILE_BYTES))
 
 
-def parse(text):
-    """Text (a device's file, compiled or not) to a checked ruleset dict; raises
-    RulesetError. A source's own cap, MAX_BYTES, is the host's to check. A compiled
-    ruleset's effects come back as their text (the host has the room)."""
-    check_size(len(text))
-    return _checked(text, json.loads)
-
-
-def read(stream, passed=False, lines=None):
-    """``parse`` from an open file (its size checked first, ``check_size``): the
-    text is never held whole, so a big ruleset loads in a small heap."""
-    return _checked(stream, json.load, passed, lines)
-
-
-def _checked(source, load, passed=False, lines=None):
+def read(stream, lines, passed=False):
+    """A compiled ruleset from its open file (its size checked first, ``check_size``),
+    checked; raises RulesetError. ``lines``: the function giving the text of the line
+    at a byte offset of the same file (hw.flash.Flash.lines): the ruleset keeps it
+    (``LINES``), and the engine reads its actions, effects and teams through it when
+    they are wanted. The text is never held whole, so a big ruleset loads in a
+    small heap."""
     data = None
-    for step in steps(source, load, passed, lines):
+    for step in steps(stream, lines, passed):
         data = step
     return data
 
 
-def steps(source, load=json.load, passed=False, lines=None):
-    """``read`` a step at a time: parse, share equal strings and forms, check, pack
-    the actions' effects. Each ``next`` does one; the last gives the ruleset.
-    Between the steps a Pico's heap can let go of what the step before left (the
-    device loads in as many main-loop passes). ``passed``: these exact bytes passed
-    the checks before (arbiter.store.checked), so the walks are skipped. ``lines``:
-    a function giving the line at a byte offset of this file (hw.flash.Flash.lines);
-    with it a compiled ruleset's effects stay on flash, the ruleset's ``LINES``
-    read them; without it they are read here, as text."""
-    end = _lines_end(source)  # 0: not compiled
+def steps(stream, lines, passed=False):
+    """``read`` a step at a time: parse, share equal strings and forms, check. Each
+    ``next`` does one; the last gives the ruleset. Between the steps a Pico's heap
+    can let go of what the step before left (the device loads in as many main-loop
+    passes). ``passed``: these exact bytes passed the checks before
+    (arbiter.store.checked), so no line is read and the walks are skipped."""
+    end = _lines_end(stream)
     try:
-        data = load(source[end:] if end and isinstance(source, str) else source)
+        data = json.load(stream)
     except ValueError as exc:
         raise RulesetError("", "not valid JSON (%s)" % exc) from None
     except RuntimeError:  # CPython's parser recursing past its stack
         raise RulesetError("", "nested over %d deep" % MAX_DEPTH) from None
-    teams = data.get("teams") if end and isinstance(data, dict) else None
-    if _offsets(teams) and not (passed and lines):  # read for the checks: a game
-        data["teams"] = _teams(source, teams, end)  # reads them from flash
-    else:
-        teams = None
-    specs = data.get("actions") if end and isinstance(data, dict) else None
-    if _placed(specs) and not (passed and lines):  # read for the checks: a game
-        data["actions"] = _actions(source, specs, end)  # reads each when it is wanted
-    else:
-        specs = None
-    # the phases', triggers' and setup's effects: read for the checks, kept on flash
-    kept = _effects_read(source, data, end) if end and not (passed and lines) else ()
-    if not passed and too_deep(data, MAX_DEPTH):  # before any walk below recurses
-        raise RulesetError("", "nested over %d deep" % MAX_DEPTH)
+    _obj(data, "")
+    placed = ()
+    if not passed:  # each line read in its place, checked as the source it stands for
+        placed = _in_place(data, lines, end)
+        if too_deep(data, MAX_DEPTH):  # before any walk below recurses
+            raise RulesetError("", "nested over %d deep" % MAX_DEPTH)
     yield None
     data = shared(data)
     yield None
-    # a compiled ruleset's effects are set aside, then checked an action a step:
-    # all parsed at once they would not fit a Pico W's heap
-    refs = {}
-    actions = data.get("actions") if isinstance(data, dict) else None
-    for name in actions if isinstance(actions, dict) else ():  # (check says if not)
-        spec = actions[name]
-        if isinstance(spec, dict) and _compiled_effects(spec.get("effects"), end):
-            refs[name] = spec.pop("effects")
     if not passed:
+        # the actions' effects are set aside, then checked an action a step: all
+        # parsed at once they would not fit a Pico W's heap
+        refs = {}
+        actions = data.get("actions")
+        for name in actions if isinstance(actions, dict) else ():  # (check says if not)
+            spec = actions[name]
+            if isinstance(spec, dict) and "effects" in spec:
+                refs[name] = spec.pop("effects")
         check(data, False)  # only reads: sharing first changes nothing it sees
         yield None
-    if teams is not None and lines is not None:  # checked: read when taken
-        data["teams"] = teams
-    pack(data)  # the set-aside effects are text or on flash already
-    for name in refs:
-        ref = text = refs[name]
-        if not isinstance(ref, str) and not (passed and lines):  # else left on flash
-            text = _lines_text(source, ref, end)
-            if text is None:
-                _fail("actions.%s.effects" % name, "not a line of the file")
-        if not passed:
-            check_text(data, name, text)
-        data["actions"][name]["effects"] = text if lines is None else ref
-        text = None
-        if not passed:
+        for name in refs:
+            path = "actions.%s.effects" % name
+            check_effects(data, name, _effects(lines, refs[name], end, path))
             yield None
-    if specs is not None and lines is not None:  # checked: read when wanted
-        data["actions"] = specs
-    for holder, key, at in kept if lines is not None else ():  # read when they run
-        holder[key] = at
-    if end and lines is not None:
-        data[LINES] = lines
+        for holder, key, at in placed:  # read again when wanted
+            holder[key] = at
+    data[LINES] = lines
     yield data
 
 
-def _compiled_effects(effects, end):
-    """Whether ``effects`` are an action's as compiled: JSON text, or (in a compiled
-    file, ``end`` not 0) the byte offset of their line or the offsets of their lines."""
-    return isinstance(effects, str) or (end and (type(effects) is int or _offsets(effects)))
-
-
-def _offsets(effects):
-    """Whether ``effects`` are the byte offsets of an action's lines (its effects
-    parsed are a list of objects)."""
-    if not isinstance(effects, list) or not effects:
-        return False
-    for at in effects:
-        if type(at) is not int:
-            return False
-    return True
-
-
-def _lines_end(source):
-    """Where a compiled file's lines end and its JSON starts, a stream left there;
-    0 (a stream at its start) if it is not compiled. ``source``: a stream or text."""
-    if _read(source, 0, len(LINES_HEAD)) != LINES_HEAD:
-        _read(source, 0, 0)  # the JSON starts there
-        return 0
-    digits = _read(source, len(LINES_HEAD), 9)
-    end = int(digits) if digits[:8].isdigit() and digits[8:] == "\n" else 0
-    if end < len(LINES_HEAD) + 9:
+def _lines_end(stream):
+    """Where a compiled file's lines end and its JSON starts, the stream left there;
+    RulesetError if the file is not compiled, or compiled by an older Arbiter."""
+    head = stream.read(_START)
+    if head[:len(LINES_HEAD)] != LINES_HEAD:
+        raise RulesetError("", "not compiled for this Arbiter: send it with arbiter push")
+    digits = head[len(LINES_HEAD):]
+    end = int(digits[:8]) if digits[:8].isdigit() and digits[8:] == "\n" else 0
+    if end < _START:
         raise RulesetError("", "a compiled ruleset's head is broken")
-    _read(source, end, 0)
+    stream.seek(end)
     return end
 
 
-def _line(source, at, end):
-    """The effects text of the line at byte ``at`` of a compiled file whose lines
-    end at ``end`` (hw.flash.Flash.lines reads it so in play), or None if no line
-    is there."""
-    if not len(LINES_HEAD) + 9 <= at < end - 6:
-        return None
-    digits = _read(source, at, 5)
-    size = int(digits) if digits.isdigit() else end
-    return _read(source, at + 5, size) if at + 5 + size < end else None
+def _in_place(data, lines, end):
+    """Each action, team and place of effects of ``data`` read from its line into
+    its place, to be checked: [(its holder, its key, its line's offset)], to be put
+    back after. An action's effects stay the offsets of their lines (``_effects``)."""
+    placed = []
+    actions = data.get("actions")
+    for name in actions if isinstance(actions, dict) else ():
+        placed.append((actions, name, actions[name]))
+        actions[name] = _value(lines, actions[name], end, "actions." + name)
+    teams = data.get("teams")
+    for i in range(len(teams) if isinstance(teams, list) else 0):
+        placed.append((teams, i, teams[i]))
+        teams[i] = _value(lines, teams[i], end, "teams[%d]" % i)
+    for holder, key, path in effects_places(data):
+        placed.append((holder, key, holder[key]))
+        holder[key] = _value(lines, holder[key], end, path)
+    return placed
 
 
-def _teams(source, offsets, end):
-    """A compiled ruleset's teams, parsed from their lines (``offsets``)."""
-    return [_parsed_line(source, offsets[i], end, "teams[%d]" % i)
-            for i in range(len(offsets))]
-
-
-def _parsed_line(source, at, end, path):
-    """The JSON of the line at byte ``at`` (_line), parsed; refused, naming ``path``,
-    if there is no line or it is not JSON."""
-    text = _line(source, at, end)
+def _value(lines, at, end, path):
+    """The JSON of the line at byte ``at``, parsed; refused, naming ``path``, if no
+    line is there or it is not JSON."""
+    try:
+        text = lines(at) if _START <= at < end - 6 else None
+    except (TypeError, ValueError, OSError):  # not an offset, or no length there
+        text = None
+    if text is None or at + 5 + len(text) >= end:
+        _fail(path, "not a line of the file")
     try:
         return json.loads(text)
-    except (TypeError, ValueError, RuntimeError):  # None: not a line
-        _fail(path, "not a line of the file" if text is None else "not valid JSON")
+    except ValueError:
+        _fail(path, "not valid JSON")
+    except RuntimeError:
+        _fail("", "nested over %d deep" % MAX_DEPTH)
 
 
-def _placed(actions):
-    """Whether ``actions`` are a compiled ruleset's: each the byte offset of its line."""
-    if not isinstance(actions, dict) or not actions:
-        return False
-    for name in actions:
-        if type(actions[name]) is not int:
-            return False
-    return True
-
-
-def _actions(source, offsets, end):
-    """A compiled ruleset's actions, parsed from their lines (``offsets``)."""
-    actions = {}
-    for name in offsets:
-        actions[name] = _parsed_line(source, offsets[name], end, "actions." + name)
-    return actions
+def _effects(lines, offsets, end, path):
+    """An action's effects from their lines (``offsets``), one list again."""
+    if not isinstance(offsets, list) or not offsets:
+        _fail(path, "not lines of the file")
+    if len(offsets) == 1:
+        return _value(lines, offsets[0], end, path)
+    effects = []
+    for at in offsets:
+        part = _value(lines, at, end, path)
+        if not isinstance(part, list):
+            _fail(path, "must be a list of effects")
+        effects += part
+    return effects
 
 
 def effects_places(data):
@@ -217,91 +172,19 @@ def effects_places(data):
     each trigger's ``effects`` and the ``setup``, whatever they hold. The PC compiles
     each into a line (arbiter_referee/compiled.py), the device reads it back."""
     found = []
-    phases = data.get("phases") if isinstance(data, dict) else None
+    phases = data.get("phases")
     for i in range(len(phases) if isinstance(phases, list) else 0):
         if isinstance(phases[i], dict):
             for key in PHASE_EFFECTS:
                 if key in phases[i]:
                     found.append((phases[i], key, "phases[%d].%s" % (i, key)))
-    triggers = data.get("triggers") if isinstance(data, dict) else None
+    triggers = data.get("triggers")
     for i in range(len(triggers) if isinstance(triggers, list) else 0):
         if isinstance(triggers[i], dict) and "effects" in triggers[i]:
             found.append((triggers[i], "effects", "triggers[%d].effects" % i))
-    if isinstance(data, dict) and "setup" in data:
+    if "setup" in data:
         found.append((data, "setup", "setup"))
     return found
-
-
-def _effects_read(source, data, end):
-    """A compiled ruleset's phases', triggers' and setup's effects that are the byte
-    offsets of their lines, each parsed from its line in its place: [(the dict that
-    holds it, its key, the offset)]."""
-    kept = []
-    for holder, key, path in effects_places(data):
-        at = holder[key]
-        if type(at) is int:
-            holder[key] = _parsed_line(source, at, end, path)
-            kept.append((holder, key, at))
-    return kept
-
-
-def _lines_text(source, ref, end):
-    """An action's effects text: its line's at byte ``ref``, or its lines' at each
-    offset of ``ref`` joined (each a JSON list); None if one is not a line."""
-    if type(ref) is int:
-        return _line(source, ref, end)
-    parts = []
-    for at in ref:
-        text = _line(source, at, end)
-        if text is None or text[:1] != "[" or text[-1:] != "]":
-            return None
-        parts.append(text[1:-1])
-    return "[" + ",".join(parts) + "]"
-
-
-def _read(source, at, size):
-    """``size`` characters at ``at`` of a stream (left after them) or a text."""
-    if isinstance(source, str):
-        return source[at:at + size]
-    source.seek(at)
-    return source.read(size)
-
-
-def pack(data):
-    """Each action's effects as their JSON text (``pack_effects``), each team as its
-    text too (compiled, its line's offset: steps): a team is read only when a
-    player takes it (Jugger's four rosters parsed hold 4 KB more than their text,
-    and their text 2.9 KB more than their offsets); so are the phases' effects, parsed
-    when a phase starts, ends or turns (effects.of_phase: Jugger's hold 2.4 KB more
-    parsed), and the actions' ``choices`` that are expressions, parsed when worked
-    out (actions.offered_form), as bytes: a choice may be a plain string."""
-    pack_effects(data)
-    actions = data.get("actions")
-    for spec in actions.values() if isinstance(actions, dict) else ():
-        choices = spec.get("choices") if isinstance(spec, dict) else None
-        for key in choices if isinstance(choices, dict) else ():
-            if isinstance(choices[key], dict):
-                choices[key] = json.dumps(choices[key], separators=(",", ":")).encode()
-    phases = data.get("phases")
-    for phase in phases if isinstance(phases, list) else ():
-        for key in PHASE_EFFECTS:
-            if isinstance(phase.get(key), list):
-                phase[key] = json.dumps(phase[key], separators=(",", ":"))
-    teams = data.get("teams")
-    if isinstance(teams, list):  # read when a player takes one (teams.py)
-        data["teams"] = [team if isinstance(team, str) or type(team) is int else
-                         json.dumps(team, separators=(",", ":")) for team in teams]
-
-
-def pack_effects(data):
-    """Each action's effects as their JSON text, parsed when the action is done
-    (``effects.of_action``): the actions' effects are half a parsed ruleset, their
-    text a third of that, and one action's parse is a pass's garbage. What the PC
-    does before it sends a ruleset (arbiter_referee/compiled.py)."""
-    actions = data.get("actions")
-    for spec in actions.values() if isinstance(actions, dict) else ():
-        if isinstance(spec, dict) and isinstance(spec.get("effects"), list):
-            spec["effects"] = json.dumps(spec["effects"], separators=(",", ":"))
 
 
 # The walks below keep their own stack (a Pico's C stack holds a few dozen Python
@@ -423,13 +306,9 @@ def check(data, deep=True):
     return _with_shapes(_check, data, deep)
 
 
-def check_text(data, name, text):
-    """Action ``name``'s effects as a compiled ruleset keeps them, their JSON text,
-    checked as ``check`` checks effects (RulesetError saying why and where)."""
-    try:
-        effects = json.loads(text)
-    except ValueError:
-        _fail("actions.%s.effects" % name, "not valid JSON")
+def check_effects(data, name, effects):
+    """Action ``name``'s effects, read from their lines, checked as ``check`` checks
+    effects (RulesetError saying why and where)."""
     if too_deep(effects, MAX_DEPTH - 3):  # actions.NAME.effects: 3 deep already
         _fail("", "nested over %d deep" % MAX_DEPTH)  # as its source is refused
     bad = _with_shapes(_bad_text_forms, effects, data)

@@ -10,12 +10,10 @@ from arbiter.game import LINES, Illegal
 from arbiter.game.expr import EMPTY
 
 
-def _read(game, team):
-    """A team as a loaded ruleset keeps it (ruleset.pack): its JSON text or,
-    compiled, the byte offset of its line on flash; or parsed (made in code)."""
-    if type(team) is int:
-        team = game.rules[LINES](team)
-    return json.loads(team) if isinstance(team, str) else team
+def _read(game, at):
+    """The team on the line at byte ``at`` of the compiled ruleset, parsed: a team is
+    read only when a player takes it (Jugger's four rosters parsed hold 4 KB)."""
+    return json.loads(game.rules[LINES](at))
 
 
 def find(game, which):

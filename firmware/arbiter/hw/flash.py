@@ -25,8 +25,8 @@ class Flash:
     def lines(self, name):
         """A function giving the text of the line at a byte offset of file ``name``,
         a compiled ruleset's (its length in 5 digits, then the text, as
-        game.ruleset.LINES_HEAD says): an action's effects, read when it is done.
-        Two reads of known size: a ``readline`` reads a byte at a time."""
+        game.ruleset.LINES_HEAD says): an action, its effects, a team, read when
+        wanted. Two reads of known size: a ``readline`` reads a byte at a time."""
         path, opener = self.path(name), self._open
 
         def line(at):

@@ -1,7 +1,6 @@
 """Forms: an action's parameters, a dice roll, a correction, set field by field."""
 
 from arbiter import ui
-from arbiter.game.actions import offered_form
 from arbiter.game.effects import action
 from arbiter.game.expr import EMPTY, evaluate
 from arbiter.hw.buttons import DOWN, LEFT, LONG, REPEAT, RIGHT, UP, A, B
@@ -135,7 +134,7 @@ class ActionForm(Form):
         self.name = name
         # the actions its previews read from flash, its own first: read once a form
         at = play.game.rules.get("actions", EMPTY).get(name)
-        self.specs = {at: spec} if type(at) is int else {}
+        self.specs = {} if at is None else {at: spec}
         # nothing is kept that no form opens at: pieces alone, or a knob's (fast.py),
         # which opens at what the situation implies (Jugger's defense is the defender's)
         self.keeps = "knob" not in spec and any(f[0] not in ("p", "k", "t") for f in fields)
@@ -198,7 +197,7 @@ class ActionForm(Form):
                     if again and i != row and field[0] in self.offered:
                         was = field[1][field[2]] if field[1] else None
                         field[1] = param_choices(self.play.game,
-                                                 offered_form(self.offered, field[0]), binding)
+                                                 self.offered[field[0]], binding)
                         if field[1] is AMOUNTS and field[0] in ("k", "t"):
                             # no piece is legal now: all, for the reason it is refused
                             field[1] = self.play.game.piece_keys()

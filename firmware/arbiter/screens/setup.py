@@ -25,7 +25,7 @@ def load_rules(flash, name):
     passed = checked.passed(flash, name, digest)
     try:
         with _ruleset_file(flash, name, ruleset) as stream:
-            rules = ruleset.read(stream, passed, flash.lines(FOLDER + name + ".json"))
+            rules = ruleset.read(stream, flash.lines(FOLDER + name + ".json"), passed)
     finally:
         let_go("game", "ruleset")
     if not passed:
@@ -122,8 +122,8 @@ class Loading:
         from arbiter.game import ruleset
 
         self.stream = _ruleset_file(app.flash, self.name, ruleset)
-        return ruleset.steps(self.stream, passed=self.passed,
-                             lines=app.flash.lines(FOLDER + self.name + ".json"))
+        return ruleset.steps(self.stream, app.flash.lines(FOLDER + self.name + ".json"),
+                             self.passed)
 
     def _done(self, app):
         if self.steps:

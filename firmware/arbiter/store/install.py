@@ -40,7 +40,7 @@ def pushing(name, force=False, flash=None):
         with flash.open(part) as f:  # streamed: the text is never held whole
             data = None
             # lines: each action's effects read to be checked, not kept
-            for step in ruleset.steps(f, lines=flash.lines(part)):
+            for step in ruleset.steps(f, flash.lines(part)):
                 data = step  # the last step gives the ruleset
                 yield
         title = data.get("name")
