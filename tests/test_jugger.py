@@ -768,8 +768,7 @@ def test_on_the_device_a_jugger_activates_and_attacks_by_the_knob(rig):
     assert "%s activates: focus 4, stamina 3" % first["name"] in " ".join(rig.lines)
     rig.keys("right")  # the Qwik's attack: only the other Qwik, standing
     form = rig.app.screen
-    pieces = game.state["pieces"]
-    assert [pieces[k]["stats"]["position"] for k in form.fields[1].choices] == ["qwik"]
+    assert [game.state["pieces"][k]["stats"]["position"] for k in form.fields[1][1]] == ["qwik"]
     assert form.values()[4] == "full"  # the cheapest defense (2), none if it cannot pay
     rig.keys("right", "a")  # a duel
     event = game.history.events[-1]

@@ -736,10 +736,10 @@ def on_device(rig, players=3, actions=()):
 def shown_value(rig, label):
     """The value a form's field ``label`` holds (the screen shows a piece by its name)."""
     form = rig.app.screen
-    for field in form.fields:
-        if field.name == label:
-            assert "%s <%s>" % (label, form.shown(field.value())) in " ".join(rig.lines[1:7])
-            return field.value()
+    for name, choices, i in form.fields:
+        if name == label:
+            assert "%s <%s>" % (label, form.shown(choices[i])) in " ".join(rig.lines[1:7])
+            return choices[i]
     raise AssertionError((label, rig.lines))
 
 
@@ -759,7 +759,7 @@ def offered(rig, row):
     cursor goes to that row, and is left there)."""
     while rig.app.screen.cursor != row - 1:
         rig.keys("down")
-    label = rig.app.screen.fields[row - 1].name
+    label = rig.app.screen.fields[row - 1][0]
     seen = []
     for _ in range(45):
         value = shown_value(rig, label)

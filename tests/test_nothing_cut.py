@@ -73,8 +73,8 @@ def tries(play, name):
     form = action_form(play, name)
     base = form.values()
     out = [form.build(base)]
-    for i, field in enumerate(form.fields):
-        for value in sampled(field.choices, field.at):
+    for i, (_, choices, start) in enumerate(form.fields):
+        for value in sampled(choices, start):
             values = list(base)
             values[i] = value
             text = form.build(values)

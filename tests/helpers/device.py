@@ -87,9 +87,9 @@ def fill_form(rig, values):
     form = rig.app.screen
     for value in values:
         field = form.fields[form.cursor]
-        diff = field.choices.index(str(value)) - field.at
-        if field.choices is not form.numbers and abs(diff) * 2 > len(field.choices):  # lists wrap
-            diff -= len(field.choices) if diff > 0 else -len(field.choices)
+        diff = field[1].index(str(value)) - field[2]
+        if field[1] is not form.numbers and abs(diff) * 2 > len(field[1]):  # lists wrap
+            diff -= len(field[1]) if diff > 0 else -len(field[1])
         rig.keys(*["right" if diff > 0 else "left"] * abs(diff))
         rig.keys("down")
     rig.keys("a")
@@ -153,7 +153,7 @@ def by_fast_path(rig, label, values):
     # what the menu's form would do, worked out on forms not shown
     intended = _filled(action_form(play, name), values)
     form = action_form(play, name, FastForm)  # what Right opens
-    if intended is None or _filled(form, {form.fields[i].name: intended[i] for i in
+    if intended is None or _filled(form, {form.fields[i][0]: intended[i] for i in
                                           (form.who, form.amount) if i >= 0}) != intended:
         return False
     rig.keys("right")
@@ -163,9 +163,9 @@ def by_fast_path(rig, label, values):
         if index < 0:
             continue
         field = form.fields[index]
-        diff = field.choices.index(intended[index]) - field.at
-        if field.choices is not form.numbers and abs(diff) * 2 > len(field.choices):  # lists wrap
-            diff -= len(field.choices) if diff > 0 else -len(field.choices)
+        diff = field[1].index(intended[index]) - field[2]
+        if field[1] is not form.numbers and abs(diff) * 2 > len(field[1]):  # lists wrap
+            diff -= len(field[1]) if diff > 0 else -len(field[1])
         rig.keys(*[down if diff > 0 else up] * abs(diff))
     assert form.values() == intended, (intended, rig.lines)
     rig.run(100)  # the preview, worked out in a pass of its own, read before A
@@ -179,13 +179,13 @@ def _filled(form, values):
     (a field's choices follow those above it); None if one is not offered."""
     fields = form.fields
     if not isinstance(values, dict):
-        values = {fields[i].name: values[i] for i in range(len(values))}
+        values = {fields[i][0]: values[i] for i in range(len(values))}
     for i, field in enumerate(fields):
-        if field.name in values:
-            value = str(values[field.name])
-            if value not in field.choices:
+        if field[0] in values:
+            value = str(values[field[0]])
+            if value not in field[1]:
                 return None
-            field.at = field.choices.index(value)
+            field[2] = field[1].index(value)
             form.on_change(i)
     return form.values()
 

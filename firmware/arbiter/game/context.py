@@ -33,16 +33,6 @@ class Context:
         self.parsed = {} if self.kept_parses is None else self.kept_parses
         self.steps = self.depth = 0  # effect lists run, nesting (effects.MAX_STEPS, deeper)
 
-    def evaluate_bound(self, form, binding):
-        """``form`` worked out with the names of ``binding`` bound (``$p``, ``$k``,
-        ``$t``: a form's fields so far), between actions: the game's own binding is
-        given back after."""
-        saved, self.binding = self.binding, binding
-        try:
-            return evaluate(self, form)
-        finally:
-            self.binding = saved
-
     # -- whose turn it is ------------------------------------------------------------
 
     def phase(self):

@@ -213,10 +213,10 @@ class ArmyBoard(GridPage):
             text = "go %s %d,%d %s units=%d" % (p, self.picked // 7 + 1, self.picked % 7 + 1,
                                                 at, self.units)
             if self.items[self.cursor] == "JK":  # its card first, then back on the board
-                from arbiter.screens.forms import Field, Form
+                from arbiter.screens.forms import Form
 
                 left = list(self.game.state["game"]["leftover"])
-                form = Form(self.play, "Joker: which card?", [Field("card", left)],
+                form = Form(self.play, "Joker: which card?", [["card", left, 0]],
                             lambda values: text + " card=" + str(values[0]))
                 form.then = self.act_later
                 app.push(form)

@@ -54,7 +54,6 @@ class FastForm(ActionForm):
     stands_on = "arbiter.screens.forms"  # let go with the last screen using it
 
     remembers = True
-    kind = "fast"
 
     def __init__(self, play, name, spec, fields):
         self.who = self.amount = -1
@@ -62,11 +61,11 @@ class FastForm(ActionForm):
         self.above = None  # the play screen's lines, shown above the form
         for i, field in enumerate(fields):
             if knob:
-                if field.name == knob[0]:
+                if field[0] == knob[0]:
                     self.who = i
-                elif field.name == knob[-1]:
+                elif field[0] == knob[-1]:
                     self.amount = i
-            elif field.name == "k" or field.name == "p" and self.who < 0:
+            elif field[0] == "k" or field[0] == "p" and self.who < 0:
                 self.who = i
         for i in range(0 if knob else len(fields)):
             if i != self.who:
@@ -75,8 +74,8 @@ class FastForm(ActionForm):
         super().__init__(play, name, spec, fields)
         if self.amount >= 0:
             field = fields[self.amount]
-            if field.value() == "0" and "1" in field.choices:  # a knob starts at 1:
-                field.at = field.choices.index("1")  # 0 does nothing
+            if field[1] and field[1][field[2]] == "0" and "1" in field[1]:  # a knob starts at 1:
+                field[2] = field[1].index("1")  # 0 does nothing
                 self.on_change(self.amount)
         self.cursor = self.amount if self.amount >= 0 else max(0, self.who)
 
@@ -84,10 +83,10 @@ class FastForm(ActionForm):
     def slow_keys(self):
         """Up/Down: another piece or player, the fields worked out again (forms.py)."""
         who = self.fields[self.who] if self.who >= 0 else None
-        return (UP, DOWN) if who and who.name in ("p", "k", "t") else ()
+        return (UP, DOWN) if who and who[0] in ("p", "k", "t") else ()
 
     def on_change(self, row):
-        if row < 0 or row != self.who or self.fields[row].name not in ("p", "k", "t"):
+        if row < 0 or row != self.who or self.fields[row][0] not in ("p", "k", "t"):
             super().on_change(row)
             return
         # another piece or player: the rest re-open at what it implies (a damage's
@@ -100,9 +99,9 @@ class FastForm(ActionForm):
         last = last.get(self.memory()) if last else None
         for i, field in enumerate(self.fields):
             value = was[i] if i == self.amount else \
-                last[i] if last and i != row and field.name not in ("p", "k", "t") else None
-            if value is not None and value in field.choices:
-                field.at = field.choices.index(value)
+                last[i] if last and i != row and field[0] not in ("p", "k", "t") else None
+            if value is not None and value in field[1]:
+                field[2] = field[1].index(value)
 
     def key(self, app, button, kind, now):
         self.notice = ""
@@ -118,7 +117,9 @@ class FastForm(ActionForm):
         elif button == A and kind != LONG:
             # done in a pass of its own once this code is let go, as a menu form's
             # (PlayScreen.act_later); refused, it opens again as it was, saying why
-            self.play.act_later(app, self)
+            values = self.values()
+            self.play.act_later(app, (self.build(values), self.name, 3, values, self.cursor,
+                                      self.top, None, self.memory()))
             return
         elif button == B:
             app.pop()
@@ -135,13 +136,13 @@ class FastForm(ActionForm):
         knob = self.knob
         for i, field in enumerate(self.fields):
             # with a knob, the pieces and what the arrows set: the rest is the menu's
-            if not field.choices or knob and i != self.amount and i >= self.named:
+            if not field[1] or knob and i != self.amount and i >= self.named:
                 continue
             value = self.shown(values[i])
             if i == self.who or i == self.amount:
                 value = "<" + value + ">"  # what the arrows set
-            words.append(value if knob or i == self.who or field.name == "n" else
-                         field.name + " " + value)
+            words.append(value if knob or i == self.who or field[0] == "n" else
+                         field[0] + " " + value)
         notice = self.notice or self.said
         below = ui.wrap(" ".join(words)) + (ui.wrap(notice) if notice else [])
         # in place of the play screen's message: what is above stays as it was (the

@@ -9,29 +9,15 @@ FAST_AFTER = 5  # repeats of a held Left/Right before a number moves FAST_STEP a
 FAST_STEP = 5
 
 
-class Field:
-    """A form's field: its name (an action's param or argument, or the tool form's
-    own word), the choices offered and the place of the one chosen."""
-
-    def __init__(self, name, choices, at=0):
-        self.name = name
-        self.choices = choices
-        self.at = at
-
-    def value(self):
-        return self.choices[self.at] if self.choices else ""
-
-
 class Form:
     """Fields set with Up/Down (which) and Left/Right (value); A does the action.
 
-    ``fields`` are Field; ``build(values)`` gives the action text.
+    ``fields`` are [label, choices, index]; ``build(values)`` gives the action text.
     A field whose choices are ``numbers`` stops at its ends instead of wrapping,
     and moves faster the longer Left/Right is held.
     """
 
     slow_keys = ()  # A's action is done in a pass of its own, which marks it (App)
-    kind = "action"  # or "roll", "correct", "fast": which form (PlayScreen._form)
 
     def __init__(self, play, title, fields, build, numbers=None):
         self.numbers = numbers
@@ -44,12 +30,13 @@ class Form:
         self.notice = ""  # why the action was refused, until the next key
         self.said = ""  # a preview: what the action would say
         self.name = None  # the ruleset action's (ActionForm), else
+        self.tool = 0  # 1: Roll dice's form, 2: Correct's (game_menu.open_form)
         self.menu_at = None  # the game menu's cursor and top, opened from there
         self.then = None  # a screen's own form (the board's joker): it does the action
         self.set = 0  # a bit per field set by hand: it keeps its value when others change
 
     def values(self):
-        return [field.value() for field in self.fields]
+        return [choices[i] if choices else "" for _, choices, i in self.fields]
 
     def draw(self, app, fb):
         first = ui.title(fb, self.title)
@@ -58,8 +45,8 @@ class Form:
         rows = max(1, 7 - first - len(said))  # the fields give way to what the action says
         self.top, shown = ui.listing(
             fb, self.top, self.cursor,
-            ["%s <%s>" % (field.name, self.shown(field.value())) if field.choices else
-             field.name + " -" for field in self.fields], first, min(6 - first, rows))
+            ["%s <%s>" % (label, self.shown(choices[i])) if choices else label + " -"
+             for label, choices, i in self.fields], first, min(6 - first, rows))
         for row, text in enumerate(said[: 7 - first - shown]):
             ui.line(fb, first + shown + row, text)
         ui.hint(fb, "<> A:do B:back")
@@ -69,10 +56,9 @@ class Form:
         form's player too), anything else as it is."""
         pieces = self.play.game.state["pieces"]
         if value not in pieces:
-            for field in self.fields:
-                if field.name == "p" and field.choices and \
-                        field.value() + "." + value in pieces:
-                    value = field.value() + "." + value
+            for label, choices, i in self.fields:
+                if label == "p" and choices and choices[i] + "." + value in pieces:
+                    value = choices[i] + "." + value
         record = pieces.get(value)
         return record.get("name", value) if record else value
 
@@ -83,13 +69,13 @@ class Form:
             self.cursor = (self.cursor - 1) % len(self.fields)
         elif button == DOWN and self.fields:
             self.cursor = (self.cursor + 1) % len(self.fields)
-        elif button in (LEFT, RIGHT) and field and field.choices:
+        elif button in (LEFT, RIGHT) and field and field[1]:
             self.held = self.held + 1 if kind == REPEAT else 0
-            step = FAST_STEP if self.held > FAST_AFTER and field.choices is self.numbers else 1
-            index = field.at + (step if button == RIGHT else -step)
-            if field.choices is not self.numbers:  # lists wrap round; numbers stop at the ends
-                index %= len(field.choices)
-            field.at = max(0, min(index, len(field.choices) - 1))
+            step = FAST_STEP if self.held > FAST_AFTER and field[1] is self.numbers else 1
+            index = field[2] + (step if button == RIGHT else -step)
+            if field[1] is not self.numbers:  # lists wrap round; numbers stop at the ends
+                index %= len(field[1])
+            field[2] = max(0, min(index, len(field[1]) - 1))
             self.set |= 1 << self.cursor
             self.on_change(self.cursor)
         elif button == A and kind != LONG:
@@ -99,7 +85,8 @@ class Form:
                 self.then(app, self.build(values), now)
                 app.redraw()
                 return
-            self.play.act_later(app, self)
+            self.play.act_later(app, (self.build(values), self.name, self.tool, values,
+                                      self.cursor, self.top, self.menu_at, self.memory()))
             return
         elif button == B:
             app.pop()
@@ -118,8 +105,8 @@ class Form:
         """As the form was (``values`` of its fields, in order: the choices of those
         below follow), saying ``notice``: opened again after its action was refused."""
         for i, field in enumerate(self.fields):
-            if field.choices and values[i] in field.choices:
-                field.at = field.choices.index(values[i])
+            if field[1] and values[i] in field[1]:
+                field[2] = field[1].index(values[i])
                 self.set |= 1 << i
                 self.on_change(i)
         self.cursor, self.top, self.notice = cursor, top, notice
@@ -150,7 +137,7 @@ class ActionForm(Form):
         self.specs = {} if at is None else {at: spec}
         # nothing is kept that no form opens at: pieces alone, or a knob's (fast.py),
         # which opens at what the situation implies (Jugger's defense is the defender's)
-        self.keeps = "knob" not in spec and any(f.name not in ("p", "k", "t") for f in fields)
+        self.keeps = "knob" not in spec and any(f[0] not in ("p", "k", "t") for f in fields)
         self.named = len(spec.get("params", []))  # fields from here on are NAME=VALUE
         self.offered = spec.get("choices", {})
         self.preview = spec.get("preview", False)
@@ -162,8 +149,8 @@ class ActionForm(Form):
         last = last.get(self.memory()) if last else None
         if last:  # the values this player chose last time, where still offered
             for i, field in enumerate(fields):
-                if field.name not in ("p", "k", "t") and last[i] in field.choices:
-                    field.at = field.choices.index(last[i])
+                if field[0] not in ("p", "k", "t") and last[i] in field[1]:
+                    field[2] = field[1].index(last[i])
                     self.set |= 1 << i
                     self.on_change(i)
 
@@ -172,16 +159,16 @@ class ActionForm(Form):
         """Left/Right on a player or a piece: the fields below are worked out again
         (on_change), which can take a Pico over 100 ms, so the press is marked (App)."""
         field = self.fields[self.cursor] if self.fields else None
-        return (LEFT, RIGHT) if field and field.name in ("p", "k", "t") else ()
+        return (LEFT, RIGHT) if field and field[0] in ("p", "k", "t") else ()
 
     def memory(self):
         """Whose choice it is: the form's player, else the player whose turn it is;
         None when nothing chosen would be used again."""
         if not self.keeps:
             return None
-        for field in self.fields:
-            if field.name == "p" and field.choices:
-                return self.name + " " + field.value()
+        for label, choices, i in self.fields:
+            if label == "p" and choices:
+                return self.name + " " + choices[i]
         return self.name + " " + str(self.play.game.active_player())
 
     def start_at(self, defaults):
@@ -192,34 +179,34 @@ class ActionForm(Form):
         except Exception:  # a ruleset mistake: the form starts where it would
             return
         for field, value in zip(self.fields, values if isinstance(values, list) else ()):
-            if str(value) in field.choices:
-                field.at = field.choices.index(str(value))
+            if str(value) in field[1]:
+                field[2] = field[1].index(str(value))
 
     def _text(self, values):
         words = [self.name]
         for i, value in enumerate(values):
-            words.append(value if i < self.named else "%s=%s" % (self.fields[i].name, value))
+            words.append(value if i < self.named else "%s=%s" % (self.fields[i][0], value))
         return " ".join(words)
 
     def on_change(self, row):
         fields = self.fields
-        if row < 0 or fields[row].name in ("p", "k", "t"):
+        if row < 0 or fields[row][0] in ("p", "k", "t"):
             binding = {}
             for again in (0, 1):  # the second pass: each field with those above it as now
                 for i, field in enumerate(fields):
-                    if again and i != row and field.name in self.offered:
-                        was = field.value() if field.choices else None
-                        field.choices = param_choices(self.play.game,
-                                                 self.offered[field.name], binding)
-                        if field.choices is AMOUNTS and field.name in ("k", "t"):
+                    if again and i != row and field[0] in self.offered:
+                        was = field[1][field[2]] if field[1] else None
+                        field[1] = param_choices(self.play.game,
+                                                 self.offered[field[0]], binding)
+                        if field[1] is AMOUNTS and field[0] in ("k", "t"):
                             # no piece is legal now: all, for the reason it is refused
-                            field.choices = self.play.game.piece_keys()
+                            field[1] = self.play.game.piece_keys()
                         # the first choice (what the situation implies), unless set by
                         # hand: then the same while it is offered
-                        field.at = field.choices.index(was) if row >= 0 and was in field.choices \
+                        field[2] = field[1].index(was) if row >= 0 and was in field[1] \
                             and self.set >> i & 1 else 0
-                    if field.name in ("p", "k", "t") and field.choices:
-                        binding[field.name] = field.value()
+                    if field[0] in ("p", "k", "t") and field[1]:
+                        binding[field[0]] = field[1][field[2]]
         if self.preview:
             self.said, self.stale = "", 2
 
@@ -253,13 +240,17 @@ def action_form(play, name, form=ActionForm):
             choices, start = game.piece_keys(), 0
         else:
             choices, start = AMOUNTS, 1
-        fields.append(Field(param, choices, start))
+        fields.append([param, choices, start])
     return form(play, name, spec, fields)
 
 
 def param_choices(game, form, binding=None):
+    saved = game.binding
+    game.binding = dict(binding) if binding else {}
     try:
-        values = game.evaluate_bound(form, dict(binding) if binding else {})
+        values = evaluate(game, form)
     except Exception:  # a ruleset mistake: offer numbers rather than fail
         return AMOUNTS
+    finally:
+        game.binding = saved
     return [str(v) for v in values] if isinstance(values, list) and values else AMOUNTS

@@ -49,8 +49,8 @@ class GameMenu(Menu):
         items.append(("Undo", lambda app, now: app.pop() or play.undo(app, now)))
         items.append(("Redo", lambda app, now: self._do(app, "redo", now)))
         if game.state["round"]:
-            items.append(("Roll dice", lambda app, now: open_form(app, play, None, "roll")))
-            items.append(("Correct", lambda app, now: open_form(app, play, None, "correct")))
+            items.append(("Roll dice", lambda app, now: open_form(app, play, None, 1)))
+            items.append(("Correct", lambda app, now: open_form(app, play, None, 2)))
         grid = game.rules.get("grid")
         if grid and game.state["round"]:
             items.append((grid.get("label", "Board"), lambda app, now: open_grid(app, game)))
@@ -83,14 +83,14 @@ class GameMenu(Menu):
         self.play.act(app, text, now)
 
 
-def open_form(app, play, name, kind="action"):
-    """The form of the action ``name``, else (``kind``) Roll dice's or Correct's,
+def open_form(app, play, name, tool=0):
+    """The form of the action ``name``, else (``tool`` 1) Roll dice's or (2) Correct's,
     in the game menu's place (PlayScreen.open_form): the menu and its code are let
     go while the form is open, and come back where they were when it closes."""
     menu = app.screen
     at = (menu.cursor, menu.top)
     app.pop()
-    play.open_form(app, name, kind, at)
+    play.open_form(app, name, tool, at)
 
 
 def table_lines(game):

@@ -15,19 +15,6 @@ from arbiter.screens.view import describe, play_lines, public_text
 from arbiter.ui.menu import TextPage
 
 
-class Waiting:
-    """A form's action waiting for a pass of its own (PlayScreen.act_later), and the
-    form as it was, to open it again where it was if the action is refused: plain
-    values, as the form and its code are let go meanwhile."""
-
-    def __init__(self, form):
-        self.values = form.values()
-        self.text = form.build(self.values)
-        self.kind, self.name, self.menu_at = form.kind, form.name, form.menu_at
-        self.cursor, self.top = form.cursor, form.top
-        self.key = form.memory()  # under what the values are remembered once done
-
-
 class PlayScreen:
     closes_usb = True  # while a game is in play no PC takes the device (screens/usb.py)
     slow_keys = (UP, DOWN, LEFT, RIGHT, A)  # they open forms and pages (App._key)
@@ -172,31 +159,32 @@ class PlayScreen:
         app.later = (read_back, self)
         app.redraw()
 
-    def act_later(self, app, form):
+    def act_later(self, app, memo):
         """A form's action, done in a pass of its own once the form is closed and the
         forms' code let go (an action's garbage on top of the forms' code was a game's
-        heap peak). Refused, the game menu and the form open again as they were,
-        saying why (Waiting)."""
-        self.waiting = Waiting(form)
+        heap peak). ``memo``: the action's text, and the form as it was: its
+        game_menu.open_form name and tool, values, cursor, top and menu_at. Refused,
+        the game menu and the form open again as they were, saying why."""
         app.pop()  # the form
-        app.later = self._act_waiting  # (a method, not a lambda: a frame less deep)
+        self.memo = memo
+        app.later = self._act_memo  # (a method, not a lambda: a frame less deep)
         app.redraw()
 
-    def _act_waiting(self, app, now):
-        waiting, self.waiting = self.waiting, None
-        if self.act(app, waiting.text, now):
-            if waiting.key is not None:
-                self.remember(waiting.key, waiting.values)
+    def _act_memo(self, app, now):
+        memo, self.memo = self.memo, None
+        if self.act(app, memo[0], now):
+            if memo[7] is not None:
+                self.remember(memo[7], memo[3])
             return
         if app.later is not None:  # the game is read back first (not saved): no form
             return
         notice, self.notice = self.notice, ""
         # reopened in a pass of its own: the refused action's garbage goes first
-        app.later = lambda app, now: self._reopen(app, waiting, notice)
+        app.later = lambda app, now: self._reopen(app, memo, notice)
         app.redraw()
 
-    def _reopen(self, app, waiting, notice):
-        self._form(app, waiting.name, waiting.kind, waiting.menu_at, waiting, notice)
+    def _reopen(self, app, memo, notice):
+        self._form(app, memo[1], memo[2], memo[6], memo, notice)
 
     def remember(self, key, values):
         """The values chosen, for the next opening of this action on this player's
@@ -206,32 +194,30 @@ class PlayScreen:
             last = self.last = {}
         last[key] = values
 
-    def open_form(self, app, name, kind, at):
+    def open_form(self, app, name, tool, at):
         """A game menu's form (game_menu.open_form; ``at``: the menu's cursor and top),
         in a pass of its own once the menu's code is collected: the forms' code, a
         form and its choices' garbage on top of the menu's were a game's heap peak."""
-        app.later = lambda app, now: self._form(app, name, kind, at, None, "")
+        app.later = lambda app, now: self._form(app, name, tool, at, None, "")
         app.redraw()
 
-    def _form(self, app, name, kind, at, waiting, notice):
-        """The form of ``kind`` (forms.Form.kind) for the action ``name``; ``waiting``:
-        as it was when its action was refused, saying ``notice``."""
+    def _form(self, app, name, tool, at, memo, notice):
         from arbiter.screens.forms import action_form
 
-        if kind == "fast":  # the play screen's own (fast.py), back in place
+        if tool == 3:  # the play screen's own (fast.py), back in place
             from arbiter.screens.fast import FastForm
 
             form = action_form(self, name, FastForm)
-        elif kind == "action":
-            form = action_form(self, name)
-        else:
+        elif tool:
             from arbiter.screens.tool_forms import CorrectForm, RollForm
 
-            form = RollForm(self) if kind == "roll" else CorrectForm(self)
+            form = RollForm(self) if tool == 1 else CorrectForm(self)
+        else:
+            form = action_form(self, name)
         form.menu_at = at
         app.push(form)
-        if waiting is not None:
-            form.restore(waiting.values, waiting.cursor, waiting.top, notice)
+        if memo is not None:  # as it was when its action was refused
+            form.restore(memo[3], memo[4], memo[5], notice)
 
     def menu_again(self, app, at):
         """The game menu, its cursor and top ``at`` as they were (a form closed)."""
