@@ -60,7 +60,10 @@ def test_the_emulated_watchdog_bites_only_when_unfed(tmp_path, feeds):
 
 @pytest.fixture(scope="module")
 def serial_device(tmp_path_factory):
-    emulator = logged_emulator(tmp_path_factory.mktemp("watchdog"))
+    # the bite after 2 x the firmware's 8 s unfed, not the emulator's 5 x: these tests
+    # wait for it (the commands and every pass feed it all the same)
+    emulator = logged_emulator(tmp_path_factory.mktemp("watchdog"),
+                               env={"ARBITER_WATCHDOG_SLACK": "2"})
     emulator.arbiter("deploy")
     yield emulator
     emulator.stop()
