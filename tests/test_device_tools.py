@@ -47,11 +47,13 @@ def chip(tmp_path_factory):
 
 
 # The chip's tests in one test worker (pyproject: --dist loadgroup): its first deploy
-# takes a minute and a half of CPU, made once.
+# takes a minute and a half of CPU, made once. The emulated device's, likewise.
 ON_THE_CHIP = pytest.mark.xdist_group("chip-deployed")
+ON_THE_EMULATOR = pytest.mark.xdist_group("emulator-deployed")
 
 
-@pytest.fixture(params=["micropython", pytest.param("chip", marks=ON_THE_CHIP)])
+@pytest.fixture(params=[pytest.param("micropython", marks=ON_THE_EMULATOR),
+                        pytest.param("chip", marks=ON_THE_CHIP)])
 def each_device(request):
     """The emulated device, then the chip: the commands work on both alike."""
     return request.getfixturevalue("device" if request.param == "micropython" else "chip")
@@ -161,6 +163,7 @@ def test_the_chip_refuses_a_heap_in_one_line(tmp_path):
     assert lines[0].startswith("arbiter emulate: --heap is not for --runtime chip")
 
 
+@ON_THE_EMULATOR
 def test_deploy_keeps_the_ruleset_of_a_game_in_progress(device):
     kept = device.flash / "rulesets" / "kaiju.json"
     data = json.loads(bundled()["kaiju"].read_text())
@@ -193,6 +196,7 @@ def test_push_takes_several_rulesets_in_one_run(each_device):
         assert (each_device.flash / "rulesets" / f"{name}.json").read_bytes() == ruleset_text(name)
 
 
+@ON_THE_EMULATOR
 def test_a_bad_ruleset_among_several_stops_the_push_before_the_device(device, tmp_path):
     device.arbiter("rm", "jugger")
     bad = tmp_path / "bad.json"
@@ -204,6 +208,7 @@ def test_a_bad_ruleset_among_several_stops_the_push_before_the_device(device, tm
     device.arbiter("push", "jugger")
 
 
+@ON_THE_EMULATOR
 def test_the_device_refusing_one_of_several_installs_the_others(device, tmp_path):
     device.arbiter("rm", "jugger")
     changed = json.loads(bundled()["kaiju"].read_text())
@@ -223,6 +228,7 @@ def test_the_device_refusing_one_of_several_installs_the_others(device, tmp_path
     assert (device.flash / "rulesets" / "jugger.json").read_bytes() == ruleset_text("jugger")
 
 
+@ON_THE_EMULATOR
 def test_deploy_removes_a_stale_module_that_would_shadow_the_bytecode(device):
     stale = device.flash / "arbiter" / "screens" / "dice.py"
     stale.write_text("raise ImportError('stale')\n")
@@ -241,6 +247,7 @@ def test_push_then_mpremote_cp_gives_the_same_bytes(each_device, tmp_path):
     assert f"juggernauts\t{len(ruleset_text('juggernauts'))}" in listed
 
 
+@ON_THE_EMULATOR
 def test_a_push_refused_on_the_host_or_on_the_device_leaves_the_old_file(device, tmp_path):
     device.arbiter("push", "kaiju")
     before = (device.flash / "rulesets" / "kaiju.json").read_bytes()
@@ -262,6 +269,7 @@ def test_a_push_refused_on_the_host_or_on_the_device_leaves_the_old_file(device,
     assert not (device.flash / "rulesets" / "kaiju.part").exists()
 
 
+@ON_THE_EMULATOR
 def test_a_push_killed_half_way_leaves_the_old_ruleset_valid(device, tmp_path):
     device.arbiter("push", "tactics")
     old = (device.flash / "rulesets" / "tactics.json").read_bytes()
@@ -316,6 +324,7 @@ def connect_to_pc(device):
     device.wait_screen("A PC may connect")
 
 
+@ON_THE_EMULATOR
 def test_a_game_in_progress_keeps_its_ruleset(device):
     device.arbiter("push", "kaiju")
     play_kaiju(device.flash, finish=False)
@@ -352,6 +361,7 @@ def test_pull_log_gives_a_journal_that_audits_and_a_csv(each_device, tmp_path):
     assert [row[5] for row in rolls] == ["d6", "d20"]
 
 
+@ON_THE_EMULATOR
 def test_device_commands_back_to_back_always_answer_in_full(device, tmp_path):
     # A command that ends with a reset returns once the device is back, so the next
     # one, even a plain mpremote, never meets a device half-way through its boot.

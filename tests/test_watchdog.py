@@ -57,10 +57,16 @@ def test_the_emulated_watchdog_bites_only_when_unfed(tmp_path, feeds):
 
 # -- on the emulated Pico behind a serial line (``arbiter emulate``) ---------------------
 
+# On one test worker (pyproject: --dist loadgroup): the device's deploy made once.
+ON_THE_SERIAL_DEVICE = pytest.mark.xdist_group("watchdog")
+
 
 @pytest.fixture(scope="module")
 def serial_device(tmp_path_factory):
-    emulator = logged_emulator(tmp_path_factory.mktemp("watchdog"))
+    # the bite after 2 x the firmware's 8 s unfed, not the emulator's 5 x: these tests
+    # wait for it (the commands and every pass feed it all the same)
+    emulator = logged_emulator(tmp_path_factory.mktemp("watchdog"),
+                               env={"ARBITER_WATCHDOG_SLACK": "2"})
     emulator.arbiter("deploy")
     yield emulator
     emulator.stop()
@@ -93,6 +99,7 @@ def _kill(process):
     process.wait()
 
 
+@ON_THE_SERIAL_DEVICE
 def test_a_hang_in_the_emulated_firmware_is_ended_by_the_watchdog(serial_device):
     from helpers.emulator import MPREMOTE
 
@@ -106,6 +113,7 @@ def test_a_hang_in_the_emulated_firmware_is_ended_by_the_watchdog(serial_device)
     assert serial_device.arbiter("ls").returncode == 0  # and it takes commands again
 
 
+@ON_THE_SERIAL_DEVICE
 def test_after_a_killed_push_the_firmware_comes_back_by_itself(serial_device, tmp_path):
     import json
 

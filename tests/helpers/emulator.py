@@ -27,9 +27,11 @@ def run(command, timeout, cwd=None):
 
 
 class Emulator:
-    """``arbiter emulate`` with ``options``; ``timeout``: seconds one command may take."""
+    """``arbiter emulate`` with ``options``; ``timeout``: seconds one command may take;
+    ``env``: variables set for the emulator besides the tests' own."""
 
-    def __init__(self, root: Path, *options: str, timeout: float = 240):
+    def __init__(self, root: Path, *options: str, timeout: float = 240,
+                 env: dict[str, str] | None = None):
         self.timeout = timeout
         self.flash = root / "flash"
         self.flash.mkdir(exist_ok=True)  # (a test may fill it first)
@@ -40,7 +42,7 @@ class Emulator:
             [*ARBITER, "emulate", "--port-file", str(port_file), "--flash", str(self.flash),
              "--screen", str(self.screen), "--buttons", str(self.buttons), "--seed", "3",
              *options],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
         deadline = time.monotonic() + 300  # a hang guard: a loaded machine is slow, not stuck
         while not port_file.exists():
             assert self.process.poll() is None, self.process.stdout.read().decode()
@@ -111,14 +113,14 @@ def chip_emulator(root: Path, *options: str) -> Emulator:
                     timeout=900)
 
 
-def logged_emulator(root: Path) -> Emulator:
+def logged_emulator(root: Path, env: dict[str, str] | None = None) -> Emulator:
     """``arbiter emulate`` keeping everything its serial line says (``boots`` counts
     the firmware's starts in it); skipped where there are no pseudo-terminals."""
     import pytest
 
     if not hasattr(os, "openpty"):
         pytest.skip("needs pseudo-terminals")
-    emulator = Emulator(root, "--log", str(root / "serial.log"))
+    emulator = Emulator(root, "--log", str(root / "serial.log"), env=env)
     emulator.serial_log = root / "serial.log"
     return emulator
 
