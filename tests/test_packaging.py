@@ -15,7 +15,9 @@ from helpers import REPO
 
 from arbiter_referee.commands.web import fetch_micropython
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="emulate needs a pty")
+# one worker builds and installs the wheel for both tests (a build a worker was 40 s)
+pytestmark = [pytest.mark.skipif(not hasattr(os, "openpty"), reason="emulate needs a pty"),
+              pytest.mark.xdist_group("wheel")]
 
 
 @pytest.fixture(scope="module")
