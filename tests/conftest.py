@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from arbiter_referee.emulator.rig import Rig
@@ -33,3 +35,10 @@ def pytest_collection_modifyitems(config, items):
                  for mark in item.iter_markers("xdist_group")}
         if names and "@" not in item.nodeid:
             item._id = type(item._id).parse(f"{item.nodeid}@{'_'.join(sorted(names))}")
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: a worker a core, and one more: the USB gate's and the watchdog's
+    tests spend most of their time waiting on a device (mpremote's 10 s refusals, a
+    bite), and the spare worker runs others meanwhile."""
+    return (os.cpu_count() or 1) + 1
