@@ -57,12 +57,12 @@ def check_text(text: str) -> str | None:
         return f"ruleset: nested over {ruleset.MAX_DEPTH} deep"
     from arbiter_referee.compiled import compiled, loaded
 
-    size = len(compiled(text))
-    if size > ruleset.MAX_FILE_BYTES:  # the device's cap is on the file it keeps
-        return (f"too large: {size} bytes compiled, the limit is "
+    sent = compiled(text)
+    if len(sent) > ruleset.MAX_FILE_BYTES:  # the device's cap is on the file it keeps
+        return (f"too large: {len(sent)} bytes compiled, the limit is "
                 f"{ruleset.MAX_FILE_BYTES}")
     try:
-        loaded(text)
+        loaded(sent)
     except ruleset.RulesetError as exc:
         return _line(str(exc))
     except Exception as exc:  # noqa: BLE001  a checker's bug is a reason, never a traceback

@@ -83,7 +83,7 @@ def device_files(firmware: Path | None = None) -> list[tuple[Path, str]]:
 def build(out: Path, tarball: Path, firmware: Path | None = None) -> str:
     """Write the page to ``out``; returns a line saying what it holds."""
     from arbiter_referee import __version__
-    from arbiter_referee.compiled import compiled
+    from arbiter_referee.compiled import compiled_copy
     from arbiter_referee.paths import PACKAGE
 
     check_tarball(tarball)
@@ -103,7 +103,7 @@ def build(out: Path, tarball: Path, firmware: Path | None = None) -> str:
         target = device / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         if rel.startswith("rulesets/"):  # as a device keeps them
-            target.write_bytes(compiled(source.read_bytes()))
+            compiled_copy(source, target.parent)
         else:
             shutil.copyfile(source, target)
     games = [Path(rel).stem for _, rel in files if rel.startswith("rulesets/")]
