@@ -195,7 +195,7 @@ def test_the_heap_search_starts_from_the_runs_peak(monkeypatch):
     # A model: a run fits when the heap holds its peak and 2.5% more; few heaps are tried.
     peak, tried = 150_000, []
 
-    def attempt(seed, script, size, reference, preload=True, firmware=None):
+    def attempt(seed, script, size, reference, preload=True, firmware=None, metered=False):
         tried.append(size)
         fits = size >= peak * 1.025
         return SessionOutput(counters={"heap_high": peak, "heap_live": 1}) if fits else None

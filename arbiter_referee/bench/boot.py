@@ -29,7 +29,7 @@ def boot_figures(firmware: Path, seed: int = 1) -> dict:
         factory_flash(Path(folder))
         # preload False: at boot the Pico has not imported the game engine yet
         result = run_driver("vbench", BOOT, {"/flash": (Path(folder), True)}, BOOT_HEAP,
-                            firmware, {"SEED": seed}, preload=False)
+                            firmware, {"SEED": seed}, preload=False, metered=True)
     if result.exit_code != 0:
         raise RuntimeError(f"boot failed:\n{result.stderr}")
     line = next(line for line in result.stdout.splitlines() if line.startswith("B "))

@@ -54,7 +54,8 @@ def key_presses(seed: int, script: str, runtime: str = "cpython",
             if firmware is None:
                 firmware = device_firmware()
             result = run_driver("vbench", PROBE_LOOP, {"/flash": (flash, True)}, heap,
-                                firmware, {"SEED": seed, "SCRIPT": script}, preload)
+                                firmware, {"SEED": seed, "SCRIPT": script}, preload,
+                                metered=True)
             if result.exit_code != 0:
                 raise RuntimeError(f"MicroPython exited with {result.exit_code}:\n"
                                    f"{result.stderr}")

@@ -86,11 +86,12 @@ def boards(smallest: int | None) -> dict:
 
 
 def attempt(seed: int, script: str, heap: int, reference: SessionOutput,
-            preload: bool = True, firmware: Path = FIRMWARE) -> SessionOutput | None:
+            preload: bool = True, firmware: Path = FIRMWARE,
+            metered: bool = False) -> SessionOutput | None:
     """The run's output when it ran whole in ``heap``, else None."""
     try:
         out = run_session(seed, script, "micropython", heap=heap, firmware=firmware,
-                          preload=preload)
+                          preload=preload, metered=metered)
     except RuntimeError:
         return None
     crashed = any("crash" in line or "MemoryError" in line for line in out.serial)
@@ -109,7 +110,7 @@ def smallest_heap(seed: int, script: str, preload: bool = True,
     def run(kb):
         nonlocal runs
         runs += 1
-        return attempt(seed, script, kb * STEP, reference, preload, firmware)
+        return attempt(seed, script, kb * STEP, reference, preload, firmware, metered=True)
 
     for start in STARTS:
         best = run(start // STEP)

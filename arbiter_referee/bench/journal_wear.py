@@ -178,7 +178,7 @@ def _resume_micropython(flash_dir: Path, ruleset: str) -> dict:
 
     factory_flash(flash_dir)
     result = run_driver("vrun", RESUME, {"/flash": (flash_dir, True)}, RESUME_HEAP,
-                        data={"RULESET": ruleset})
+                        data={"RULESET": ruleset}, metered=True)
     line = next((line for line in result.stdout.splitlines() if line.startswith("R ")), None)
     if result.exit_code != 0 or line is None:
         raise RuntimeError(f"resume under MicroPython failed:\n{result.stderr}")

@@ -36,7 +36,7 @@ def run(args) -> int:
             from arbiter_referee.chip.runtime import pico_firmware
 
             pico = pico_firmware(args.firmware)
-        result = run_session(seed, DEMO_SCRIPT, runtime, pico=pico)
+        result = run_session(seed, DEMO_SCRIPT, runtime, pico=pico, metered=True)
     except (ValueError, RuntimeError) as exc:  # no firmware, no Node.js: said in a line
         print(f"arbiter demo: {exc}", file=sys.stderr)
         return 2

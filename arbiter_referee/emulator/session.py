@@ -48,13 +48,14 @@ class SessionOutput:
 def run_session(seed: int, script: str, runtime: str = "cpython",
                 flash_dir: Path | None = None, heap: int = mpwasm.PICO_HEAP,
                 firmware: Path | None = None, preload: bool | None = None,
-                pico=None) -> SessionOutput:
+                pico=None, metered: bool = False) -> SessionOutput:
     """Boot the firmware, play ``script``, return what it showed. Under MicroPython
     the firmware runs as a Pico runs it unless told otherwise: ``.mpy`` files, each
     loaded when first needed. ``firmware``: a folder (FIRMWARE: the sources);
     ``preload``: see import_order (by default, for the sources only). The chip runs
     the firmware as ``arbiter deploy`` installs it on ``pico``, the Pico's
-    MicroPython (chip.runtime.PicoFirmware)."""
+    MicroPython (chip.runtime.PicoFirmware). ``metered``: MicroPython's fuel
+    counted (see run_driver)."""
     with contextlib.ExitStack() as stack:
         if flash_dir is None:
             flash_dir = Path(stack.enter_context(tempfile.TemporaryDirectory()))
@@ -68,7 +69,8 @@ def run_session(seed: int, script: str, runtime: str = "cpython",
                 firmware = device_firmware()
             if preload is None:
                 preload = firmware == FIRMWARE
-            return _run_micropython(seed, script, flash_dir, heap, firmware, preload)
+            return _run_micropython(seed, script, flash_dir, heap, firmware, preload,
+                                    metered)
         if runtime == "chip":
             return _run_chip(seed, script, flash_dir, pico)
         raise ValueError(f"unknown runtime {runtime!r}; use one of "
@@ -190,12 +192,14 @@ def board_rom() -> bytes:
 
 def run_driver(entry: str, body: str, mounts: dict, heap: int,
                firmware: Path = FIRMWARE, data: dict | None = None,
-               preload: bool = True, blob: bytes = b"") -> mpwasm.Result:
+               preload: bool = True, blob: bytes = b"",
+               metered: bool = False) -> mpwasm.Result:
     """Run ``body`` (see mp_program) in real MicroPython beside the firmware:
     ``firmware`` is a folder (mounted at /fw, the virtual board mapped at /rom) or
     a ROMFS image holding both (mapped at /rom). ``data`` becomes module
     ``drvdata`` (constants built at import, not in main); ``preload`` loads the
-    lazily imported modules up front (see import_order); ``blob``: see mpwasm.run."""
+    lazily imported modules up front (see import_order); ``blob``: see mpwasm.run;
+    ``metered``: the run's fuel counted (a fifth slower), for the bench's figures."""
     with tempfile.TemporaryDirectory() as folder:
         (Path(folder) / "drv.py").write_text(mp_program(entry, body, preload))
         (Path(folder) / "drvdata.py").write_text(
@@ -212,11 +216,12 @@ def run_driver(entry: str, body: str, mounts: dict, heap: int,
             all_mounts["/fw"] = (firmware, False)
             rom, path = board_rom(), ["/fw", "/rom"]
         code += f"sys.path[:0] = {path + ['/emu', '/drv']!r}\nimport drvdata\nimport drv\n"
-        return mpwasm.run(code, all_mounts, heap=heap, fuel=FUEL, rom=rom, blob=blob)
+        return mpwasm.run(code, all_mounts, heap=heap, fuel=FUEL if metered else None,
+                          rom=rom, blob=blob)
 
 
 def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int,
-                     firmware: Path, preload: bool) -> SessionOutput:
+                     firmware: Path, preload: bool, metered: bool) -> SessionOutput:
     # The WASI build cannot collect inside a pass (see mp_program), so the harness
     # collects as the Pico's main loop does (device.run): after each pass of the
     # firmware that allocated, before the board sleeps; the nearest it can come to a
@@ -253,7 +258,8 @@ def _run_micropython(seed: int, script: str, flash_dir: Path, heap: int,
         "print('E heap_high=%d heap_live=%d' % (heap_high, heap_live))\n"
     ), {"/flash": (flash_dir, True)}, heap, firmware,
         {"SEED": seed, "SCRIPT_BYTES": len(script.encode())}, preload,
-        blob=script.encode() + bytes(1024))  # then the panel's RAM, zeroed as at power-up
+        blob=script.encode() + bytes(1024),  # then the panel's RAM, zeroed as at power-up
+        metered=metered)
     if result.exit_code != 0:
         raise RuntimeError(f"MicroPython exited with {result.exit_code}:\n{result.stderr}")
     return SessionOutput.parse(result.stdout, result.fuel)
