@@ -35,6 +35,9 @@ def pytest_collection_modifyitems(config, items):
                  for mark in item.iter_markers("xdist_group")}
         if names and "@" not in item.nodeid:
             item._id = type(item._id).parse(f"{item.nodeid}@{'_'.join(sorted(names))}")
+    # xdist hands out groups first (the most tests first), then single tests in this
+    # order: the longest first, so that no worker is left alone with one at the end
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def pytest_xdist_auto_num_workers(config):

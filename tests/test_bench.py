@@ -167,6 +167,7 @@ def test_the_bench_gives_each_board_its_heap_and_what_a_game_leaves_of_it():
 
 
 # Cheap checks under real MicroPython; ``arbiter bench`` prints every game's figures.
+@pytest.mark.slow
 @pytest.mark.parametrize("name", scenarios.NAMES)
 def test_each_whole_game_runs_in_a_pico_ws_heap_under_micropython(name):
     game = GAMES[name]  # the smallest board's heap: a Pico's and a Pico 2's are larger
@@ -219,6 +220,7 @@ def test_idle_allocates_nothing_and_the_display_sleeps_on_time():
 ROMFS_HEAP = 160 * 1024  # a Pico's heap with 32 KB to spare
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", scenarios.NAMES)
 def test_with_the_firmware_in_romfs_each_whole_game_leaves_32k_of_a_picos_heap(name):
     game = GAMES[name]
@@ -310,6 +312,7 @@ def test_bench_says_what_it_measures_n_of_m_on_stderr(monkeypatch, capsys, optio
         "--skip-heap" in options
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", sorted(growth.CYCLES))
 def test_a_3000_event_game_needs_at_most_5_percent_more_heap_than_its_first_100(ruleset):
     figures = growth.growth(ruleset)  # under MicroPython, about 20 s each

@@ -124,6 +124,7 @@ def emulated(tmp_path_factory):
 PUSHED = [case for case in sorted(CHANGES) if "name" not in case]  # the name is the file's
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first", range(0, len(PUSHED), 40))
 def test_pushed_past_the_host_check_the_device_refuses_each_with_validates_reason(
         emulated, first, tmp_path):

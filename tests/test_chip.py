@@ -20,6 +20,8 @@ from arbiter_referee.emulator.rig import Rig
 from arbiter_referee.emulator.screen_text import read_lines
 from arbiter_referee.emulator.session import run_session
 
+pytestmark = pytest.mark.slow  # whole games on the chip, a fourth of a Pico's speed
+
 PRESSES = 40  # of each recorded session (Double Impactics': all of them)
 IDLE_PASS_MS = 1.0  # the CPU of a main-loop pass with nothing to do (issue 42)
 

@@ -17,6 +17,8 @@ from helpers.chip import firmware
 
 from arbiter_referee.bench import cuts, scenarios
 
+pytestmark = pytest.mark.slow  # whole games on the chip, a fourth of a Pico's speed
+
 # the last cut in a write of each game: late, where the long games have compacted
 # their journals (Juggernauts twice) and a resume replays the most
 SUITE = [("juggernauts", 8), ("impactics", 9), ("jugger", 8), ("tactics", 8), ("kaiju", 9)]

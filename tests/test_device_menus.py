@@ -186,6 +186,7 @@ def test_under_micropython_a_closed_forms_code_leaves_a_small_heap(heap, tmp_pat
         assert "fast forms game_menu" in seen["PlayScreen"], seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("roomy", [False, True], ids=["pico-w", "pico"])
 @pytest.mark.parametrize("name", ["juggernauts", "kaiju"])
 def test_under_micropython_a_played_game_holds_no_code_for_one_off_jobs(

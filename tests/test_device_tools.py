@@ -390,6 +390,7 @@ def test_a_command_says_it_waits_for_the_device_to_restart(each_device):
     assert "waiting for the device to restart... back" in done.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("heap", [196608, 245888])
 def test_the_emulated_device_runs_in_a_pico_ws_and_a_picos_heap(tmp_path, heap):
     emulator = Emulator(tmp_path, "--heap", str(heap))
@@ -408,6 +409,7 @@ def test_the_emulated_device_runs_in_a_pico_ws_and_a_picos_heap(tmp_path, heap):
         emulator.stop()
 
 
+@pytest.mark.slow
 def test_the_firmware_boots_in_the_smallest_heap_the_emulator_takes(tmp_path):
     from arbiter_referee.emulator.serial.vm import MIN_HEAP
 

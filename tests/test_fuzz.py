@@ -149,6 +149,7 @@ def check_bounds(game):
                     key, name, value, low, high)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(bundled()))
 def test_random_actions_never_crash_or_break_bounds_and_undo_is_exact(name):
     data = rules(name)

@@ -47,6 +47,7 @@ def test_every_file_package_json_names_is_in_git():
     assert [source for _, source in data["urls"] if source not in files] == []
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs pseudo-terminals")
 def test_mip_install_from_the_checkout_makes_a_working_device(tmp_path):
     emulator = Emulator(tmp_path)  # a blank device: no firmware, no rulesets
