@@ -445,6 +445,18 @@ def figures(outcomes: list[Outcome]) -> dict:
     return games
 
 
+def shortfall(result: dict) -> str | None:
+    """What broke the cuts' budget (no event lost, every game resumed, nothing else
+    wrong), in a line; None when it holds."""
+    lost = sum(g["events_lost"] for g in result.values())
+    lame = sum(g["not_resumed"] for g in result.values())
+    troubled = sum(len(g["troubles"]) for g in result.values())
+    if not (lost or lame or troubled):
+        return None
+    return (f"the power cuts' budget is not met: {lost} events lost, {lame} games not "
+            f"resumed, {troubled} troubles")
+
+
 def lines(result: dict) -> list[str]:
     out = ["== power cuts on the chip: each game cut at seeded moments of its recorded "
            "session, a new chip on the same flash"]

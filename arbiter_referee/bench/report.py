@@ -246,7 +246,10 @@ def main(args) -> int:
                                                      progress=progress.step))}
         print(json.dumps(result, sort_keys=True) if args.json else
               "\n".join(cuts.lines(result["chip_cuts"])))
-        return 0
+        broken = cuts.shortfall(result["chip_cuts"])
+        if broken:
+            say(broken)
+        return 1 if broken else 0
     if args.chip_only:
         progress = Progress(len(scenarios.GAMES) * chip.STEPS, say)
         result = {"chip": chip.figures(pico, scenarios.GAMES, progress.step)}
