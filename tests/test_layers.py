@@ -198,6 +198,22 @@ def test_a_screens_draw_only_draws():
             assert not handed, (path.name, name, handed)
 
 
+def test_no_screen_changes_the_games_fields():
+    # issue 43: the game's state and the working state of its action in progress are
+    # the game's; a screen asks (game.evaluate_bound), never sets or swaps them
+    for path in (FIRMWARE / "arbiter" / "screens").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            targets = node.targets if isinstance(node, ast.Assign) else \
+                [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+            for target in targets:
+                for sub in ast.walk(target):
+                    if isinstance(sub, ast.Attribute):
+                        owner = sub.value
+                        name = owner.attr if isinstance(owner, ast.Attribute) else \
+                            getattr(owner, "id", "")
+                        assert name != "game", (path.name, node.lineno, ast.unparse(target))
+
+
 def _shape_tests(node) -> list[str]:
     """The type tests under ``node``: ``isinstance``, ``type(...)`` and ``__class__``."""
     found = []

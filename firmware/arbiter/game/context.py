@@ -74,6 +74,15 @@ class Context:
         finally:
             _give_back(binding, name, old)
 
+    def evaluate_bound(self, form, binding):
+        """``form`` worked out with ``binding`` alone (a form's choices, its params so
+        far), the action's own given back after."""
+        saved, self.binding = self.binding, dict(binding) if binding else {}
+        try:
+            return evaluate(self, form)
+        finally:
+            self.binding = saved
+
     def path(self, text):
         if not isinstance(text, str):
             raise RuleError("a path must be text: %r" % (text,))

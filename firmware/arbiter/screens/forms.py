@@ -245,12 +245,8 @@ def action_form(play, name, form=ActionForm):
 
 
 def param_choices(game, form, binding=None):
-    saved = game.binding
-    game.binding = dict(binding) if binding else {}
     try:
-        values = evaluate(game, form)
+        values = game.evaluate_bound(form, binding)
     except Exception:  # a ruleset mistake: offer numbers rather than fail
         return AMOUNTS
-    finally:
-        game.binding = saved
     return [str(v) for v in values] if isinstance(values, list) and values else AMOUNTS
