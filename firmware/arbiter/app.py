@@ -174,7 +174,6 @@ class App:
         # few locals: an idle pass stays here and in calls that keep their frames on
         # the C stack (see Buttons.poll); a key and the work it sets go to their own
         self.worked = self._booting
-        self.now = now  # (a drawing's ``ready`` is given it)
         if self._booting and self._finish_boot(now):
             return 0  # a resume's pass: its garbage is collected before the drawing
         if self._hold_usb and self.later is None and not getattr(self.screen, "loads", False):
@@ -185,7 +184,7 @@ class App:
             buttons.activity = False
             self.last_input = now
             if not self.awake:
-                self.wake()
+                self.wake(now)
                 buttons.consume_held()  # the waking press does nothing else
         # one key a pass, and only once the last one's work and drawing are done: keys
         # that waited out a long pass meet the screens they would have met
@@ -233,7 +232,7 @@ class App:
         pass ends with it, its garbage collected before the next)."""
         self.worked = True
         if self.dirty:
-            self.render()
+            self.render(now)
             return False
         idle, self.idle = self.idle, None
         if idle is not None:
@@ -248,13 +247,13 @@ class App:
             ui.busy(self.display)
         self.dirty = True
 
-    def render(self):
+    def render(self, now):
         """The top screen drawn, after its ``ready``: what it works out or opens before
         a drawing (a screen's ``draw`` only draws)."""
         self.dirty = self.marked = False
         ready = getattr(self.screen, "ready", None)
         if ready is not None:
-            ready(self, self.now)  # (it may open a screen: the one drawn is the top one)
+            ready(self, now)  # (it may open a screen: the one drawn is the top one)
         fb = self.display
         fb.fill(0)
         self.screen.draw(self, fb)
@@ -265,13 +264,13 @@ class App:
         self.display.power(False)
         self.leds.set_enabled(False)
 
-    def wake(self):
+    def wake(self, now):
         self.awake = True
         self.worked = True
         self.display.power(True)
         self.leds.set_enabled(True)
         if self.dirty:
-            self.render()
+            self.render(now)
 
 
 def _choose_game(app, now):
