@@ -509,3 +509,18 @@ def test_a_snapshot_stays_as_it_was_taken_while_the_game_goes_on(name):
             assert state == kept[1], (action, count)
     assert len(taken) >= 3
 
+
+
+@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+@pytest.mark.parametrize("junk, reason", [("undo P1", "usage: undo, undo agreed"),
+                                          ("undo 1", "usage: undo, undo agreed"),
+                                          ("undo junk", "usage: undo, undo agreed"),
+                                          ("undo agreed=1", "usage: undo, undo agreed"),
+                                          ("redo agreed", "usage: redo"),
+                                          ("redo 2", "usage: redo")])
+def test_junk_after_undo_or_redo_is_refused_as_after_next(junk, reason, runtime):
+    # docs/rulesets.md, generic actions: "`undo` | take back the last action (`undo
+    # agreed` when the table must agree); nothing else may follow it" (issue 44: `undo
+    # P1`, `undo 1`, `undo junk` were taken as a plain undo)
+    outcome = play("kaiju", 2, 3, {}, ["add P1.energy 3", "undo", "redo", junk], runtime)
+    assert outcome.refused == (4, reason)

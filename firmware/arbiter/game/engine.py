@@ -44,9 +44,12 @@ class Game(Context):
         name, args = actions.parse(text)
         self.trim_log()  # before, not after: the caller reads this action's entries
         if name == "undo" or name == "redo":
+            agreed = name == "undo" and args["_"] == ["agreed"]  # the table agreed
+            if len(args) > 1 or args["_"] and not agreed:  # it would be journaled as undo
+                raise Illegal("usage: undo, undo agreed" if name == "undo" else "usage: redo")
             try:
                 if name == "undo":
-                    return self.history.undo(args["_"] == ["agreed"])  # the table agreed
+                    return self.history.undo(agreed)
                 return self.history.redo()
             except Illegal:
                 raise
