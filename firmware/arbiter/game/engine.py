@@ -171,6 +171,7 @@ class Game(Context):
         and the decks' code if its cards loaded it (effects._cards)."""
         super().clear_scratch()
         self.pending_win, self.pending_lose, self.pending_tie = [], [], False
+        self.why = {}  # player: why they win or lose (an end rule's ``why``)
         let_go("game", "decks")
 
     # -- the log ------------------------------------------------------------------
@@ -371,11 +372,16 @@ class Game(Context):
         for rule in self.rules.get("end", ()):
             if rule.get("at", "always") != moment:
                 continue
+            why = rule.get("why")
             for player in players:
                 if "win_if" in rule and self.bound_eval("p", player, rule["win_if"]):
                     self.pending_win.append(player)
+                    if why and player not in self.why:
+                        self.why[player] = why
                 if "lose_if" in rule and self.bound_eval("p", player, rule["lose_if"]):
                     self.pending_lose.append(player)
+                    if why and player not in self.why:
+                        self.why[player] = why
         self._resolve()
 
     def _settle(self):

@@ -76,7 +76,8 @@ class History:
 
     def needs(self):
         """The last action's dice ("3,1;5") when undoing it needs the table's
-        agreement (it rolled: everyone saw them), else None."""
+        agreement (it rolled: everyone saw them), else None. Undoing a finished
+        game's last action needs it too (undo.undo)."""
         return self.events[-1].partition("|")[2] or None if self.events else None
 
     def undo(self, agreed=False):

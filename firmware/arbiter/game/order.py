@@ -57,12 +57,12 @@ def resolve_end(game):
         if len(winners) > 1:
             winners = _tiebreak(game, winners)
         if len(winners) == 1:
-            _finish(game, "win", winners[0])
+            _finish(game, "win", winners[0], _said(game, winners[0]))
         else:
-            _finish(game, "tie", None)
+            _finish(game, "tie", None, "tied on every tie-break: " + " ".join(winners))
         return
     if tie:
-        _finish(game, "tie", None)
+        _finish(game, "tie", None, None)
         return
     if not losers:
         return
@@ -72,11 +72,14 @@ def resolve_end(game):
         if p not in state["lost"]:
             passing = _keep_turn(game, p) or passing
             state["lost"].append(p)
-            game.log.append({"event": "lose", "player": p})
+            entry = {"event": "lose", "player": p}
+            if p in game.why:
+                entry["why"] = game.why[p]
+            game.log.append(entry)
     if not alive:
-        _finish(game, "tie", None)  # everyone left lost at once
+        _finish(game, "tie", None, "everyone left lost at once")
     elif len(alive) == 1:
-        _finish(game, "win", alive[0])
+        _finish(game, "win", alive[0], _said(game, losers[0]) or losers[0] + " is out")
     elif passing:
         game.next_phase(leave=False)  # the next player's turn starts, with its effects
 
@@ -113,10 +116,20 @@ def _tiebreak(game, players):
     return players
 
 
-def _finish(game, result, winner):
+def _said(game, player):
+    """Why ``player`` won or lost, as a sentence ("P2 reached the target"), or None."""
+    why = game.why.get(player)
+    return player + " " + why if why else None
+
+
+def _finish(game, result, winner, why):
+    """The end: its result, and why (a sentence, or None) in the state and the log."""
     state = game.state
     state["result"], state["winner"] = result, winner
-    game.log.append({"event": result, "player": winner} if winner else {"event": result})
+    entry = {"event": result, "player": winner} if winner else {"event": result}
+    if why:
+        state["why"] = entry["why"] = why
+    game.log.append(entry)
     game.log.append({"event": "seed", "seed": game.seed} if game.mix is None else
                     {"event": "seed", "seed": game.seed, "mix": game.mix})
 

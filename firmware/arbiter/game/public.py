@@ -30,6 +30,8 @@ def public_state(game):
     }
     if state["result"]:
         out["seed"] = game.seed  # revealed with the result, so the dice can be audited
+        if "why" in state:  # why it ended, as the winner's screen says it
+            out["why"] = state["why"]
         if game.mix is not None:
             out["mix"] = game.mix
     return out

@@ -30,7 +30,7 @@ _SHAPES = {
              "exit:f confirm:s on_a:s key_a:s fast:x ",
     "order": " by:s die:s key:x high_first:b ",
     "trigger": " counter:!s on:s at:!x falls:b effects:f ",
-    "end": " at:s win_if:x lose_if:x ", "leds": " piece:!x level:x flash:{[s ",
+    "end": " at:s win_if:x lose_if:x why:s ", "leds": " piece:!x level:x flash:{[s ",
     "grid": " value:s armies:s cell:x name:x caption:x shown:x columns:i label:s ",
     "page": " label:!s phases:[s lines:![x ", "team": " name:!s counters:{i pieces:[@piece ",
     "action": " params:[s flags:[s phases:[s label:s choices:{x defaults:x preview:b "

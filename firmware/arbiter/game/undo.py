@@ -10,10 +10,11 @@ def undo(history, agreed=False):
     if not history.events:
         raise Illegal("no further undo: it reaches the last %d actions" % history.undo_reach()
                       if history.dropped else "nothing to undo")
-    if not agreed and history.needs():
-        raise Illegal("undo needs everyone's agreement (undo agreed): its rolls "
-                      + history.needs() + " stay in the log")
     game = history.game
+    if not agreed and (history.needs() or game.state["result"]):
+        raise Illegal("undo needs everyone's agreement (undo agreed): " + (
+            "its rolls " + history.needs() + " stay in the log" if history.needs() else
+            "the game is over"))
     revealed = len(game.state["revealed"])
     event, start = history.events.pop(), history.starts.pop()
     history.undone.append((event, start))

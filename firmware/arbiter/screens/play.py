@@ -81,6 +81,8 @@ class PlayScreen:
             if not self.act(app, self.game.phase()["on_a"], now):
                 self.notice = ""  # refused: its business is done, so A moves on
                 self.act(app, "next", now)
+        elif button == A and self.game.state["result"]:
+            pass  # the winner stays on the screen: the game menu (B) has the rest
         elif button == A:
             self.act(app, "redo" if kind == LONG else "next", now)
         elif button == B and kind == LONG:
@@ -226,16 +228,19 @@ class PlayScreen:
         app.push(menu)
 
     def undo(self, app, now):
-        """Of an action that rolled, once the table agrees: its dice stay in the log."""
-        dice = self.game.history.needs()
-        if dice is None:
+        """Of an action that rolled, or of a finished game's last, once the table
+        agrees: its dice stay in the log."""
+        game = self.game
+        dice = game.history.needs()
+        if dice is None and not (game.state["result"] and game.history.events):
             self.act(app, "undo", now)
             return
         from arbiter.ui.menu import Confirm
 
-        app.push(Confirm("Undo?", [public_text(self.game.history.events[-1]) + "?",
-                                   "Its rolls " + dice, "stay in the log.", "All agree?"],
-                         lambda app, now: self.act(app, "undo agreed", now)))
+        said = ["Its rolls " + dice, "stay in the log."] if dice else ["The game is over:",
+                                                                       "play on?"]
+        app.push(Confirm("Undo?", [public_text(game.history.events[-1]) + "?"] + said +
+                         ["All agree?"], lambda app, now: self.act(app, "undo agreed", now)))
 
     def after(self, app, new_entries, now):
         """What just happened, shown: the LEDs (rolls spin, reveals and wins flash),

@@ -94,12 +94,16 @@ def play_lines(game, notes=(), notice=""):
     for text in lines[1:-2]:
         if text:
             head.extend(ui.wrap(text))
-    if game.state["result"]:  # the winner last: under what the winning action said
-        notes = list(notes) + [lines[-2]]
-    elif not notes:
-        notes = [lines[-2]] if lines[-2] else []
-    if notice:
-        notes = list(notes[:-1]) + [notice]
+    if game.state["result"]:  # the winner last, why above: under what the action said
+        notes = [text for text in notes if text != lines[-2]]
+        notes += [notice] if notice else []
+        notes += [game.state["why"]] if "why" in game.state else []
+        notes.append(lines[-2])  # no press takes the winner off the screen
+    else:
+        if not notes:
+            notes = [lines[-2]] if lines[-2] else []
+        if notice:
+            notes = list(notes[:-1]) + [notice]
     newest = ui.wrap(notes[-1]) if notes else []
     # the newest has two lines, whatever the players: a knock-out and its Glory, a roll
     said = newest[:max(2, 6 - len(head))]
@@ -148,6 +152,15 @@ def describe(entry, game=None):
         return entry["player"] + " picked"
     if kind == "reveal":
         return " ".join("%s:%s" % item for item in sorted(entry["picks"].items()))
+    if kind in ("win", "lose", "tie"):  # the end, and why: "P2 wins: P1 is out"
+        said = {"win": "%s wins", "lose": "%s is out", "tie": "A tie"}[kind]
+        said = said % entry["player"] if "player" in entry else said
+        why = entry.get("why", "")
+        if kind == "win" and why.startswith(entry["player"] + " "):
+            why = why[len(entry["player"]) + 1:]  # "P2 wins: scored the points to win"
+        return said + ": " + why if why else said
+    if kind == "seed":  # revealed at the end: it must hash to the commitment
+        return "seed %d" % entry["seed"]
     if kind in ("add", "set"):
         who, _, what = entry["path"].rpartition(".")
         if game and who in game.state["pieces"]:
