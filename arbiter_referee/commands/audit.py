@@ -117,8 +117,11 @@ def audit(log: Path, ruleset_file: str | None = None,
         nonlocal rolls
         rolls += sum(len(group) for group in rolled)
         if recorded != rolled:
-            number = start + sum(e not in ("undo", "redo") for e in events[:i + 1])
-            problems.append(f"event {number} ({events[i].split('|')[0]}): recorded "
+            number = start + sum(_is_event(e) for e in events[:i + 1])
+            what = events[i].split('|')[0]
+            if what[:1] == "!":
+                what, number = f"refused {what[1:]}, its dice spent", f"after {number}"
+            problems.append(f"event {number} ({what}): recorded "
                             f"{_dice(recorded)}, the seed gives {_dice(rolled)}")
 
     notes, faults = [], []  # faults: what fails the audit besides the rolls
@@ -160,11 +163,15 @@ def audit(log: Path, ruleset_file: str | None = None,
             from None
     lines = [f"ruleset {header['ruleset']}, seed {header['seed']} "
              f"(commitment {commitment(header['seed'])}), "
-             f"{start + sum(e not in ('undo', 'redo') for e in events)} events, "
+             f"{start + sum(_is_event(e) for e in events)} events, "
              f"{rolls} dice"] + notes
     undone = _undone_rolls(events)
     if undone:
         lines.append(f"{undone} undone event(s) with dice, checked as drawn (dice never rewind)")
+    refused = sum(e[:1] == "!" for e in events)
+    if refused:
+        lines.append(f"{refused} refused action(s) with dice, checked as drawn (their dice "
+                     f"are spent)")
     lines += faults
     if problems:
         lines += problems + [f"{len(problems)} event(s) do not match the seed"]
@@ -177,12 +184,17 @@ def _dice(groups: list[list[int]]) -> str:
     return "; ".join(",".join(map(str, g)) for g in groups) or "no dice"
 
 
+def _is_event(line: str) -> bool:
+    """Whether a journal line is an event (not undo, redo or a refused action)."""
+    return line not in ("undo", "redo") and line[:1] != "!"
+
+
 def _undone_rolls(lines: list[str]) -> int:
     """How many undone events had dice (their rolls stay drawn and are checked)."""
     done, count = [], 0
     for line in lines:
         if line == "undo" and done:
             count += "|" in done.pop()
-        elif line != "undo" and line != "redo":
+        elif _is_event(line):
             done.append(line)
     return count

@@ -95,6 +95,19 @@ def apply(game, action):
         return None
 
 
+def journaled(game, journal, action):
+    """``action`` applied and journaled as the play screen does (screens/play.py): a
+    refusal's spent dice journaled too (Game._refused). The event, or None if refused."""
+    try:
+        event = game.apply(action)
+    except Illegal as exc:
+        if exc.spent:
+            journal.record(game, exc.spent)
+        return None
+    journal.record(game, event)
+    return event
+
+
 def screen_ram(game):
     """The play screen as the OLED's display RAM."""
     import framebuf

@@ -41,6 +41,8 @@ class Game(Context):
     def apply(self, text):
         """Apply one action; returns the recorded event. Raises Illegal (state
         unchanged), or Lost (the game in memory is lost: read it back from flash)."""
+        if "|" in text:  # an event's dice follow a | (actions.record): none typed
+            raise Illegal("no | in an action")
         name, args = actions.parse(text)
         self.trim_log()  # before, not after: the caller reads this action's entries
         if name == "undo" or name == "redo":
@@ -59,6 +61,16 @@ class Game(Context):
         event = self.do(text, name, args)
         self.history.add(event, self.begun)
         return event
+
+    def refuse_again(self, line):
+        """A journal's refused action (``!`` and its text and dice, see ``do``) done
+        again on the same state: refused again, its dice drawn again and spent. The
+        line its refusal gives now (the audit compares their dice)."""
+        try:
+            self.do(line.partition("|")[0][1:])
+        except Illegal as exc:
+            return exc.spent or "!"
+        raise Illegal("the journal's refused %s is accepted now" % line[1:].partition("|")[0])
 
     def count(self):
         """Events applied since the start (see history)."""
@@ -127,9 +139,9 @@ class Game(Context):
         generator); it was accepted before and cannot fail."""
         # A new action works on a copy of the state that shares every record with it
         # until one changes (writable): a refusal puts the state back as it was, with
-        # no replay, and its dice go back unseen (``begun``: where the generator and
-        # the log stood, see History.starts). A record copied costs its size, not a
-        # whole state: a Pico's heap.
+        # no replay (``begun``: where the generator and the log stood, see
+        # History.starts). A record copied costs its size, not a whole state: a
+        # Pico's heap. Dice it rolled are spent: see ``_refused``.
         if name is None:
             text = text.partition("|")[0]
             name, args = actions.parse(text)
@@ -152,12 +164,14 @@ class Game(Context):
                 raise  # a replay the device could not hold (a resume): not the game's fault
             reason = exc.reason if isinstance(exc, Illegal) else \
                 "cannot do that: %s" % _reason(exc)
-            exc = None  # (its traceback holds the failed action's garbage)
+            spent = None
             if kept is not None:
                 self.state = kept
-                self.rng.goto(self.begun)
-                self.cut_log(self.begun[4])
-            raise Illegal(reason) from None
+                spent = self._refused(text, _device_limit(exc))
+            exc = None  # (its traceback holds the failed action's garbage)
+            refusal = Illegal(reason)
+            refusal.spent = spent
+            raise refusal from None
         finally:
             if kept is not None:
                 self.shared = None
@@ -165,6 +179,25 @@ class Game(Context):
         if not recorded:  # a rewind's replay: what it records is known
             return None
         return actions.record(actions.canonical(name, args), self.rolls)
+
+    def _refused(self, text, limit):
+        """The log and the generator after a refused action. Dice it rolled are spent,
+        never handed to the next action (a refusal can tell them: a roll, then a
+        ``require`` on it): they stay in the log, marked refused, and the journal gets
+        the line this returns ("!" and the action with its dice) so a resume and an
+        audit draw them again. A refusal for the device's heap or stack says nothing
+        of the dice: they go back unseen (None)."""
+        begun = self.begun
+        rolled = [entry for entry in self.log_since(begun[4])
+                  if "rolls" in entry or "items" in entry] if self.rolls and not limit else ()
+        self.cut_log(begun[4])
+        if not rolled:
+            self.rng.goto(begun)
+            return None
+        for entry in rolled:
+            entry["refused"] = True
+            self.log.append(entry)
+        return "!" + actions.record(" ".join(text.partition("|")[0].split()), self.rolls)
 
     def clear_scratch(self):
         """The action's working state (see Context), a win or loss still to resolve,

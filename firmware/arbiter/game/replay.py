@@ -17,6 +17,12 @@ def replay(history, events, check, start, logged, starts):
         history.snaps = []
     history.events, history.starts, history.undone, history.dropped = [], [], [], start
     for i, event in enumerate(events):
+        if event[:1] == "!":  # a refused action's dice, spent (Game._refused)
+            game.trim_log()
+            spent = game.refuse_again(event)
+            if check:
+                check(i, actions.unrecord(event[1:])[1], actions.unrecord(spent[1:])[1])
+            continue
         if event == "undo" or event == "redo":
             if event == "redo" and history.undone:
                 history.redo()

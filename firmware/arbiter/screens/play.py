@@ -127,6 +127,11 @@ class PlayScreen:
             app.log("refused %s: %s" % (public_text(text), exc.reason))
             if isinstance(exc, Lost):  # in a pass of its own: the lost game's heap first
                 app.later = (read_back, self)
+            elif getattr(exc, "spent", None):  # its dice are spent: journaled as such
+                try:
+                    self.journal.record(game, exc.spent, False)
+                except Exception as failed:
+                    self._unsaved(app, failed)
             return False
         try:
             if self.journal.record(game, event, False):  # its garbage apart from the action's

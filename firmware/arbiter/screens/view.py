@@ -139,7 +139,8 @@ def describe(entry, game=None):
     kind = entry["event"]
     if kind == "roll":  # each die, and their total as the Roll dice screen says it
         rolls = entry["rolls"]
-        return "%s%s %s: %s%s" % ("undone " if entry.get("undone") else "", entry["player"],
+        mark = "undone " if entry.get("undone") else "refused " if entry.get("refused") else ""
+        return "%s%s %s: %s%s" % (mark, entry["player"],
                                   entry["die"], " ".join(str(r) for r in rolls),
                                   " = %d" % sum(rolls) if len(rolls) > 1 else "")
     if kind == "phase":

@@ -2,7 +2,8 @@
 
 ``game.jnl`` holds a header line (ruleset, players, options, seed) and then one
 line per event as the engine records it (``next|2;4``), ``undo`` and ``redo``
-included: a few bytes per event, appended. For a game that keeps only what undo
+included, and a refused action that rolled (``!strike P1|6``: its dice are spent,
+Game._refused): a few bytes per event, appended. For a game that keeps only what undo
 reaches (``Game(keep=N)``, as on the device) the journal is rewritten every
 ``CHECKPOINT_EVERY`` events, atomically, as the header, a checkpoint line
 (state, dice, log count) where the events in RAM begin and those events, so its
@@ -59,7 +60,8 @@ class Journal:
             return False
         self.flash.append(JOURNAL, event + "\n")
         self.head = link(self.head, event)
-        due = event != "redo" and event != "undo" and game.keep is not None and \
+        due = event != "redo" and event != "undo" and event[:1] != "!" and \
+            game.keep is not None and \
             game.count() % CHECKPOINT_EVERY == 0
         if due and compact:
             self.compact(game)  # from the oldest snapshot: a resume undoes as far
