@@ -5,9 +5,9 @@ own random choices are rolls. Each holds on CPython and under MicroPython."""
 import json
 
 import pytest
-from helpers import juggernauts
+from helpers import jugger, juggernauts, kaiju, tactics
 from helpers.device import act, game_of, start_game
-from helpers.game import new_game, next_until, to_phase
+from helpers.game import named, new_game, next_until, to_phase
 
 from arbiter.game import Illegal
 from arbiter.screens.view import describe
@@ -233,3 +233,57 @@ def _device_steps_here(compiled, flash, actions):
         exec(_DRIVER_HEAD + DEVICE_STEPS, {"vrun": vrun, "drvdata": data})
     return out.getvalue()
 
+
+# -- every number has a range ----------------------------------------------------------------
+
+
+def kaiju_action():
+    """Kaiju, 2 players, the action phase: P1's turn."""
+    g = kaiju.new(players=2)
+    to_phase(g, "select", step=kaiju.passing)
+    for p in g.state["order"]:
+        g.apply("active %s k1" % p)
+    return g
+
+
+def jugger_turn():
+    """Jugger, P2's activation at Reflexes 5."""
+    return jugger.to_turn(jugger.with_initiative("P2", jugger.SEED_P2_INITIATIVE), "P2", 5)
+
+
+def tactics_castles():
+    """Tactics Joker, every castle chosen: the armies are placed next."""
+    g = tactics.new()
+    for action in tactics.CASTLES[:4]:
+        g.apply(action)
+    return g
+
+
+# Issue 44's cheats, each taken before: (game, options, the game, the action, reason)
+OUT_OF_RANGE = [
+    ("jugger", {"length": "short"}, jugger_turn, "score P2.j1 far=-2",
+     "score: far is 0 to 30, not -2"),  # it won the game for 0 focus
+    ("jugger", {"length": "short"}, jugger_turn, "talent P2.j3 n=-5 from=synergy",
+     "talent: n is 0 to 30, not -5"),  # synergy 3 -> 8
+    ("jugger", {"length": "short"}, jugger_turn, "pickup P2.j1 far=-3",
+     "pickup: far is 0 to 30, not -3"),  # a pick-up that cost nothing
+    ("kaiju", {}, kaiju_action, "card P1 attack 0 0 -5 3 0",
+     "card: y is 0 to 30, not -5"),  # paid, and P1's Energy 15 -> 20
+    ("kaiju", {}, kaiju_action, "glory P1 1 also=P1,P1", "glory: also names P1 twice"),
+    ("kaiju", {}, kaiju_action, "raze P1 -5", "raze: n is 0 to 30, not -5"),  # Glory taken
+    ("tactics", {}, tactics_castles, "place P1 1,1 8", "an army is 1 to 6 units"),
+]
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+@pytest.mark.parametrize("case", OUT_OF_RANGE, ids=[case[3] for case in OUT_OF_RANGE])
+def test_a_number_out_of_its_range_or_a_name_twice_is_refused(case, runtime):
+    # docs/rulesets.md: "Every whole number an action takes is 0 to 30, unless its
+    # `range` says otherwise, and a list of names names nobody twice: the engine
+    # refuses the rest, whatever the action's effects do with it."
+    name, options, make, action, reason = case
+    g = make()
+    actions = [event.split("|")[0] for event in g.history.events] + [named(g, action)]
+    outcome = play(name, len(g.state["order"]), g.seed, options, actions, runtime)
+    assert outcome.refused == (len(actions), reason) if ":" in reason else \
+        outcome.refused[0] == len(actions) and reason in outcome.refused[1], outcome.refused

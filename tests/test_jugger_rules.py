@@ -253,7 +253,7 @@ def test_a_dispute_rolls_one_die_or_more(runtime):
     # "Las disputas entre jugadores se resuelven con un tiradas enfrentadas de dados. El
     # jugador que consigue más Juggs en sus dados gana."
     g = script([("dispute n=0", "!a dispute rolls 1 die or more"),
-                         ("dispute n=-2", "!a dispute rolls 1 die or more"),
+                         ("dispute n=-2", "!dispute: n is 0 to 30, not -2"),
                          ("dispute n=3", "Dispute: ")])
     assert [len(r["rolls"]) for r in rolls(g, "dispute")[-2:]] == [3, 3]
 

@@ -20,6 +20,7 @@ NATIVE = ("tactics.deal", "tactics.flip", "tactics.go", "tactics.place", "tactic
           "tactics.turn")
 MAX_DICE = 100  # dice in one roll, cards in one draw
 MAX_PIECES = 256  # pieces in a game
+NUMBERS = (0, 30)  # a number an action takes, unless its ``range`` says (the device's forms')
 
 
 # The two ways a game says no: to the players, and to the ruleset's author.

@@ -6,7 +6,7 @@ An event is the canonical action text, plus ``|`` and the dice it rolled
 """
 
 
-from arbiter.game import Illegal
+from arbiter.game import NUMBERS, Illegal
 from arbiter.game.effects import action, bind_args, of_action, run
 from arbiter.game.expr import EMPTY, evaluate
 
@@ -128,6 +128,29 @@ def _secret_named(game, name):
         if secret.get("action") == name:
             return secret
     return None
+
+
+def _in_range(game, name, spec, args):
+    """Every argument a player typed, within bounds whatever the ruleset's effects
+    do with it: a whole number in its ``range`` (expressions, with $p, $k and $t
+    bound), else NUMBERS; a list of names (``also=P1,P2``) naming no player or
+    piece twice."""
+    ranges = spec.get("range", EMPTY)
+    for key in args:
+        value = args[key]
+        if isinstance(value, int):
+            low, high = NUMBERS
+            if key in ranges:
+                low, high = evaluate(game, ranges[key][0]), evaluate(game, ranges[key][1])
+            if not low <= value <= high:
+                raise Illegal("%s: %s is %d to %d, not %d" % (name, key, low, high, value))
+        elif "," in value:
+            seen = []
+            for item in value.split(","):
+                if item in seen and (item in game.state["players"] or
+                                     item in game.state["pieces"]):
+                    raise Illegal("%s: %s names %s twice" % (name, key, item))
+                seen.append(item)
 
 
 def _declared(spec):
@@ -266,6 +289,7 @@ def _ruleset_action(game, name, args):
             name, " or ".join(phases), game.phase()["name"]))
     game.args = args
     bind_args(game, args)
+    _in_range(game, name, spec, args)
     for key in spec.get("strict", ()):  # within what the state allows (a living piece)
         _within(game, name, spec, key, args)
     if "who" in spec or "limit" in spec:

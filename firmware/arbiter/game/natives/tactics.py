@@ -115,8 +115,9 @@ def place(game):
     if at not in g["chosen"] or g["chooser"][g["chosen"].index(at)] != p:
         raise Illegal("%s starts on its own castles, not %s" % (p, name(i)))
     here = g["army"][i]
-    if not (isinstance(n, int) and 1 <= n and len(here) - 2 + n <= 6):
-        raise Illegal("an army is 1 to 6 units; %s holds %d" % (name(i), max(0, len(here) - 2)))
+    held = len(here) - 2 if here else 0  # an army: its owner, then a digit a unit
+    if not (isinstance(n, int) and 1 <= n and held + n <= 6):
+        raise Illegal("an army is 1 to 6 units; %s holds %d" % (name(i), held))
     if n > game.get(p + ".reserve"):
         raise Illegal("%s's reserve holds %d" % (p, game.get(p + ".reserve")))
     _add(game, p + ".reserve", -n)
