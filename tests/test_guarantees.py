@@ -287,3 +287,25 @@ def test_a_number_out_of_its_range_or_a_name_twice_is_refused(case, runtime):
     outcome = play(name, len(g.state["order"]), g.seed, options, actions, runtime)
     assert outcome.refused == (len(actions), reason) if ":" in reason else \
         outcome.refused[0] == len(actions) and reason in outcome.refused[1], outcome.refused
+
+
+# -- the engine's own random choices are rolls ----------------------------------------------
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_random_tie_break_is_a_roll_decided_once_for_the_game(runtime):
+    # Kaiju: "If two teams have the same initiative, decide an order for them randomly.
+    # Once decided, that initiative order is in effect for the rest of the game."
+    # (issue 44: every `team` pick, and a plain undo, shuffled it again)
+    picks = ["team P1 Titans", "team P2 Titans"]
+    tied = play("kaiju", 3, 5, {}, picks, runtime).state
+    entry = [e for e in tied["log"] if e["event"] == "tiebreak"]
+    assert len(entry) == 1 and tied["order"][:2] in (["P1", "P2"], ["P2", "P1"])
+    g = new_game("kaiju", seed=5, players=3, actions=picks)
+    assert "|" in g.history.events[-1]  # the draw is the pick's roll: journaled, audited
+    assert play("kaiju", 3, 5, {}, picks + ["undo"], runtime).refused == (
+        3, "undo needs everyone's agreement (undo agreed): its rolls %s stay in the log"
+        % g.history.events[-1].split("|")[1])
+    later = play("kaiju", 3, 5, {}, picks + ["team P3 Titans"], runtime).state
+    assert later["order"] == [p for p in entry[0]["order"]]  # all three tied: the draw
+    assert [e["event"] for e in later["log"]].count("tiebreak") == 1

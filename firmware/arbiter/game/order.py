@@ -27,13 +27,9 @@ def order_players(game, spec):
     else:
         raise Illegal("unknown turn order %s" % by)
     high = spec.get("high_first", True)
-    # A random tie-break decided once: a shuffled position for every player.
-    shuffle = list(players)
+    shuffle = players
     if by == "value" and len(set(keys.values())) < len(players):
-        for i in range(len(shuffle) - 1, 0, -1):
-            j = game.rng.below(i + 1)
-            shuffle[i], shuffle[j] = shuffle[j], shuffle[i]
-        game.log.append({"event": "tiebreak", "order": list(shuffle)})
+        shuffle = _tiebreak_order(game)
     rank = {p: shuffle.index(p) for p in players}
 
     def sort_key(p):
@@ -43,6 +39,27 @@ def order_players(game, spec):
     order = sorted(players, key=sort_key)
     game.log.append({"event": "order", "order": order})
     return order + [p for p in game.state["order"] if p not in order]
+
+
+def _tiebreak_order(game):
+    """Ties broken at random once for the game (Kaiju: "Once decided, that
+    initiative order is in effect for the rest of the game"): every player's place
+    shuffled, the first time a tie needs it, from the game's dice. It is the action's
+    roll (journaled, audited; undoing it needs the table's agreement), and kept in the
+    state, so a later order (a team picked again) and a redo give the same one."""
+    state = game.state
+    shuffle = state.get("tiebreak")
+    if shuffle is not None:
+        return shuffle
+    shuffle, picks = list(state["order"]), []
+    for i in range(len(shuffle) - 1, 0, -1):
+        j = game.rng.below(i + 1)
+        picks.append(j)
+        shuffle[i], shuffle[j] = shuffle[j], shuffle[i]
+    game.rolls.append(picks)
+    state["tiebreak"] = shuffle
+    game.log.append({"event": "tiebreak", "order": list(shuffle), "items": list(shuffle)})
+    return shuffle
 
 
 def resolve_end(game):

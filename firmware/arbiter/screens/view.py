@@ -160,6 +160,8 @@ def describe(entry, game=None):
         if kind == "win" and why.startswith(entry["player"] + " "):
             why = why[len(entry["player"]) + 1:]  # "P2 wins: scored the points to win"
         return said + ": " + why if why else said
+    if kind == "tiebreak" or kind == "order":  # the turn order, and a tie's draw
+        return ("Tie-break: " if kind == "tiebreak" else "Order: ") + " ".join(entry["order"])
     if kind == "seed":  # revealed at the end: it must hash to the commitment
         return "seed %d" % entry["seed"]
     if kind in ("add", "set"):
