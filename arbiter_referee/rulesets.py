@@ -1,8 +1,10 @@
 """Rulesets on the PC: the bundled ones, and the check before one goes to a device.
 
-The check is the firmware's own (arbiter/game/ruleset.py), run here: a ruleset
-passes ``arbiter validate`` and the device's check, or neither. The host adds
-line and column to bad JSON; the JSON Schema is for editors.
+The check is the firmware's own (arbiter/game/ruleset.py), run here, then the
+names the ruleset uses (names.py) and a trial start of a game: ``arbiter
+validate`` refuses all the device's check refuses, in the same words, and what
+would fail only at play. The host adds line and column to bad JSON; the JSON
+Schema is for editors.
 """
 
 from __future__ import annotations
@@ -43,14 +45,16 @@ def schema_errors(data) -> list[str]:
 
 
 def check_text(text: str) -> str | None:
-    """None when the ruleset is good, else a one-line reason naming where. The
-    verdict is the device's own check (the firmware's code, run here), so a
-    ruleset passes both or neither; the host adds only line numbers to bad JSON."""
+    """None when the ruleset is good, else a one-line reason naming where. First
+    the device's own check (the firmware's code, run here): what it refuses,
+    ``arbiter validate`` refuses with the same words. Then what only the whole
+    ruleset shows (names.py: a name used but never declared) and a trial start
+    (``trial_starts``): a device is sent only what passes all three."""
     use_firmware_path()
     from arbiter.game import ruleset
 
     try:
-        json.loads(text, parse_constant=_no_constant)
+        data = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         return f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
     except RecursionError:
@@ -62,12 +66,62 @@ def check_text(text: str) -> str | None:
         return (f"too large: {len(sent)} bytes compiled, the limit is "
                 f"{ruleset.MAX_FILE_BYTES}")
     try:
-        loaded(sent)
+        rules = loaded(sent)
     except ruleset.RulesetError as exc:
         return _line(str(exc))
     except Exception as exc:  # noqa: BLE001  a checker's bug is a reason, never a traceback
         return _line(f"cannot check it ({type(exc).__name__}: {exc})")
+    from arbiter_referee.names import check_names
+
+    return _line(check_names(data) or trial_starts(rules) or "") or None
+
+
+def trial_starts(rules: dict) -> str | None:
+    """Why a game of ``rules`` cannot start, or None: a game started with every
+    player count and each option's every choice (the others at their defaults), its
+    secrets picked (each player the first choice it may pick) so that play begins
+    and the setup runs, and the play screen drawn. What the device's check cannot see without
+    playing (a value or a setup that fails when worked out) is found here, before a
+    table meets it as "Can't start"."""
+    from arbiter.game import Illegal
+    from arbiter.game.actions import pending_pick
+    from arbiter.game.engine import Game
+    from arbiter.screens.view import play_lines
+
+    spec = rules.get("players", {})
+    low = spec.get("min", 2)
+    tries = [{}] + [{name: choice} for name, option in rules.get("options", {}).items()
+                    for choice in option["choices"][1:]]
+    for players in range(low, spec.get("max", low) + 1):
+        for options in tries:
+            told = "".join(f", {name} {value}" for name, value in options.items())
+            try:
+                game = Game(rules, players, options, seed=1)
+                for _ in range(players * len(rules.get("secrets", ()))):
+                    _pick(game, *pending_pick(game))
+                game.public()
+                play_lines(game)
+            except Illegal as exc:
+                return f"a game of {players} players{told} cannot start: {exc.reason}"
+            except Exception as exc:  # noqa: BLE001  the engine's words, on one line
+                return (f"a game of {players} players{told} cannot start: "
+                        f"{type(exc).__name__}: {exc}")
     return None
+
+
+def _pick(game, secret, player) -> None:
+    """``player`` picks the first choice of ``secret`` it may (Illegal if none)."""
+    from arbiter.game import Illegal
+
+    if secret is None:
+        return
+    for choice in secret["choices"]:
+        try:
+            game.apply(f"pick {player} {choice}")
+            return
+        except Illegal as exc:
+            refused = exc
+    raise refused
 
 
 def _no_constant(name: str):

@@ -12,6 +12,7 @@ from helpers.game import named, new_game, next_until, to_phase
 from arbiter.game import Illegal
 from arbiter.screens.view import describe
 from arbiter_referee.headless import play
+from arbiter_referee.rulesets import check_text
 
 RUNTIMES = ["cpython", "micropython"]
 OVER = "undo needs everyone's agreement (undo agreed): the game is over"
@@ -22,9 +23,9 @@ OVER = "undo needs everyone's agreement (undo agreed): the game is over"
 
 @pytest.mark.parametrize("runtime", RUNTIMES)
 def test_undoing_the_action_that_won_needs_everyones_agreement(runtime):
-    # docs/rulesets.md: "A finished game stays finished: undoing the action that ended
-    # it needs everyone's agreement (`undo agreed`), as undoing a roll does" (issue 44:
-    # one long B undid "P2 wins!" without asking anyone when it rolled no dice)
+    # docs/rulesets.md: "A finished game stays finished. Every action is then refused,
+    # undoing the one that ended it needs everyone's agreement" (issue 44: one long B
+    # undid "P2 wins!" without asking anyone when it rolled no dice)
     won = ["add P1.glory 20"]  # Kaiju: "When any player has 20 or more GLORY, the game
     # ends immediately and that player wins."
     assert play("kaiju", 2, 3, {}, won + ["undo"], runtime).refused == (2, OVER)
@@ -130,8 +131,8 @@ def test_a_refused_actions_dice_are_logged_as_refused_and_never_handed_on():
 
 def test_the_audit_draws_a_refused_actions_dice_again_and_flags_a_hidden_one(
         tmp_path, capsys):
-    # docs/rulesets.md: "the journal gets a line for it (`!probe P1|6`), so a resume and
-    # `arbiter audit` draw them again"
+    # docs/rulesets.md: "The journal gets a line for it (`!probe P1|6`), so a resume and
+    # `arbiter audit` draw them again."
     rules_file = tmp_path / "probe.json"
     rules_file.write_text(json.dumps(PROBE))
     g = new_game(PROBE, seed=1)
@@ -309,3 +310,64 @@ def test_a_random_tie_break_is_a_roll_decided_once_for_the_game(runtime):
     later = play("kaiju", 3, 5, {}, picks + ["team P3 Titans"], runtime).state
     assert later["order"] == [p for p in entry[0]["order"]]  # all three tied: the draw
     assert [e["event"] for e in later["log"]].count("tiebreak") == 1
+
+
+# -- the checker knows every name and shape ------------------------------------------------
+
+# A small game a designer might write: each slip below passed `arbiter validate` before
+# (issue 44), and then failed at the table or never did what it said.
+DESIGNED = {
+    "format": 1, "name": "race", "players": {"min": 2, "max": 3},
+    "counters": {"score": {"start": 0, "min": 0, "max": 20}},
+    "show": ["score"],
+    "phases": [{"name": "turn", "per_player": True, "on_a": "run", "key_a": "run"}],
+    "actions": {
+        "run": {"phases": ["turn"], "effects": [
+            {"let": "said", "be": 2}, {"add": "$p.score", "n": {"var": "said"}}]},
+        "bump": {"params": ["p"], "effects": [{"set": "$p.score", "to": 1}]},
+    },
+    "end": [{"win_if": {">=": [{"get": "$p.score"}, 10]}}],
+}
+
+
+def slip(change):
+    data = json.loads(json.dumps(DESIGNED))
+    change(data)
+    return json.dumps(data)
+
+
+SLIPS = [
+    ("an add to an undeclared counter",
+     lambda d: d["actions"]["run"]["effects"][1].update({"add": "$p.scor"}),
+     "actions.run.effects[1].add: unknown counter or field 'scor'"),
+    ("a phase that does not exist", lambda d: d["actions"]["run"].update({"phases": ["tunr"]}),
+     "actions.run.phases[0]: unknown phase 'tunr'"),
+    ("a var no let sets", lambda d: d["actions"]["run"]["effects"].pop(0),
+     "actions.run.effects[0].n.var: var 'said' is never set"),
+    ("win_if as text", lambda d: d["end"][0].update({"win_if": "score >= 10"}),
+     "end[0].win_if: a condition is an expression (an object) or true/false, not text"),
+    ("show naming no counter", lambda d: d.update({"show": ["runn"]}),
+     "show[0]: unknown counter 'runn'"),
+    ("a set with no to", lambda d: d["actions"]["bump"]["effects"][0].pop("to"),
+     "actions.bump.effects[0]: set needs to"),
+    ("on_a naming an action with params", lambda d: d["phases"][0].update({"on_a": "bump"}),
+     "phases[0].on_a: bump takes p: A gives it none"),
+    ("a key_a over its 12 characters",
+     lambda d: d["phases"][0].update({"key_a": "run the course"}),
+     "phases[0].key_a: 'run the course' is over 12 characters"),
+]
+
+
+def test_the_designed_game_passes_the_checker():
+    assert check_text(json.dumps(DESIGNED)) is None
+
+
+@pytest.mark.parametrize("what, change, reason", SLIPS, ids=[case[0] for case in SLIPS])
+def test_the_checker_names_a_designers_slip(what, change, reason):
+    # docs/rulesets.md: "`arbiter validate` knows every name a ruleset uses: a counter,
+    # field or game value read or added to that is declared nowhere nor set, a phase,
+    # a var no `let` sets, a counter `show` lists; a condition written as text; an
+    # effect without its required field; an `on_a` that needs arguments; a `key_a` too
+    # long for the key line."
+    said = check_text(slip(change))
+    assert said is not None and said.startswith(reason), said

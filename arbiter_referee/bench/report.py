@@ -225,10 +225,29 @@ def table(result: dict) -> str:
     return "\n".join(out)
 
 
+def _mutants(args, say) -> int:
+    """``--mutants N``: the checker against N seeded slips (bench/mutants.py)."""
+    from arbiter_referee.bench import mutants
+    from arbiter_referee.emulator.session import use_firmware_path
+
+    use_firmware_path()
+    progress = Progress(-(-args.mutants // mutants.EVERY), say)
+    result = mutants.run(args.mutants, progress=progress.step)
+    print(json.dumps({"mutants": result}, sort_keys=True) if args.json else
+          mutants.line(result))
+    for name, what, trouble in result["failed"]:
+        say(f"{name}: {what}: {trouble}")
+    if result["failed"]:
+        say("the checker's budget is not met: " + mutants.line(result))
+    return 1 if result["failed"] else 0
+
+
 def main(args) -> int:
     def say(line: str) -> None:
         print(f"arbiter bench {line}", file=sys.stderr, flush=True)
 
+    if getattr(args, "mutants", None) is not None:
+        return _mutants(args, say)
     pico = None
     if args.firmware or args.chip_only or args.power_cuts:
         from arbiter_referee.chip.runtime import pico_firmware

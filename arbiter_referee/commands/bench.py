@@ -24,6 +24,10 @@ def arguments(parser) -> None:
                         "chip runtime, its deepest C stack and least free heap")
     parser.add_argument("--chip-only", action="store_true",
                         help="only the chip's figures (needs --firmware)")
+    parser.add_argument("--mutants", metavar="N", type=int, default=None,
+                        help="only the checker against N seeded mutants of the bundled "
+                        "rulesets (2000: about 90 seconds): those it accepts must start and "
+                        "play; fails if one does not")
     parser.add_argument("--power-cuts", action="store_true",
                         help="only power cuts on the chip (needs --firmware): each game cut "
                         "at 10 seeded moments of its recorded session, a new chip on the "
