@@ -371,3 +371,18 @@ def test_the_checker_names_a_designers_slip(what, change, reason):
     # long for the key line."
     said = check_text(slip(change))
     assert said is not None and said.startswith(reason), said
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_list_may_name_someone_twice_only_where_the_action_says(runtime, tmp_path):
+    # docs/rulesets.md, actions: "`repeats` | arguments whose list of names (`also=P1,P2`)
+    # may name a player or piece more than once; any other list that does is refused"
+    cheer = {"params": ["p"], "effects": [{"add": "$p.score", "n": 1}]}
+    data = json.loads(json.dumps(DESIGNED))
+    data["actions"]["cheer"] = dict(cheer, choices={"also": ["P1", "P2"]})
+    data["actions"]["chant"] = dict(cheer, choices={"also": ["P1", "P2"]}, repeats=["also"])
+    path = tmp_path / "race.json"
+    path.write_text(json.dumps(data))
+    assert play(str(path), 2, 1, {}, ["cheer P1 also=P1,P1"], runtime).refused == (
+        1, "cheer: also names P1 twice")
+    assert play(str(path), 2, 1, {}, ["chant P1 also=P1,P1"], runtime).refused is None

@@ -134,7 +134,7 @@ def _in_range(game, name, spec, args):
     """Every argument a player typed, within bounds whatever the ruleset's effects
     do with it: a whole number in its ``range`` (expressions, with $p, $k and $t
     bound), else NUMBERS; a list of names (``also=P1,P2``) naming no player or
-    piece twice."""
+    piece twice, unless the action's ``repeats`` lists it."""
     ranges = spec.get("range", EMPTY)
     for key in args:
         value = args[key]
@@ -144,7 +144,7 @@ def _in_range(game, name, spec, args):
                 low, high = evaluate(game, ranges[key][0]), evaluate(game, ranges[key][1])
             if not low <= value <= high:
                 raise Illegal("%s: %s is %d to %d, not %d" % (name, key, low, high, value))
-        elif "," in value:
+        elif "," in value and key not in spec.get("repeats", ()):
             seen = []
             for item in value.split(","):
                 if item in seen and (item in game.state["players"] or

@@ -34,7 +34,8 @@ _SHAPES = {
     "grid": " value:s armies:s cell:x name:x caption:x shown:x columns:i label:s ",
     "page": " label:!s phases:[s lines:![x ", "team": " name:!s counters:{i pieces:[@piece ",
     "action": " params:[s flags:[s phases:[s label:s choices:{x defaults:x preview:b "
-              "knob:[s private:b who:x limit:@limit strict:[s range:{[x effects:f ",
+              "knob:[s private:b who:x limit:@limit strict:[s range:{[x repeats:[s "
+              "effects:f ",
     "limit": " per:!x times:i as:s named:s ",
     "combat": " lead:![s reply:![s costs:{s pool:!s spent:!s cap:!s free:s hit:!s out:s over:s ",
     # the argument of the effects that take an object of fields
