@@ -10,7 +10,7 @@ from helpers.device import act, game_of, start_game
 from helpers.game import named, new_game, next_until, to_phase
 
 from arbiter.game import Illegal
-from arbiter.screens.view import describe
+from arbiter.screens.log import log_line
 from arbiter_referee.headless import play
 from arbiter_referee.rulesets import check_text
 
@@ -39,7 +39,7 @@ def test_the_end_is_a_line_of_the_log_that_says_who_and_why():
     # docs/rulesets.md, end: "`why` [...] the winner's screen and the log say it"
     g = new_game("kaiju", seed=3)
     g.apply("add P1.glory 20")
-    assert "P1 wins: has 20 Glory or more" in [describe(e) for e in g.log]
+    assert "P1 wins: has 20 Glory or more" in [log_line(e, g) for e in g.log]
     assert g.state["why"] == "P1 has 20 Glory or more"
 
 
@@ -50,7 +50,7 @@ def test_a_player_out_makes_the_last_one_in_the_winner_and_the_log_says_why():
     g = to_phase(juggernauts.started(1), "recover")  # the round's last phase
     g.apply("add P1.alerts 3")
     next_until(g, lambda g: g.state["result"], "the round's end", limit=20)
-    said = [describe(e) for e in g.log]
+    said = [log_line(e, g) for e in g.log]
     assert "P1 is out: has 3 alert tokens (boarded)" in said
     assert "P2 wins: P1 has 3 alert tokens (boarded)" in said
     assert g.state["winner"] == "P2"

@@ -97,7 +97,7 @@ def apply(game, action):
 
 def journaled(game, journal, action):
     """``action`` applied and journaled as the play screen does (screens/play.py): a
-    refusal's spent dice journaled too (Game._refused). The event, or None if refused."""
+    refusal's spent dice journaled too (game/spent.py). The event, or None if refused."""
     try:
         event = game.apply(action)
     except Illegal as exc:

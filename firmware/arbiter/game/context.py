@@ -20,7 +20,7 @@ class Context:
         self._keys = None  # see piece_keys
         self._paths = {}  # "$v:h.$a:q" -> its two parts, worked out once (see locate)
         self.rolls = []  # the dice the action in progress rolled, for its record
-        self.kept_parses = None  # effects.of_action's parses a rewind keeps (History.rewind)
+        self.kept_parses = None  # effects.of_action's parses a rewind keeps (undo.rewind)
         self.shared = None  # a preview's: the game's own state (see Game.writable)
         self.clear_scratch()
 

@@ -51,7 +51,7 @@ def of_action(game, spec):
     action ``call``ed in a loop, see _parsed), so a Pico's heap holds not the parse
     of every action nor its text. A long action's lines are parsed one at a time
     and kept by none, its whole parse never held, but in a rewind's replay
-    (History.rewind): there each is parsed once for all."""
+    (undo.rewind): there each is parsed once for all."""
     lines = spec.get("effects", ())
     cache = game.parsed if len(lines) == 1 else game.kept_parses
     for at in lines:

@@ -62,16 +62,6 @@ class Game(Context):
         self.history.add(event, self.begun)
         return event
 
-    def refuse_again(self, line):
-        """A journal's refused action (``!`` and its text and dice, see ``do``) done
-        again on the same state: refused again, its dice drawn again and spent. The
-        line its refusal gives now (the audit compares their dice)."""
-        try:
-            self.do(line.partition("|")[0][1:])
-        except Illegal as exc:
-            return exc.spent or "!"
-        raise Illegal("the journal's refused %s is accepted now" % line[1:].partition("|")[0])
-
     def count(self):
         """Events applied since the start (see history)."""
         return self.history.count()
@@ -141,7 +131,7 @@ class Game(Context):
         # until one changes (writable): a refusal puts the state back as it was, with
         # no replay (``begun``: where the generator and the log stood, see
         # History.starts). A record copied costs its size, not a whole state: a
-        # Pico's heap. Dice it rolled are spent: see ``_refused``.
+        # Pico's heap. Dice it rolled are spent: see spent.py.
         if name is None:
             text = text.partition("|")[0]
             name, args = actions.parse(text)
@@ -167,7 +157,14 @@ class Game(Context):
             spent = None
             if kept is not None:
                 self.state = kept
-                spent = self._refused(text, _device_limit(exc))
+                if self.rolls and not _device_limit(exc):  # a few a game: loaded for each
+                    from arbiter.game.spent import spend
+
+                    spent = spend(self, text)
+                    let_go("game", "spent")
+                else:  # nothing rolled, or a refusal that tells nothing of its dice
+                    self.rng.goto(self.begun)
+                    self.cut_log(self.begun[4])
             exc = None  # (its traceback holds the failed action's garbage)
             refusal = Illegal(reason)
             refusal.spent = spent
@@ -179,25 +176,6 @@ class Game(Context):
         if not recorded:  # a rewind's replay: what it records is known
             return None
         return actions.record(actions.canonical(name, args), self.rolls)
-
-    def _refused(self, text, limit):
-        """The log and the generator after a refused action. Dice it rolled are spent,
-        never handed to the next action (a refusal can tell them: a roll, then a
-        ``require`` on it): they stay in the log, marked refused, and the journal gets
-        the line this returns ("!" and the action with its dice) so a resume and an
-        audit draw them again. A refusal for the device's heap or stack says nothing
-        of the dice: they go back unseen (None)."""
-        begun = self.begun
-        rolled = [entry for entry in self.log_since(begun[4])
-                  if "rolls" in entry or "items" in entry] if self.rolls and not limit else ()
-        self.cut_log(begun[4])
-        if not rolled:
-            self.rng.goto(begun)
-            return None
-        for entry in rolled:
-            entry["refused"] = True
-            self.log.append(entry)
-        return "!" + actions.record(" ".join(text.partition("|")[0].split()), self.rolls)
 
     def clear_scratch(self):
         """The action's working state (see Context), a win or loss still to resolve,

@@ -98,35 +98,6 @@ class History:
         finally:
             _let_go()
 
-    def rewind(self, count):
-        """The game as it was after the first ``count`` events: from the nearest
-        snapshot, the events since applied again, each with its own dice. The
-        generator and the log stay as they are (undo cuts the log itself)."""
-        game = self.game
-        # each action's effects parsed once for the whole replay, not once per event:
-        # an undo's rewind runs in one pass, its garbage uncollected until it ends
-        game.kept_parses = {}
-        frontier, log, dropped = game.rng.mark(), game.log, game.log_dropped
-        try:
-            self.snaps = [snap for snap in self.snaps if snap[0] <= count]
-            if self.snaps:
-                done, state, _ = self.snaps[-1]
-                game.state = shared_copy(state)
-            else:  # only when nothing is dropped: a snapshot stays at dropped
-                done = 0
-                game.restart()
-            game.log = []
-            for i in range(done - self.dropped, count - self.dropped):
-                game.rng.goto(self.starts[i])
-                game.do(self.events[i], again=True, recorded=False)
-            del self.events[count - self.dropped:]
-            del self.starts[count - self.dropped:]
-        finally:
-            game.log, game.log_dropped = log, dropped
-            game.rng.goto(frontier)
-            game.kept_parses = None
-            game.parsed = {}
-
     def replay(self, events, check=None, start=0, logged=0, starts=()):
         """Rebuild the game from the start (or on top of its state after ``start``
         events, a journal's checkpoint, ``logged`` log entries in: undo stops there),

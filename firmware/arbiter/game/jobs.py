@@ -21,10 +21,12 @@ LET_GO = (
     " game.order"  # the turn order worked out, a win or loss resolved
     " game.decks"  # an action's cards
     " game.undo"  # an undo or a redo
+    " game.spent"  # a refused action's dice spent, or met again in a replay
     " game.by_hand"  # a correction or a free roll
     " game.picks screens.secret_pick"  # a secret pick, the picks' screen
     " screens.grids"  # a board's screen opened
     " screens.game_menu"  # the game menu, while a form of it is open
+    " screens.log"  # the Log page's words, while it is written
     " "
 )
 # The screens' modules let go with the last open screen of their own (app.App)

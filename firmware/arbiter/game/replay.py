@@ -3,6 +3,7 @@
 On the device only a resume needs it, and a new game lets it go (setup.py)."""
 
 from arbiter.game import actions
+from arbiter.game.jobs import let_go
 from arbiter.game.state import shared_copy
 
 
@@ -17,9 +18,11 @@ def replay(history, events, check, start, logged, starts):
         history.snaps = []
     history.events, history.starts, history.undone, history.dropped = [], [], [], start
     for i, event in enumerate(events):
-        if event[:1] == "!":  # a refused action's dice, spent (Game._refused)
+        if event[:1] == "!":  # a refused action's dice, spent (spent.py)
+            from arbiter.game.spent import refuse_again
+
             game.trim_log()
-            spent = game.refuse_again(event)
+            spent = refuse_again(game, event)
             if check:
                 check(i, actions.unrecord(event[1:])[1], actions.unrecord(spent[1:])[1])
             continue
@@ -40,3 +43,4 @@ def replay(history, events, check, start, logged, starts):
             game.rng.goto(frontier)
         if check:
             check(i, actions.unrecord(event)[1], actions.unrecord(now)[1])
+    let_go("game", "spent")  # (if a refused action's line brought it)

@@ -1,7 +1,10 @@
-"""Undo and redo: the last event taken back (the state rewound, its rolls kept in
-the log) and done again with its own dice. Loaded for each (History.undo, redo)."""
+"""Undo and redo: the last event taken back (the state rewound from a snapshot, its
+rolls kept in the log) and done again with its own dice. Loaded for each
+(History.undo, redo): a refused action needs no rewind (Game.do), so a game holds
+none of this between undos."""
 
 from arbiter.game import Illegal
+from arbiter.game.state import shared_copy
 
 
 def undo(history, agreed=False):
@@ -18,7 +21,7 @@ def undo(history, agreed=False):
     revealed = len(game.state["revealed"])
     event, start = history.events.pop(), history.starts.pop()
     history.undone.append((event, start))
-    history.rewind(history.count())
+    rewind(history, history.count())
     if len(game.state["revealed"]) < revealed:  # rare: back as it was, then no
         game.cut_log(start[4])
         redo(history)
@@ -51,3 +54,33 @@ def redo(history):
     history.add(again, start)
     history.undone = undone
     return "redo"
+
+
+def rewind(history, count):
+    """The game as it was after the first ``count`` events: from the nearest
+    snapshot, the events since applied again, each with its own dice. The
+    generator and the log stay as they are (undo cuts the log itself)."""
+    game = history.game
+    # each action's effects parsed once for the whole replay, not once per event:
+    # an undo's rewind runs in one pass, its garbage uncollected until it ends
+    game.kept_parses = {}
+    frontier, log, dropped = game.rng.mark(), game.log, game.log_dropped
+    try:
+        history.snaps = [snap for snap in history.snaps if snap[0] <= count]
+        if history.snaps:
+            done, state, _ = history.snaps[-1]
+            game.state = shared_copy(state)
+        else:  # only when nothing is dropped: a snapshot stays at dropped
+            done = 0
+            game.restart()
+        game.log = []
+        for i in range(done - history.dropped, count - history.dropped):
+            game.rng.goto(history.starts[i])
+            game.do(history.events[i], again=True, recorded=False)
+        del history.events[count - history.dropped:]
+        del history.starts[count - history.dropped:]
+    finally:
+        game.log, game.log_dropped = log, dropped
+        game.rng.goto(frontier)
+        game.kept_parses = None
+        game.parsed = {}

@@ -3,9 +3,8 @@
 from arbiter.game.actions import common_rank
 from arbiter.game.effects import action
 from arbiter.game.expr import EMPTY
-from arbiter.game.jobs import roomy
+from arbiter.game.jobs import let_go, roomy
 from arbiter.hw.buttons import LONG, A
-from arbiter.screens.view import describe
 from arbiter.ui.menu import Confirm, Menu, TextPage
 
 
@@ -34,6 +33,15 @@ def offered(play):
     return items
 
 
+def open_log(app, game):
+    """The Log page: the game's last 20 entries in words (their code loads for it)."""
+    from arbiter.screens.log import log_lines
+
+    lines = log_lines(game)
+    let_go("screens", "log")
+    app.push(TextPage("Log", lines))
+
+
 class GameMenu(Menu):
     """B on the play screen: everything besides the next phase; the phase's actions
     first, then Undo, Redo, dice, Correct and the rest. It opens at the item last
@@ -51,6 +59,17 @@ class GameMenu(Menu):
         if game.state["round"]:
             items.append(("Roll dice", lambda app, now: open_form(app, play, None, 1)))
             items.append(("Correct", lambda app, now: open_form(app, play, None, 2)))
+        self._tools(play, game, items)
+        super().__init__("Game", items)
+        last = getattr(play, "menu_label", None)  # it opens at the item last used
+        for i in range(len(items)):
+            if items[i][0] == last:
+                self.cursor = i
+                break
+
+    def _tools(self, play, game, items):
+        """The menu's items after dice and Correct (a function apart: each function's
+        code is a block of a Pico's heap, and two smaller ones find room sooner)."""
         grid = game.rules.get("grid")
         if grid and game.state["round"]:
             items.append((grid.get("label", "Board"), lambda app, now: open_grid(app, game)))
@@ -59,19 +78,12 @@ class GameMenu(Menu):
         if game.state["game"]:
             items.append(("Table", lambda app, now: app.push(TextPage(
                 "Table", table_lines(game)))))
-        items.append(("Log", lambda app, now: app.push(TextPage(
-            "Log", [describe(e, game) for e in game.log[-20:]]))))
+        items.append(("Log", lambda app, now: open_log(app, game)))
         items.append(("Main menu", lambda app, now: leave(app)))
         items.append(("End game", lambda app, now: app.push(Confirm(
             "End game?", ["The dice seed", "and journal head", "are shown, the", "game closed."],
             lambda app, now: end_game(app, play)))))
         items.append(("Connect to PC", lambda app, now: connect_to_pc(app, play)))
-        super().__init__("Game", items)
-        last = getattr(play, "menu_label", None)  # it opens at the item last used
-        for i in range(len(items)):
-            if items[i][0] == last:
-                self.cursor = i
-                break
 
     def key(self, app, button, kind, now):
         if button == A and kind != LONG:

@@ -153,17 +153,6 @@ def describe(entry, game=None):
         return entry["player"] + " picked"
     if kind == "reveal":
         return " ".join("%s:%s" % item for item in sorted(entry["picks"].items()))
-    if kind in ("win", "lose", "tie"):  # the end, and why: "P2 wins: P1 is out"
-        said = {"win": "%s wins", "lose": "%s is out", "tie": "A tie"}[kind]
-        said = said % entry["player"] if "player" in entry else said
-        why = entry.get("why", "")
-        if kind == "win" and why.startswith(entry["player"] + " "):
-            why = why[len(entry["player"]) + 1:]  # "P2 wins: scored the points to win"
-        return said + ": " + why if why else said
-    if kind == "tiebreak" or kind == "order":  # the turn order, and a tie's draw
-        return ("Tie-break: " if kind == "tiebreak" else "Order: ") + " ".join(entry["order"])
-    if kind == "seed":  # revealed at the end: it must hash to the commitment
-        return "seed %d" % entry["seed"]
     if kind in ("add", "set"):
         who, _, what = entry["path"].rpartition(".")
         if game and who in game.state["pieces"]:

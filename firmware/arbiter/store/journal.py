@@ -3,7 +3,7 @@
 ``game.jnl`` holds a header line (ruleset, players, options, seed) and then one
 line per event as the engine records it (``next|2;4``), ``undo`` and ``redo``
 included, and a refused action that rolled (``!strike P1|6``: its dice are spent,
-Game._refused): a few bytes per event, appended. For a game that keeps only what undo
+game/spent.py): a few bytes per event, appended. For a game that keeps only what undo
 reaches (``Game(keep=N)``, as on the device) the journal is rewritten every
 ``CHECKPOINT_EVERY`` events, atomically, as the header, a checkpoint line
 (state, dice, log count) where the events in RAM begin and those events, so its
