@@ -67,12 +67,11 @@ def test_a_refusal_puts_the_game_back_without_replaying_it(
     # issue 42: a refusal replayed the game from its last snapshot, up to 390 ms on
     # a Pico; it now puts back the state the action started from. A rewind that would
     # fail shows that none is made: the refusal stays a plain one, the game as it was
-    from arbiter.game import effects
-    from arbiter.game.history import History
+    from arbiter.game import effects, undo
 
     rig, screen, state, count = _one_next(tmp_path)
     _failing(monkeypatch, effects, "_open", error, times=1)  # the action fails...
-    _failing(monkeypatch, History, "rewind", error, times=1)  # ...a rewind would too
+    _failing(monkeypatch, undo, "rewind", error, times=1)  # ...a rewind would too
     assert not screen.act(rig.app, "next", rig.board.elapsed)
     assert screen.notice == "cannot do that: " + reason
     assert repr(game_of(rig).state) == state and game_of(rig).count() == count
@@ -84,10 +83,10 @@ def test_a_refusal_puts_the_game_back_without_replaying_it(
 
 
 def test_an_undo_whose_rewind_fails_reads_the_game_back(tmp_path, monkeypatch):
-    from arbiter.game.history import History
+    from arbiter.game import undo
 
     rig, screen, state, count = _one_next(tmp_path)
-    _failing(monkeypatch, History, "rewind", MemoryError("memory allocation failed"))
+    _failing(monkeypatch, undo, "rewind", MemoryError("memory allocation failed"))
     assert not screen.act(rig.app, "undo", rig.board.elapsed)
     assert screen.notice == "cannot undo: not enough memory (the game is read back)"
     rig.run(200)
