@@ -27,7 +27,8 @@ PRESSES = 40  # of each recorded session (Double Impactics': all of them)
 # in 144 KB until issue 44's guarantees (a number's range checked at every action,
 # a refusal's dice spent, the end's reason) added 0.94 KB of .mpy to the modules a
 # game holds (0.6 KB net, undo's rewind moved out): its start then failed there for
-# want of a block, by fragmentation, at one press or another. Its whole session already needed 156 KB (docs/figures.md): issue 42.
+# want of a block, by fragmentation, at one press or another. Its whole session
+# already needed 156 KB (docs/figures.md): issue 42.
 HEAPS = {"jugger": heap.BUDGET + 4 * 1024}
 IDLE_PASS_MS = 1.0  # the CPU of a main-loop pass with nothing to do (issue 42)
 
