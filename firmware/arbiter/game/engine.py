@@ -385,14 +385,14 @@ class Game(Context):
                 continue
             why = rule.get("why")
             for player in players:
-                if "win_if" in rule and self.bound_eval("p", player, rule["win_if"]):
+                won = "win_if" in rule and self.bound_eval("p", player, rule["win_if"])
+                lost = "lose_if" in rule and self.bound_eval("p", player, rule["lose_if"])
+                if won:
                     self.pending_win.append(player)
-                    if why and player not in self.why:
-                        self.why[player] = why
-                if "lose_if" in rule and self.bound_eval("p", player, rule["lose_if"]):
+                if lost:
                     self.pending_lose.append(player)
-                    if why and player not in self.why:
-                        self.why[player] = why
+                if why and (won or lost):  # the first rule that ended it says why
+                    self.why.setdefault(player, why)
         self._resolve()
 
     def _settle(self):

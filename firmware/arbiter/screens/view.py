@@ -95,8 +95,7 @@ def play_lines(game, notes=(), notice=""):
         if text:
             head.extend(ui.wrap(text))
     if game.state["result"]:  # the winner last, why above: under what the action said
-        notes = [text for text in notes if text != lines[-2]]
-        notes += [notice] if notice else []
+        notes = list(notes) + ([notice] if notice else [])
         notes += [game.state["why"]] if "why" in game.state else []
         notes.append(lines[-2])  # no press takes the winner off the screen
     else:
