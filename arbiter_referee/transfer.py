@@ -33,6 +33,7 @@ TIMEOUT = 300  # seconds for one mpremote run (a full deploy over USB takes a fe
 # half-way through the reset.
 RESTART_TIMEOUT = 120  # s (a Pico takes about 2; the emulator, loaded, more)
 POLL = 0.02
+CONNECT_ATTEMPTS = 3  # a device restarting as a command connects is tried again
 MKDIR_RULESETS = "import os\ntry:\n os.mkdir('rulesets')\nexcept OSError:\n pass"
 # Before every step: the firmware's watchdog (board.py) keeps running while a command
 # holds the REPL, and resets the device if a step is not done within its 8 s. mpremote's
@@ -64,7 +65,38 @@ class DeviceError(Exception):
 def mpremote(port: str, *steps: list[str], reset: bool = True,
              on_line: Callable[[str], None] | None = None) -> str:
     """Run the chained mpremote ``steps`` on ``port``; their output, or DeviceError.
-    ``on_line`` is given each line of output as mpremote prints it."""
+    ``on_line`` is given each line of output as mpremote prints it.
+
+    A device that restarts as the command connects (its watchdog ending a REPL that an
+    earlier mpremote left behind, or a plug-in) is waited for and tried again: its port
+    was gone or new, so nothing ran. The same port refusing us is another program's."""
+    for attempt in range(1, CONNECT_ATTEMPTS + 1):
+        if not present(port):
+            _wait_for_port(port)
+        before = port_identity(port)
+        try:
+            return _mpremote_once(port, steps, reset, on_line, before)
+        except PortLost as lost:
+            same_port = before is not None and port_identity(port) == before
+            if attempt == CONNECT_ATTEMPTS or same_port:
+                raise DeviceError(str(lost)) from None
+
+
+def _wait_for_port(port: str) -> None:
+    print(f"waiting for the device on {port}...", end="", file=sys.stderr, flush=True)
+    if not _until(lambda: present(port), RESTART_TIMEOUT):
+        print(file=sys.stderr)
+        raise DeviceError(f"no device on {port} within {RESTART_TIMEOUT} s: is it plugged in, "
+                          f"and is that its port?")
+    print(" there", file=sys.stderr)
+
+
+class PortLost(Exception):
+    """mpremote could not open the port or get the device's REPL: nothing ran."""
+
+
+def _mpremote_once(port: str, steps: tuple[list[str], ...], reset: bool,
+                   on_line: Callable[[str], None] | None, before: tuple | None) -> str:
     args = [sys.executable, "-m", "mpremote", "connect", port]
     for step in steps:
         if step[0] == "exec":
@@ -77,7 +109,6 @@ def mpremote(port: str, *steps: list[str], reset: bool = True,
     else:
         args.pop()
     env = dict(os.environ, PYTHONUNBUFFERED="1")  # its lines as they come, for on_line
-    before = port_identity(port)
     with tempfile.TemporaryFile("w+") as errors:
         process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=errors,
                                    encoding="utf-8", errors="replace", env=env)
@@ -114,11 +145,16 @@ def mpremote(port: str, *steps: list[str], reset: bool = True,
                               f"if it is refereeing a game, choose Connect to PC in its "
                               f"game menu, then try again")
         message = (stderr.strip() or stdout.strip()).splitlines()
+        if message and "failed to access" in message[-1]:
+            raise PortLost(f"cannot open {port}: another program (a serial monitor, an "
+                           f"editor's REPL) may have it open; close it and try again")
+        restarted = port_identity(port) != before
         if message and "could not enter raw repl" in message[-1]:
-            raise DeviceError(IN_GAME)
+            raise (PortLost if restarted else DeviceError)(IN_GAME)
         if message and "no module named 'arbiter'" in message[-1]:
             raise DeviceError(NO_FIRMWARE)
-        raise DeviceError(message[-1] if message else f"mpremote failed ({process.returncode})")
+        last = message[-1] if message else f"mpremote failed ({process.returncode})"
+        raise (PortLost if restarted and not stdout else DeviceError)(last)
     if reset:
         wait_for_restart(port, before)
     return stdout
