@@ -13,7 +13,8 @@ use_firmware_path()
 class Rig:
     """A virtual board with the real firmware on it, driven by hand in tests."""
 
-    def __init__(self, flash_dir, seed=1, config=None, settings=None, factory=True):
+    def __init__(self, flash_dir, seed=1, config=None, settings=None, factory=True,
+                 held=None):
         if factory:
             factory_flash(flash_dir)
         if config is not None:
@@ -23,7 +24,10 @@ class Rig:
         self.flash_dir = flash_dir
         self.seed = seed
         self.watchdog_resets = 0
-        self._power_on()
+        self._power_on(held)
+        if held is not None:
+            self.run(50)
+            self.release(held)
         self.run(50)
         self.settle()
 
@@ -37,17 +41,27 @@ class Rig:
             self.run(10)
             limit_ms -= 10
 
-    def _power_on(self):
+    def _power_on(self, held=None):
+        """``held``: a button's name, held down as the power comes on."""
         from arbiter.device import Device
         from vboard import VirtualBoard
+        from vscript import NAMES
 
         self.board = VirtualBoard(self.seed, "", str(self.flash_dir) + "/")
         self.board.end_ms = None
+        if held is not None:
+            self.board.press(NAMES.index(held), 0)
         self.device = Device(self.board)
 
-    def reboot(self, seed=2):
-        """Power off and on again: same flash, a fresh device."""
-        return Rig(self.flash_dir, seed=seed, factory=False)
+    def release(self, name):
+        from vscript import NAMES
+
+        self.board.press(NAMES.index(name), 1)
+
+    def reboot(self, seed=2, held=None):
+        """Power off and on again: same flash, a fresh device (``held``: a button held
+        down as it comes on, released once it has booted)."""
+        return Rig(self.flash_dir, seed=seed, factory=False, held=held)
 
     def run(self, ms):
         """Let the device's main loop run for ``ms`` of emulated time. When the

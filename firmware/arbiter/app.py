@@ -9,11 +9,11 @@ move by name: ``push`` one on top, ``pop`` back, ``home`` to the main menu,
 
 from arbiter import VERSION, ui
 from arbiter.game.jobs import let_go, screen_closed
-from arbiter.hw.buttons import A, button_of, kind_of
+from arbiter.hw.buttons import A, B, button_of, kind_of
 from arbiter.hw.ticks import diff
+from arbiter.store import JOURNAL, game_on_flash
 from arbiter.ui.menu import Menu, TextPage
 
-SAVED_GAME = "game.jnl"  # the journal (arbiter.store.journal), checked without importing it
 USB_OPEN = "usb.open"  # screens/usb.py's: the table let a PC connect, checked without it
 # The keys whose work may take a while, marked at once (App.busy): a screen's
 # ``slow_keys`` says its own (the play screen's arrows open forms and pages; a form's
@@ -43,14 +43,24 @@ class App:
         self.last_input = now
         self._sleep_ms = 0
         self._usb = usb
-        self.usb_open = True  # as at boot: a PC's Ctrl-C stops the firmware
         # the table let a PC connect before this reset: open through the resume, so a
         # PC's command right after the reset is not caught between a close and an open
         self._hold_usb = flash.exists(USB_OPEN)
+        if buttons.held_at_start(B):  # at power-on: the table opens the port (recovery)
+            self._hold_usb = True
+            try:
+                flash.write(USB_OPEN, "")  # (a full flash: open all the same)
+            except OSError:
+                pass
+        # shut by main.py's first line while a game is on flash: its seed and secrets
+        # are the table's; open for makers where there is none
+        self.usb_open = None
+        self.usb(self._hold_usb or not game_on_flash(flash))
+        self._usb_settled = False  # set once the boot's resume is done (step)
         self.stack = [self._main_menu()]
         self.apply_settings()
         notices = list(notices)
-        if flash.exists(SAVED_GAME) and not resume:
+        if flash.exists(JOURNAL) and not resume:
             notices.append("Saved game not resumed after repeated errors; "
                            "restart to try again.")
         if settings_error:
@@ -60,7 +70,7 @@ class App:
         # collected first (a collector that cannot see the C stack collects only
         # between passes, and a Pico's heap holds a replay or a boot, not both)
         self._notices = notices
-        self._resuming = resume and flash.exists(SAVED_GAME)
+        self._resuming = resume and flash.exists(JOURNAL)
         self._booting = True
         # work for a pass of its own once the key's screens are closed and their code
         # collected (a form's action: screens/play.py act_later), before the drawing:
@@ -84,12 +94,19 @@ class App:
         self.dirty = True
         return self._resuming
 
-    def _reopen_usb(self):
-        from arbiter.screens.usb import reopen
+    def _settle_usb(self):
+        """Once the boot's resume is done: the Connect to PC screen back if the table had
+        let a PC connect, else the port as the flash says (a saved game set aside by
+        the resume leaves none)."""
+        self._usb_settled = True
+        if self._hold_usb:
+            from arbiter.screens.usb import reopen
 
-        self._hold_usb = False
-        reopen(self)
-        self.dirty = True
+            self._hold_usb = False
+            reopen(self)
+            self.dirty = True
+        else:
+            self.usb(not game_on_flash(self.flash))
 
     def resume(self, now, notices=()):
         """The saved game back (screens.setup.resume_saved): at boot, or when the game in
@@ -108,6 +125,7 @@ class App:
             ("Play a game", _choose_game),
             ("Roll dice", _roll_dice),
             ("Settings", _settings),
+            ("Connect to PC", _connect),
             ("Log", lambda app, now: app.push(TextPage("Log", app.log.lines))),
             ("About", lambda app, now: app.push(TextPage("About", [
                 "Arbiter " + VERSION, "Table referee"]))),
@@ -176,8 +194,9 @@ class App:
         self.worked = self._booting
         if self._booting and self._finish_boot(now):
             return 0  # a resume's pass: its garbage is collected before the drawing
-        if self._hold_usb and self.later is None and not getattr(self.screen, "loads", False):
-            self._reopen_usb()  # once the resume (a few passes) is done
+        if not self._usb_settled and self.later is None and \
+                not getattr(self.screen, "loads", False):
+            self._settle_usb()  # once the resume (a few passes) is done
         buttons = self.buttons
         buttons.poll(now)
         if buttons.activity:
@@ -283,6 +302,12 @@ def _roll_dice(app, now):
     from arbiter.screens.dice import DiceRoller  # let go once closed: a game's heap
 
     app.push(DiceRoller())
+
+
+def _connect(app, now):
+    from arbiter.screens.usb import ask
+
+    ask(app, None)
 
 
 def _settings(app, now):

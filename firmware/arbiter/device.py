@@ -13,15 +13,16 @@ everything).
 
 import gc
 
-from arbiter.app import POLL_MS, App
+from arbiter.app import POLL_MS, USB_OPEN, App
 from arbiter.game.jobs import roomy
 from arbiter.game.rng import Rng
-from arbiter.hw.buttons import Buttons
+from arbiter.hw.buttons import B, Buttons, button_of
 from arbiter.hw.ring import Leds
 from arbiter.hw.ssd1306 import SSD1306
 from arbiter.hw.ticks import diff
 from arbiter.log import Log
-from arbiter.screens.crash import describe, show_crash
+from arbiter.screens.crash import describe, show_connected, show_crash
+from arbiter.store import game_on_flash
 
 CRASH_SHOW_MS = 10000  # an error stays up this long, or until a button is pressed
 CRASH_BURST = 3  # this many crashes within CRASH_WINDOW_MS: wait for a press instead
@@ -44,6 +45,7 @@ class Device:
             self.log(error)
         self.crashes = []
         self.crashed_at = 0
+        self.shut = False  # after a crash: the port stays shut (a game is on flash)
         self.app = None
         self.unreported = None  # a crash whose report did not fit the heap (see tick)
         self.worked = True  # the last pass did something: run() collects its garbage
@@ -85,15 +87,20 @@ class Device:
 
     def crash(self, exc, now):
         self.app = None
-        try:  # a failing firmware must stay reachable from a PC
-            self.board.usb_open(True)
+        # a failing firmware stays reachable from a PC, but a game's seed and secrets are
+        # the table's: with one on flash the port opens only by B on the error screen
+        self.shut = True
+        try:
+            self.shut = game_on_flash(self.board.flash)
+            if not self.shut:
+                self.board.usb_open(True)
         except Exception:  # out of heap: on a Pico, Ctrl-C is allowed before it allocates
             pass
         self.board.print_exception(exc)
         self.log("crash: " + describe(exc))
         self.crashes = [t for t in self.crashes if diff(now, t) < CRASH_WINDOW_MS] + [now]
         self.crashed_at = now
-        show_crash(self.display, self.leds, exc, now)
+        show_crash(self.display, self.leds, exc, now, self.shut)
         self.buttons.consume_held()
 
     def _crash_tick(self, now):
@@ -101,7 +108,11 @@ class Device:
         buttons = self.buttons
         buttons.poll(now)
         self.leds.tick(now)
-        pressed = buttons.next_event() >= 0
+        ev = buttons.next_event()
+        if ev >= 0 and self.shut and button_of(ev) == B:
+            self._connect_after_crash()
+            return POLL_MS
+        pressed = ev >= 0
         timed_out = len(self.crashes) < CRASH_BURST and \
             diff(now, self.crashed_at) >= CRASH_SHOW_MS
         if pressed or timed_out:
@@ -109,6 +120,19 @@ class Device:
             self.display.invalidate()
             self._start(now)
         return POLL_MS
+
+    def _connect_after_crash(self):
+        """B on the error screen: the table lets a PC connect, on screen; the app that
+        starts again after a PC's reset shows Connect to PC over the game."""
+        self.shut = False
+        self.crashes = []  # the error stays up until A: a PC may take its time
+        try:
+            self.board.flash.write(USB_OPEN, "")
+        except Exception:  # a full flash: open all the same
+            pass
+        self.board.usb_open(True)
+        self.log("USB port open to a PC")
+        show_connected(self.display)
 
 
 def run(board):

@@ -214,6 +214,14 @@ class Buttons:
                 self._consumed[i] = 1
         self._count = 0
 
+    def held_at_start(self, i):
+        """Whether button ``i`` is held as the device starts (its pin, before any poll);
+        if so, it fires nothing until released."""
+        if self._readers[i]() != self._active:
+            return False
+        self._consumed[i] = 1
+        return True
+
     def any_held(self):
         for i in range(len(self._stable)):
             if self._stable[i]:

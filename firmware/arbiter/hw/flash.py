@@ -106,6 +106,18 @@ class Flash:
         except OSError:
             return []
 
+    def ends_with(self, name, tail):
+        """Whether file ``name`` ends with ``tail`` (bytes); read from its end only."""
+        try:
+            with self._open(self.path(name), "rb") as f:
+                size = f.seek(0, 2)
+                if size < len(tail):
+                    return False
+                f.seek(size - len(tail))
+                return f.read() == tail
+        except OSError:
+            return False
+
     def exists(self, name):
         return self.size(name) is not None
 

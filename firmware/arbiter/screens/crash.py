@@ -9,14 +9,15 @@ def describe(exc):
     return type(exc).__name__ + (": " + text if text else "")
 
 
-def show_crash(display, leds, exc, now):
+def show_crash(display, leds, exc, now, shut=False):
+    """``shut``: a game is on flash, so the port opens only by B (device.py)."""
     try:
         display.power(True)
         display.fill(0)
         ui.title(display, "Error")
         for row, text in enumerate(ui.wrap(describe(exc))[:5]):
             ui.line(display, row + 1, text)
-        ui.hint(display, "A: restart")
+        ui.hint(display, "A:restart B:to PC" if shut else "A: restart")
         display.show()
     except Exception:
         pass  # the display itself failed: the LEDs and serial still tell
@@ -24,3 +25,14 @@ def show_crash(display, leds, exc, now):
     leds.brightness = 100
     leds.set_base(ERROR_RED)
     leds.flash(ERROR_RED, now, 3)
+
+
+def show_connected(display):
+    """After B on the error screen: the port is open, for all to see."""
+    try:
+        display.fill_rect(0, 48, 128, 16, 0)  # the error stays above
+        ui.line(display, 6, "A PC may connect")
+        ui.hint(display, "A: restart")
+        display.show()
+    except Exception:
+        pass

@@ -10,6 +10,7 @@ the device back to this screen, the port still open, until B.
 
 from arbiter import ui
 from arbiter.hw.buttons import B
+from arbiter.store import game_on_flash
 from arbiter.ui.menu import Confirm
 
 USB_OPEN = "usb.open"  # on flash while the port is open in a game
@@ -29,14 +30,18 @@ def secret_pickers(game):
 
 
 def ask(app, play):
-    """From the game menu: everyone is asked, then asked again over a secret."""
+    """From the game menu (``play``), or the main menu (None: a saved game is read as
+    a whole): everyone is asked, then asked again over a secret."""
+    if play is None and not game_on_flash(app.flash):
+        connect(app, None)  # no game: nothing of the table's to give away
+        return
     app.push(Confirm("Connect to PC?", ["A PC can then", "read the game:", "its dice seed",
                                          "and picks.", "All agree?"],
                      lambda app, now: _secrets(app, play)))
 
 
 def _secrets(app, play):
-    who = secret_pickers(play.game)
+    who = secret_pickers(play.game) if play is not None else ()
     if not who:
         connect(app, play)
         return
@@ -46,7 +51,8 @@ def _secrets(app, play):
 
 
 def connect(app, play):
-    app.pop()  # the game menu: B on the next screen is back to the game
+    if play is not None:
+        app.pop()  # the game menu: B on the next screen is back to the game
     app.flash.write(USB_OPEN, "")
     _open(app, play)
 
@@ -58,13 +64,18 @@ def _open(app, play):
 
 
 def reopen(app):
-    """At boot, when the table had let a PC connect: the same screen over the game
-    resumed; with no game to keep, the port is simply open."""
+    """At boot, when the table had let a PC connect (or held B at power-on): the same
+    screen over the game resumed, or over the main menu; with no game to keep, the
+    port is simply open."""
     for screen in app.stack:
         if getattr(screen, "closes_usb", False):
             _open(app, screen)
             return
+    if game_on_flash(app.flash):
+        _open(app, None)
+        return
     app.flash.remove(USB_OPEN)
+    app.usb(True)
 
 
 class Connected:
@@ -78,13 +89,16 @@ class Connected:
         ui.line(fb, 1, "A PC may connect")
         ui.line(fb, 2, "now: arbiter and")
         ui.line(fb, 3, "mpremote work.")
-        ui.line(fb, 5, "The game waits.")
-        ui.hint(fb, "B: back to game")
+        if self.play is not None:
+            ui.line(fb, 5, "The game waits.")
+        ui.hint(fb, "B: back to game" if self.play is not None else "B: back")
 
     def key(self, app, button, kind, now):
         if button == B:
             app.flash.remove(USB_OPEN)
-            app.usb(False)
-            app.log("USB port closed")
+            shut = game_on_flash(app.flash)
+            app.usb(not shut)
+            if shut:
+                app.log("USB port closed")
             app.pop()
         app.redraw()

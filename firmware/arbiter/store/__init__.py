@@ -1,2 +1,12 @@
 """What lives on the flash, and in which format: settings, the game's journal,
 rulesets arriving from a PC."""
+
+JOURNAL = "game.jnl"  # the game on flash (store/journal.py), checked here without its code
+CLOSED = "#end\n"  # the journal's last line once the game was left
+
+
+def game_on_flash(flash):
+    """Whether flash holds a game that was never left (read from its tail only): its
+    seed and secrets are the table's."""
+    size = flash.size(JOURNAL)
+    return size is not None and size >= 2 and not flash.ends_with(JOURNAL, CLOSED.encode())

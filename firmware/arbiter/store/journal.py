@@ -26,10 +26,10 @@ after editing the file, but not make it match the head the table saw.
 
 import json
 
-JOURNAL = "game.jnl"
+from arbiter.store import CLOSED, JOURNAL  # noqa: F401 (theirs: saved.py, the host's)
+
 CHECKPOINT = "#ckpt "  # starts the checkpoint line, after the header
 CHECKPOINT_EVERY = 80  # a checkpoint of 2-3 KB spread over this many events: under 64 B each
-CLOSED = "#end\n"
 HEAD = "#head "  # the chain's head, written before CLOSED
 ZERO = bytes(32)  # the head before the header line
 MAX_BYTES = 32768  # compacted, a device's journal stays under 5 KB; more is not one
