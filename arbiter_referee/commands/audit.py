@@ -6,7 +6,10 @@ it. Replaying the events from the two must give exactly the dice the journal
 recorded; any edited roll shows up. The hash chain over the journal's lines
 (arbiter.store.journal) must end at the head the device showed at End game:
 with it, no line can be changed, added, removed or cut, a checkpoint's
-included, even by whoever recomputes the chain.
+included, even by whoever recomputes the chain. ``#head`` and ``#end`` are not in
+the chain: a marker line anywhere but where the device writes it fails the audit.
+Whatever the file holds, the audit answers with its report or one line saying why
+it cannot audit it (AuditError), never a traceback.
 """
 
 from __future__ import annotations
@@ -124,8 +127,11 @@ def _checkpoint(log: Path, text: str) -> None:
     (journal.compact)."""
     try:
         mark = json.loads(text)
-    except (ValueError, RecursionError):
+    except ValueError:
         raise AuditError(f"{log}: its checkpoint (line 2) is not JSON") from None
+    except RecursionError:
+        raise AuditError(f"{log}: its checkpoint (line 2) nests too deep to be a device's") \
+            from None
     if not isinstance(mark, dict):
         raise AuditError(f"{log}: its checkpoint (line 2) is {_shown(mark)}, not a JSON "
                          f"object")
