@@ -11,7 +11,7 @@ import io
 
 from arbiter_referee.emulator.session import use_firmware_path
 
-DRAW_LIMIT = 1_000_000  # how far a checkpoint's dice position is looked for (seconds)
+DRAW_LIMIT = 1_000_000  # how far from the seed a checkpoint's dice position may be
 
 
 def read_journal(text: str):
@@ -22,7 +22,7 @@ def read_journal(text: str):
 
     try:
         return parse(io.StringIO(text))
-    except ValueError:  # a checkpoint line that is not JSON
+    except (ValueError, RecursionError):  # a checkpoint line that is not JSON, or too deep
         return None
 
 
@@ -47,14 +47,28 @@ def draws_to(seed: int, position: int, mix: str | None = None) -> int | None:
     generator takes to reach ``position`` (a checkpoint's), or None when not within
     DRAW_LIMIT."""
     use_firmware_path()
-    from arbiter.game.rng import Rng, dice_seed
+    from arbiter.game.rng import _MULT, Rng, dice_seed
 
     rng = Rng(dice_seed(seed, mix))
-    for draws in range(DRAW_LIMIT + 1):
-        if rng.snapshot() == position:
-            return draws
-        rng.next32()
-    return None
+    draws = _distance(rng.snapshot(), position, _MULT, rng._inc)
+    return draws if draws is not None and draws <= DRAW_LIMIT else None
+
+
+def _distance(state: int, target: int, mult: int, plus: int) -> int | None:
+    """How many steps of ``state = state * mult + plus`` (mod 2**64), PCG32's, lead from
+    ``state`` to ``target``, or None if none do: a bit at a time from the lowest, the
+    step squared for each (O'Neill's pcg_extras::distance), so 64 rounds at most where
+    stepping would take up to 2**64."""
+    mask = 2 ** 64 - 1
+    distance, bit = 0, 1
+    while state != target and bit <= mask:
+        if (state ^ target) & bit:
+            state = (state * mult + plus) & mask
+            distance |= bit
+        bit <<= 1
+        plus = (mult + 1) * plus & mask
+        mult = mult * mult & mask
+    return distance if state == target else None
 
 
 def journal_heads(text: str) -> tuple[str, str | None]:

@@ -6,17 +6,23 @@ it. Replaying the events from the two must give exactly the dice the journal
 recorded; any edited roll shows up. The hash chain over the journal's lines
 (arbiter.store.journal) must end at the head the device showed at End game:
 with it, no line can be changed, added, removed or cut, a checkpoint's
-included, even by whoever recomputes the chain.
+included, even by whoever recomputes the chain. ``#head`` and ``#end`` are not in
+the chain: a marker line anywhere but where the device writes it fails the audit.
+Whatever the file holds, the audit answers with its report or one line saying why
+it cannot audit it (AuditError), never a traceback.
 """
 
 from __future__ import annotations
 
+import json
 import sys
+from itertools import accumulate
 from pathlib import Path
 
 from arbiter_referee import journals
-from arbiter_referee.journals import draws_to, read_journal, replay
-from arbiter_referee.rulesets import ruleset_path
+from arbiter_referee.journals import draws_to, read_journal
+from arbiter_referee.paths import use_firmware_path
+from arbiter_referee.rulesets import bundled, ruleset_path
 
 HELP = "re-derive every roll of a pulled game journal"
 
@@ -48,19 +54,145 @@ class AuditError(Exception):
 
 
 def _read(log: Path):
+    """(header, checkpoint, events, cut, the text, the faults of its marker lines) of a
+    journal the audit can take, else AuditError with why not."""
     try:
         text = log.read_text(encoding="utf-8")
     except OSError as exc:
         raise AuditError(f"cannot read {log}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise AuditError(f"{log} is not a game journal (not text)") from None
-    found = read_journal(text)
-    if found is not None:
-        found = found + (text,)
-    if found is None or not isinstance(found[0], dict) or \
-            not isinstance(found[0].get("seed"), int) or "ruleset" not in found[0]:
+    use_firmware_path()
+    from arbiter.store.journal import CHECKPOINT
+
+    lines = text.split("\n")
+    tail = lines.pop()  # after the last newline: nothing, or a last line cut short
+    _header(log, lines[0] if lines else "")
+    if len(lines) > 1 and lines[1].startswith(CHECKPOINT):
+        _checkpoint(log, lines[1][len(CHECKPOINT):])
+    faults, astray = _misplaced(lines, bool(tail))
+    # a checkpoint out of place is a fault, and not read as one
+    text_read = "".join(line + "\n" for i, line in enumerate(lines) if i not in astray) + \
+        tail if astray else text
+    found = read_journal(text_read)
+    if found is None:  # (the header and the checkpoint are checked above)
+        raise AuditError(f"{log} is not a game journal")
+    return found + (text, faults)
+
+
+SEEDS = 2 ** 64  # a device's seed: 64 bits of hardware entropy (rng.commitment: 8 bytes)
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shown(value) -> str:
+    """A value from a journal as JSON, cut short when long."""
+    try:
+        text = json.dumps(value)
+    except (ValueError, RecursionError):
+        text = "(nested too deep)"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _header(log: Path, line: str) -> None:
+    """AuditError unless ``line`` is a header the device writes: a JSON object with the
+    seed, the ruleset's name, the players, the options and the players' part (mix,
+    absent or text)."""
+    try:
+        header = json.loads(line)
+    except (ValueError, RecursionError):
+        header = None
+    if not isinstance(header, dict) or "seed" not in header or "ruleset" not in header:
         raise AuditError(f"{log} is not a game journal (no header with a seed and a ruleset)")
-    return found
+    seed = header["seed"]
+    if not _is_int(seed) or not 0 <= seed < SEEDS:
+        raise AuditError(f"{log}: the header's seed is {_shown(seed)}, not a device's: a "
+                         f"whole number from 0 to 2**64-1")
+    wrong = [(key, want) for key, want, right in (
+        ("ruleset", "a ruleset's name", isinstance(header["ruleset"], str)),
+        ("players", "a number of players", _is_int(header.get("players"))),
+        ("options", "a game's options (a JSON object)",
+         isinstance(header.get("options"), dict)),
+        ("mix", "the players' part (text)", isinstance(header.get("mix", ""), (str, type(None))))
+    ) if not right]
+    if wrong:
+        key, want = wrong[0]
+        raise AuditError(f"{log}: the header's {key} is {_shown(header.get(key))}, not {want}")
+
+
+def _checkpoint(log: Path, text: str) -> None:
+    """AuditError unless ``text`` (after ``#ckpt``) is a checkpoint the device writes
+    (journal.compact)."""
+    try:
+        mark = json.loads(text)
+    except ValueError:
+        raise AuditError(f"{log}: its checkpoint (line 2) is not JSON") from None
+    except RecursionError:
+        raise AuditError(f"{log}: its checkpoint (line 2) nests too deep to be a device's") \
+            from None
+    if not isinstance(mark, dict):
+        raise AuditError(f"{log}: its checkpoint (line 2) is {_shown(mark)}, not a JSON "
+                         f"object")
+    wrong = [(key, want) for key, want, right in (
+        ("n", "a count of events", _is_int(mark.get("n")) and mark["n"] >= 0),
+        ("state", "a game's state (a JSON object or null)",
+         isinstance(mark.get("state", 0), (dict, type(None)))),
+        ("rng", "a dice position (a whole number from 0 to 2**64-1)",
+         _is_int(mark.get("rng")) and 0 <= mark["rng"] < SEEDS),
+        ("logged", "a count of log entries", _is_int(mark.get("logged")) and
+         mark["logged"] >= 0),
+        ("starts", "a list of dice positions", isinstance(mark.get("starts", []), list) and
+         all(isinstance(s, list) and len(s) == 5 and all(map(_is_int, s))
+             for s in mark.get("starts", []))),
+    ) if not right]
+    if wrong:
+        key, want = wrong[0]
+        raise AuditError(f"{log}: its checkpoint's {key} is {_shown(mark.get(key))}, not "
+                         f"{want}")
+
+
+def _misplaced(lines: list[str], cut: bool) -> tuple[list[str], set[int]]:
+    """Fault lines for the marker lines among the whole ``lines`` not where the device
+    writes them, and the indices of the checkpoints among them; ``cut``: a line cut
+    short follows (arbiter.store.journal: the checkpoint line right after the header,
+    ``#head`` then ``#end`` when the game was left, nothing after)."""
+    from arbiter.store.journal import CHECKPOINT, CLOSED, HEAD
+
+    end = CLOSED[:-1]
+    last = len(lines) - 1 + cut  # the last line's index, a line cut short included
+    astray: dict[str, list[int]] = {}
+    for i, line in enumerate(lines[1:], 1):
+        if line[:1] != "#":
+            continue
+        if line.startswith(CHECKPOINT):
+            kind, placed = "#ckpt", i == 1
+        elif line.startswith(HEAD):
+            kind, placed = "#head", i == last - 1 and lines[-1] == end and not cut
+        elif line == end:
+            kind, placed = "#end", i == last
+        else:
+            kind, placed = "#", False
+        if not placed:
+            astray.setdefault(kind, []).append(i)
+    faults = []
+    for kind, rule in (("#ckpt", "a checkpoint is only the line right after the header"),
+                       ("#head", "it is only the line before the #end that ends the "
+                                 "journal"),
+                       ("#end", "it is only the journal's last line"),
+                       ("#", "the journal's only marker lines are #ckpt, #head and #end")):
+        found = astray.get(kind)
+        if not found:
+            continue
+        what = "line starting with # that is no marker" if kind == "#" else kind + " line"
+        where = "at the end of the journal" if found == [last] else \
+            "in the middle of the journal"
+        numbers = ", ".join(str(i + 1) for i in found[:5]) + \
+            (f" and {len(found) - 5} more" if len(found) > 5 else "")
+        count = f"a {what}" if len(found) == 1 else f"{len(found)} {what}s"
+        faults.append(f"{count} {where}: line{'s' * (len(found) > 1)} {numbers} ({rule})")
+    return faults, set(astray.get("#ckpt", ()))
 
 
 def _ruleset_text(name: str) -> str:
@@ -102,29 +234,55 @@ def _head_lines(text: str, shown: str | None, notes: list, faults: list) -> None
 
 def audit(log: Path, ruleset_file: str | None = None,
           shown: str | None = None, head: str | None = None) -> tuple[bool, list[str]]:
+    """(whether the journal ``log`` passes, the lines saying what was checked and what
+    failed), or AuditError with why it cannot be audited at all: whatever the file
+    holds, one line for the error and no line holds a newline or a control character."""
+    try:
+        ok, lines = _audit(log, ruleset_file, shown, head)
+    except AuditError as exc:
+        raise AuditError(_one_line(str(exc))) from None
+    return ok, [_one_line(line) for line in lines]
+
+
+LINE_LIMIT = 500  # characters of a line the audit prints; more come only from a forgery
+
+
+def _one_line(text: str) -> str:
+    """``text`` printable on one line: control characters escaped (a journal's text
+    may hold a terminal's escapes), and cut short when very long."""
+    more = len(text) - LINE_LIMIT
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in text[:LINE_LIMIT])
+    return text + (f"... ({more:,} more characters)" if more > 0 else "")
+
+
+def _audit(log, ruleset_file, shown, head):
     head = _shown_head(head)
     found = _read(log)
     from arbiter.game import Illegal, ruleset
     from arbiter.game.rng import commitment
+    from arbiter.store.saved import rebuild
+    from arbiter_referee.compiled import loaded
 
-    header, checkpoint, events, cut, text = found  # events: with undo and redo, as done
+    header, checkpoint, events, cut, text, faults = found  # events: with undo and redo
     found = found[:4]
     start = checkpoint["n"] if checkpoint else 0
     problems: list[str] = []
     rolls = 0
+    numbers = list(accumulate(_is_event(e) for e in events))  # each line's event number
 
     def check(i, recorded, rolled):
         nonlocal rolls
         rolls += sum(len(group) for group in rolled)
         if recorded != rolled:
-            number = start + sum(_is_event(e) for e in events[:i + 1])
+            number = start + numbers[i]
             what = events[i].split('|')[0]
             if what[:1] == "!":
                 what, number = f"refused {what[1:]}, its dice spent", f"after {number}"
             problems.append(f"event {number} ({what}): recorded "
                             f"{_dice(recorded)}, the seed gives {_dice(rolled)}")
 
-    notes, faults = [], []  # faults: what fails the audit besides the rolls
+    notes = []  # faults: what fails the audit besides the rolls
     if shown is not None:
         if shown.strip().lower() != commitment(header["seed"]):
             faults.append("the seed does not hash to the commitment shown at the start: "
@@ -150,17 +308,20 @@ def audit(log: Path, ruleset_file: str | None = None,
                             f"of the seed")
         else:
             notes.append(f"the checkpoint's dice are draw {draws:,} of the seed")
-    name = ruleset_file or str(header["ruleset"])
-    text = _ruleset_text(name)
+    name = ruleset_file or header["ruleset"]
+    if ruleset_file is None and name not in bundled():
+        raise AuditError(f"the journal's ruleset {_shown(name)} is not a bundled one "
+                         f"({', '.join(bundled())}): give its file with --ruleset")
     try:
-        replay(found, text, check)
+        rules = loaded(_ruleset_text(name))
+    except ruleset.RulesetError as exc:
+        raise AuditError(f"the ruleset {name} is refused: {exc}") from None
+    try:
+        rebuild(rules, found, check=check)
     except Illegal as exc:
         faults.append(f"the events do not replay: {exc.reason}")
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+    except Exception as exc:  # whatever the engine meets in a forged journal
         faults.append(f"the journal does not replay: {type(exc).__name__} {exc}")
-    except ruleset.RulesetError as exc:
-        raise AuditError(f"the ruleset {name} is refused: {exc}") \
-            from None
     lines = [f"ruleset {header['ruleset']}, seed {header['seed']} "
              f"(commitment {commitment(header['seed'])}), "
              f"{start + sum(_is_event(e) for e in events)} events, "
