@@ -2,14 +2,17 @@
 
 import micropython
 
-from arbiter.hw.flash import Flash
-from arbiter.store import game_on_flash
+# The USB port is the table's from the first line: a PC's Ctrl-C no longer stops the
+# firmware (board.usb_open), even while the imports below load. It opens again at once
+# with no game on flash (a maker's device), or if the table let a PC connect before
+# this reset; else only the table opens it (screens/usb.py).
+micropython.kbd_intr(-1)
 
-# From here the USB port is the table's while a game is on flash, unless the table let
-# a PC connect before this reset: a PC's Ctrl-C no longer stops the firmware
-# (board.usb_open). Only the table opens it (screens/usb.py).
-if game_on_flash(Flash()) and not Flash().exists("usb.open"):
-    micropython.kbd_intr(-1)
+from arbiter.hw.flash import Flash  # noqa: E402
+from arbiter.store import game_on_flash  # noqa: E402
+
+if not game_on_flash(Flash()) or Flash().exists("usb.open"):
+    micropython.kbd_intr(3)
 del Flash, game_on_flash
 
 import gc  # noqa: E402

@@ -155,6 +155,46 @@ def test_the_chips_port_appears_at_power_on_before_main_py_runs(chip, tmp_path):
         second.stop()
 
 
+@ON_THE_CHIP
+def test_a_pcs_ctrl_c_during_the_chips_boot_with_a_game_on_flash_gets_no_repl(
+        chip, tmp_path):
+    # issue 45: "At power-on the port is open until the saved game is replayed"; the
+    # port is "shut from main.py's first line" whenever a game is on flash. A PC that
+    # knocks from the moment the port appears (the cable that powers the Pico) gets
+    # nothing: no traceback, no prompt, and the game comes back on the screen.
+    from helpers.device import start_game
+
+    from arbiter_referee.emulator.rig import Rig
+
+    table = Rig(tmp_path / "table")  # a game begun on a device with the same rulesets
+    start_game(table, "kaiju")
+    shutil.copytree(chip.flash, tmp_path / "flash")
+    shutil.copy(tmp_path / "table" / "game.jnl", tmp_path / "flash" / "game.jnl")
+    second = chip_emulator(tmp_path)  # returns once the port is there
+    heard = bytearray()
+    try:
+        port = os.open(second.port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        try:
+            deadline = time.monotonic() + second.timeout
+            while time.monotonic() < deadline:
+                os.write(port, b"\x03\x03\r\x01")  # mpremote's knock: Ctrl-C, raw REPL
+                time.sleep(0.05)
+                try:
+                    heard += os.read(port, 4096)
+                except BlockingIOError:
+                    pass
+                lines = second.screen.read_text() if second.screen.exists() else ""
+                if "Game restored" in lines or b">" in heard:  # (a prompt: it failed)
+                    break
+        finally:
+            os.close(port)
+        assert "Game restored" in second.wait_screen("Game restored", timeout=5)[0]
+    finally:
+        second.stop()
+    assert b">>>" not in heard and b"raw REPL" not in heard and b"Traceback" not in heard, \
+        bytes(heard[-300:])
+
+
 def test_the_chip_refuses_a_heap_in_one_line(tmp_path):
     done = run([*ARBITER, "emulate", "--runtime", "chip", "--heap", "196608", "--flash",
                 str(tmp_path)], timeout=60)

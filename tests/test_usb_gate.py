@@ -153,17 +153,26 @@ def test_a_crash_in_a_game_keeps_the_port_shut_and_its_error_screen_offers_it(
     assert rig.lines[0] == "Game restored" and not rig.board.usb
 
 
-def test_a_game_on_flash_shuts_the_port_before_the_app_starts(rig, monkeypatch):
-    # "From main.py's first line, whenever a game is on flash ... the port is shut"
+def test_main_py_shuts_the_port_first_and_opens_it_only_with_no_game_on_flash(
+        rig, monkeypatch):
+    # "From main.py's first line, whenever a game is on flash ... the port is shut";
+    # "A device with no game keeps today's open port for makers". Shut before its first
+    # import: on the chip a PC's Ctrl-C landed in the import that would decide.
     import micropython
 
-    start_game(rig, "kaiju")
+    source = (REPO / "firmware" / "main.py").read_text()
+    first_statement = next(line for line in source.splitlines()
+                           if line and not line.startswith(("#", '"', "import micropython")))
+    assert first_statement == "micropython.kbd_intr(-1)"
+    monkeypatch.chdir(rig.flash_dir)
     asked = []
     monkeypatch.setattr(micropython, "kbd_intr", asked.append)
-    source = (REPO / "firmware" / "main.py").read_text()
-    first_import_of_board = source.index("import board")
-    monkeypatch.chdir(rig.flash_dir)
-    exec(compile(source[:first_import_of_board], "main.py", "exec"), {"__name__": "main"})
+    boot = compile(source[:source.index("import gc")], "main.py", "exec")
+    exec(boot, {"__name__": "main"})
+    assert asked == [-1, 3]  # no game: open for makers
+    start_game(rig, "kaiju")
+    asked.clear()
+    exec(boot, {"__name__": "main"})
     assert asked == [-1]
 
 
