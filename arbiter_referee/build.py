@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import subprocess
 from importlib.metadata import version
 from pathlib import Path
@@ -50,7 +51,30 @@ def compile_tree(out: Path, source: Path = FIRMWARE) -> list[Path]:
         written.append(target)
     if errors:
         raise ValueError("Invalid MicroPython:\n" + "\n".join(errors))
+    written.append(write_manifest(out, written))
     return written
+
+
+MANIFEST = "firmware.sha256"  # the device checks its files against it (store/firmware.py)
+
+
+def manifest_text(files: dict[str, bytes]) -> str:
+    """A line per firmware file, by its path on the device: its SHA-256, a space, the
+    path."""
+    return "".join(f"{hashlib.sha256(data).hexdigest()} {path}\n"
+                   for path, data in sorted(files.items()))
+
+
+def write_manifest(folder: Path, files: list[Path]) -> Path:
+    target = folder / MANIFEST
+    target.write_text(manifest_text({f.relative_to(folder).as_posix(): f.read_bytes()
+                                     for f in files}))
+    return target
+
+
+def firmware_digest(manifest: str) -> str:
+    """What the device shows beside the dice commitment (store/firmware.SHOWN digits)."""
+    return hashlib.sha256(manifest.encode()).hexdigest()[:13]
 
 
 @functools.lru_cache(maxsize=None)

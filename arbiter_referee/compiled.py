@@ -123,14 +123,20 @@ def compiled_copy(path: Path, folder: Path, name: str | None = None) -> Path:
 
 
 def factory_flash(flash_dir: Path) -> None:
-    """A new device's flash: the bundled rulesets in ``rulesets/``, compiled (compiled.py)
-    as a deploy leaves them (each checked by the device at its push, which noted so in
-    NAME.ok; every bundled ruleset passes the check: tests/test_docs_rulesets.py).
+    """A new device's flash: the firmware's manifest (build.MANIFEST; not the firmware,
+    which the emulator runs from the checkout), the bundled rulesets in ``rulesets/``,
+    compiled (compiled.py) as a deploy leaves them (each checked by the device at its
+    push, which noted so in NAME.ok; every bundled ruleset passes the check:
+    tests/test_docs_rulesets.py).
     A flash that already has the folder is left as it is."""
     target = Path(flash_dir) / "rulesets"
     if target.exists():
         return
     target.mkdir(parents=True)
+    from arbiter_referee.build import MANIFEST, device_firmware
+
+    # the deployed firmware's list of files: its digest is on the New game screen
+    (Path(flash_dir) / MANIFEST).write_bytes((device_firmware() / MANIFEST).read_bytes())
     for path in sorted(RULESETS.glob("*.json")):
         data = compiled_copy(path, target).read_bytes()
         (target / (path.stem + ".ok")).write_text(passed_record(data))

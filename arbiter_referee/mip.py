@@ -6,7 +6,8 @@
 puts the firmware (as source) and the bundled games on a device. It lists every
 file of ``firmware/``, and the games compiled as a push sends them (compiled.py),
 kept in ``mip/rulesets/`` for mip to fetch: ``python -m arbiter_referee.mip``
-writes both again after the firmware or a game changes (tests/test_mip.py fails
+writes them again, and the device's list of the firmware files
+(``mip/firmware.sha256``), after the firmware or a game changes (tests/test_mip.py fails
 while they are stale).
 """
 
@@ -16,6 +17,7 @@ import json
 import sys
 
 from arbiter_referee import __version__
+from arbiter_referee.build import MANIFEST, manifest_text
 from arbiter_referee.compiled import compiled, compiled_copy
 from arbiter_referee.paths import FIRMWARE, RULESETS
 
@@ -32,9 +34,17 @@ def manifest() -> dict:
         on_device = path.relative_to(FIRMWARE).as_posix()
         if on_device not in _NOT_INSTALLED and "__pycache__" not in path.parts:
             urls.append([on_device, f"{FIRMWARE.name}/{on_device}"])
+    urls.append([MANIFEST, f"mip/{MANIFEST}"])
     for path in sorted(RULESETS.glob("*.json")):
         urls.append([f"rulesets/{path.name}", f"mip/rulesets/{path.name}"])
     return {"urls": urls, "version": __version__}
+
+
+def firmware_manifest() -> str:
+    """The device's list of the firmware files mip installs (build.manifest_text)."""
+    return manifest_text({on_device: (FIRMWARE / on_device).read_bytes()
+                          for on_device, _ in manifest()["urls"]
+                          if on_device.endswith(".py")})
 
 
 def compiled_rulesets() -> dict[str, bytes]:
@@ -52,6 +62,7 @@ def text(data: dict | None = None) -> str:
 def main() -> int:
     PACKAGE_JSON.write_text(text())
     COMPILED.mkdir(parents=True, exist_ok=True)
+    (COMPILED.parent / MANIFEST).write_text(firmware_manifest())
     for stale in COMPILED.glob("*.json"):
         stale.unlink()
     for path in sorted(RULESETS.glob("*.json")):

@@ -459,9 +459,7 @@ def _deploy(port: str, staging: Path | None, rulesets: bool, say: Callable[[str]
         bundle = [checked(str(path)) for path in bundled().values()] if rulesets else []
         bundle = compile_into(sent, bundle)
         ruleset_files = {name: f"rulesets/{name}.json" for name, _ in bundle}
-        # a source module beside its bytecode would be imported instead (mip installs those)
-        shadows = [f[:-4] + ".py" for f in files if f.endswith(".mpy")]
-        device = probe(port, files + shadows + list(ruleset_files.values()))
+        device = probe(port, files + list(ruleset_files.values()))
         version = mpy_version(next(out.rglob("*.mpy")))
         reason = can_run(device, version)
         if reason:
@@ -485,10 +483,6 @@ def _deploy(port: str, staging: Path | None, rulesets: bool, say: Callable[[str]
         steps = [["exec", _mkdirs(folders)]] if folders else []
         steps += [["fs", "cp", str(out / f), ":" + f] for f in result.copied]
         steps.append(["exec", _prune(files)])
-        shadowing = [f for f in shadows if device.files.get(f) is not None]
-        if shadowing:
-            steps.append(["exec", "import os\nfor p in %r:\n try:\n  os.remove(p)\n"
-                          "  print('removed', p)\n except OSError:\n  pass" % shadowing])
         total = len(result.copied) + len(stale)
         sent = 0
 
@@ -528,16 +522,16 @@ def _mkdirs(folders: list[str]) -> str:
 
 
 def _prune(files: list[str]) -> str:
-    """Device code removing firmware files under arbiter/ that are not in ``files``."""
-    keep = sorted(f for f in files if f.startswith("arbiter/"))
+    """Device code removing every code file (.py, .mpy) that is not the firmware's
+    ``files``: a stale module, a source beside its bytecode, a ``boot.py``."""
     return ("import os\nkeep = set(%r)\n"
             "def walk(d):\n"
-            " for e in os.ilistdir(d):\n"
-            "  p = d + '/' + e[0]\n"
+            " for e in (os.ilistdir(d) if d else os.ilistdir()):\n"
+            "  p = d + '/' + e[0] if d else e[0]\n"
             "  if e[1] == 0x4000:\n"
             "   walk(p)\n"
-            "  elif p not in keep:\n"
+            "  elif p not in keep and p.endswith(('.py', '.mpy')):\n"
             "   os.remove(p)\n"
             "   print('removed', p)\n"
-            "walk('arbiter')" % keep)
+            "walk('')" % sorted(files))
 

@@ -26,11 +26,18 @@ def test_mips_rulesets_are_the_bundled_games_compiled_as_a_push_sends_them():
     assert on_disk == mip.compiled_rulesets(), STALE
 
 
+def test_mips_firmware_list_is_the_sources_it_installs():
+    # the device refuses to start a game on files its list does not name
+    assert (mip.COMPILED.parent / "firmware.sha256").read_text() == mip.firmware_manifest(), \
+        STALE
+
+
 def test_package_json_lists_every_firmware_and_ruleset_file_once():
     data = json.loads((REPO / "package.json").read_text())
     sources = [source for _, source in data["urls"]]
     wanted = [p for p in FIRMWARE.rglob("*.py") if "__pycache__" not in p.parts] + \
-        [mip.COMPILED / p.name for p in RULESETS.glob("*.json")]
+        [mip.COMPILED / p.name for p in RULESETS.glob("*.json")] + \
+        [mip.COMPILED.parent / "firmware.sha256"]
     assert sorted(sources) == sorted(p.relative_to(REPO).as_posix() for p in wanted), STALE
     assert len({target for target, _ in data["urls"]}) == len(sources)
     assert ["main.py", "firmware/main.py"] in data["urls"]

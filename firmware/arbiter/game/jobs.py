@@ -17,6 +17,7 @@ LET_GO = (
     " game.ruleset store.checked"  # a ruleset read, and whether its bytes passed before
     " game.shapes game.words"  # the deep checks of a new ruleset
     " store.saved game.replay"  # a saved game found, read back and replayed
+    " store.firmware"  # the firmware's files checked before a game starts
     " game.start game.teams"  # a game's start (and an undo back to it), its teams
     " game.order"  # the turn order worked out, a win or loss resolved
     " game.decks"  # an action's cards

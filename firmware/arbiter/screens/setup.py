@@ -216,12 +216,20 @@ def start(app, setup, now):
     """The dice sealed first: the device's seed from fresh hardware entropy, its
     commitment shown, then the players' part (``Seal``) and the game."""
     from arbiter.game.rng import commitment
+    from arbiter.store import firmware
 
     let_go("game", "replay")  # a resume's code only
+    refused, digest = firmware.check(app.flash)
+    let_go("store", "firmware")
+    if refused:
+        app.log("game not started: " + refused)
+        app.push(TextPage("Can't start", [refused]))
+        return
     seed = app.entropy()
-    app.log("game %s: %d players, commitment %s" % (
-        setup.name, setup.players, commitment(seed)))
-    app.push(Seal(setup, seed, commitment(seed)))
+    app.log("game %s: %d players, commitment %s%s" % (
+        setup.name, setup.players, commitment(seed),
+        ", firmware " + digest if digest else ""))
+    app.push(Seal(setup, seed, commitment(seed), digest and digest[:firmware.SHOWN]))
 
 
 class Seal:
@@ -229,8 +237,9 @@ class Seal:
     they like: the press times (ms) are the players' part of the dice, which the
     device could not know when it committed (rng.dice_seed)."""
 
-    def __init__(self, setup, seed, shown):
+    def __init__(self, setup, seed, shown, firmware=None):
         self.setup, self.seed, self.shown = setup, seed, shown
+        self.firmware = firmware  # the firmware's digest (store/firmware.py), to photograph
         self.times = []
 
     def draw(self, app, fb):
@@ -238,8 +247,13 @@ class Seal:
         ui.line(fb, 1, "Dice sealed:")
         for row in range(4):  # the 64 digits
             ui.line(fb, row + 2, self.shown[16 * row:16 * row + 16])
-        ui.line(fb, 6, "P%d: press A" % (len(self.times) + 1))
-        ui.hint(fb, "each in turn")
+        turn = "P%d: press A" % (len(self.times) + 1)
+        if self.firmware:
+            ui.line(fb, 6, "FW " + self.firmware)
+            ui.hint(fb, turn)
+        else:
+            ui.line(fb, 6, turn)
+            ui.hint(fb, "each in turn")
 
     def key(self, app, button, kind, now):
         if button == A and kind != LONG:

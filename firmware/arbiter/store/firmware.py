@@ -1,0 +1,61 @@
+"""The device runs only its own firmware: the files ``arbiter deploy`` (or the mip
+package) put on flash, as its manifest lists them (``firmware.sha256``: a line per
+file, its SHA-256 in hex, a space, its path), and no other code that MicroPython
+would run (a ``boot.py``, a module's source beside its bytecode, a module planted
+under a name the firmware imports). Checked before a game starts; the manifest's own
+digest is shown with the dice commitment, so a photo records which firmware refereed.
+"""
+
+import binascii
+import hashlib
+
+MANIFEST = "firmware.sha256"
+SHOWN = 13  # hex digits of the digest on the New game screen (52 bits)
+CODE = (".py", ".mpy")
+
+
+def check(flash):
+    """(None, the firmware's digest) when flash holds the firmware its manifest lists
+    and no other code, else (the one-line reason, None). Where the firmware does not
+    run from this flash (no main.py on it: the simulator's), nothing to check: the
+    digest of the manifest it stands for, if any."""
+    text = flash.read(MANIFEST)
+    if not flash.exists("main.py"):
+        return None, text and _hex(hashlib.sha256(text.encode()).digest())
+    if text is None:
+        return "The firmware's file list is missing: run arbiter deploy.", None
+    listed = {}
+    for line in text.split("\n"):
+        if line:
+            digest, _, path = line.partition(" ")
+            listed[path] = digest
+    buf = bytearray(512)
+    for path in listed:
+        if _sha256(flash, path, buf) != listed[path]:
+            return _foreign(path), None
+    for path in flash.walk(""):
+        if path not in listed and path.endswith(CODE):
+            return _foreign(path), None
+    return None, _hex(hashlib.sha256(text.encode()).digest())
+
+
+def _foreign(path):
+    return path + " is not the firmware's: run arbiter deploy."
+
+
+def _sha256(flash, path, buf):
+    digest = hashlib.sha256()
+    try:
+        with flash.open(path, "rb") as f:
+            while True:
+                n = f.readinto(buf)
+                if not n:
+                    break
+                digest.update(memoryview(buf)[:n])
+    except OSError:
+        return None
+    return _hex(digest.digest())
+
+
+def _hex(data):
+    return binascii.hexlify(data).decode()
