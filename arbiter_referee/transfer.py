@@ -433,6 +433,7 @@ class Deployed:
     removed: list[str] = field(default_factory=list)
     rulesets: list[tuple[str, str | None]] = field(default_factory=list)  # (name, refusal)
     rulesets_fresh: list[str] = field(default_factory=list)
+    digest: str = ""  # what the New game screen shows beside the commitment (FW ...)
 
 
 def deploy(port: str, staging: Path | None = None, rulesets: bool = True,
@@ -469,7 +470,7 @@ def _deploy(port: str, staging: Path | None, rulesets: bool, say: Callable[[str]
         if device.version[:2] < TESTED:
             say(f"warning: the device's {device.release} is older than MicroPython "
                 f"{'.'.join(map(str, TESTED))}, the oldest the firmware is tested under")
-        result = Deployed(device)
+        result = Deployed(device, digest=build.firmware_digest((out / build.MANIFEST).read_text()))
         result.fresh = [f for f in files if device.files.get(f) == _sha256(out / f)]
         result.copied = [f for f in files if f not in result.fresh]
         stale = [(name, path) for name, path in bundle

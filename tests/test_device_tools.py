@@ -99,6 +99,12 @@ def test_deploy_says_what_the_device_runs_and_each_file_as_it_goes(each_device):
     assert [c for c in copied if c.startswith("rulesets/")] == \
         [f"rulesets/{name}.json" for name in sorted(bundled())]
     assert err[-1] == "waiting for the device to restart... back"
+    # the digest to find on the New game screen: the device's own list of its files
+    from arbiter_referee.build import MANIFEST, firmware_digest
+
+    assert "firmware.sha256" in copied
+    assert f"firmware FW {firmware_digest((each_device.flash / MANIFEST).read_text())}:" in \
+        each_device.first_deploy.stdout
 
 
 def test_deploy_installs_the_bundled_rulesets_checked_by_the_device(each_device):

@@ -38,4 +38,6 @@ def run(args) -> int:
                                          f"{len(done.rulesets_fresh)} up to date")
     print(f"{len(done.copied)} file(s) copied, {len(done.fresh)} up to date{games}; "
           "the device restarted")
+    print(f"firmware FW {done.digest}: the New game screen shows it beside the dice "
+          "commitment")
     return status
