@@ -23,7 +23,7 @@ BLOCK = 4096  # the RP2040's flash sector, rp2.Flash's block
 READ, PROG, LOOKAHEAD, CYCLES = 32, 256, 32, 100
 PICO_BLOCKS = 1408 * 1024 // BLOCK  # MICROPY_HW_FLASH_STORAGE_BYTES on a Pico
 PICO_W_BLOCKS = 848 * 1024 // BLOCK  # and on a Pico W
-_WRONLY, _CREAT, _APPEND = 0x0002, 0x0100, 0x0800  # littlefs's open flags
+_WRONLY, _CREAT, _TRUNC, _APPEND = 0x0002, 0x0100, 0x0400, 0x0800  # littlefs's open flags
 
 
 class PowerCut(Exception):
@@ -85,12 +85,12 @@ class Filesystem:
 
     def open(self, path: str, mode: str = "r"):
         with _as_oserror():
-            if "a" not in mode:
+            if "a" not in mode and "w" not in mode:
                 return self.fs.open(path, mode)
             # MicroPython's "a" creates a missing file (LFS_O_CREAT); littlefs-python's
-            # does not
-            handle = littlefs.FileHandle(self.fs.fs, lfs.file_open(
-                self.fs.fs, path, _WRONLY | _CREAT | _APPEND, None))
+            # does not. Written through _Handle: a full flash is OSError 28, as on a Pico
+            flags = _WRONLY | _CREAT | (_APPEND if "a" in mode else _TRUNC)
+            handle = _Handle(self.fs.fs, lfs.file_open(self.fs.fs, path, flags, None))
         buffered = io.BufferedWriter(handle, 4 * max(READ, PROG))
         return buffered if "b" in mode else io.TextIOWrapper(buffered, encoding="utf-8")
 
@@ -109,11 +109,30 @@ class Filesystem:
     def stat(self, path: str) -> tuple:
         with _as_oserror():
             found = self.fs.stat(path)
-        return (0x8000, 0, 0, 0, 0, 0, found.size, 0, 0, 0)
+        folder = found.type == lfs.LFSStat.TYPE_DIR
+        return (0x4000 if folder else 0x8000, 0, 0, 0, 0, 0, found.size, 0, 0, 0)
+
+    def statvfs(self, path: str) -> tuple:
+        """As MicroPython's: block size, fragment size, blocks, free, available, ..."""
+        with _as_oserror():
+            free = self.fs.block_count - self.fs.used_block_count
+        return (BLOCK, BLOCK, self.fs.block_count, free, free, 0, 0, 0, 0, 255)
 
     def mkdir(self, path: str) -> None:
         with _as_oserror():
             self.fs.mkdir(path)
+
+
+class _Handle(littlefs.FileHandle):
+    """A file being written whose littlefs errors are OSError, as MicroPython's are."""
+
+    def write(self, data):
+        with _as_oserror():
+            return super().write(data)
+
+    def close(self):
+        with _as_oserror():
+            super().close()
 
 
 @contextlib.contextmanager

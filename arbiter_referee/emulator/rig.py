@@ -14,7 +14,7 @@ class Rig:
     """A virtual board with the real firmware on it, driven by hand in tests."""
 
     def __init__(self, flash_dir, seed=1, config=None, settings=None, factory=True,
-                 held=None):
+                 held=None, fs=None):
         if factory:
             factory_flash(flash_dir)
         if config is not None:
@@ -22,6 +22,7 @@ class Rig:
         if settings is not None:
             (flash_dir / "settings.json").write_text(settings)
         self.flash_dir = flash_dir
+        self.fs = fs  # littlefs (bench.littlefs.Filesystem) in place of the folder
         self.seed = seed
         self.watchdog_resets = 0
         self._power_on(held)
@@ -51,6 +52,10 @@ class Rig:
         self.board.end_ms = None
         if held is not None:
             self.board.press(NAMES.index(held), 0)
+        if self.fs is not None:
+            from arbiter.hw.flash import Flash
+
+            self.board.flash = Flash("", fs=self.fs)
         self.device = Device(self.board)
 
     def release(self, name):
@@ -61,7 +66,7 @@ class Rig:
     def reboot(self, seed=2, held=None):
         """Power off and on again: same flash, a fresh device (``held``: a button held
         down as it comes on, released once it has booted)."""
-        return Rig(self.flash_dir, seed=seed, factory=False, held=held)
+        return Rig(self.flash_dir, seed=seed, factory=False, held=held, fs=self.fs)
 
     def run(self, ms):
         """Let the device's main loop run for ``ms`` of emulated time. When the

@@ -132,6 +132,14 @@ class Flash:
                     found.append(path)
         return found
 
+    def free(self):
+        """Bytes free on the filesystem, or None where it cannot say."""
+        try:
+            found = self._os.statvfs(self.root or "/")
+        except (AttributeError, OSError):
+            return None
+        return found[0] * found[4]  # f_bsize * f_bavail
+
     def exists(self, name):
         return self.size(name) is not None
 

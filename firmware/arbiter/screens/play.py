@@ -14,6 +14,10 @@ from arbiter.screens.colours import show_outcome
 from arbiter.screens.view import describe, play_lines, public_text
 from arbiter.ui.menu import TextPage
 
+# Bytes free below which the table is warned: a compaction's new journal (a few KB
+# beside the old one) and the events until the next, with a littlefs block to spare
+LOW_FLASH = 16384
+
 
 class PlayScreen:
     closes_usb = True  # while a game is in play no PC takes the device (screens/usb.py)
@@ -154,14 +158,25 @@ class PlayScreen:
         except Exception as exc:  # the journal on flash stays whole (written atomically)
             app.log("journal not compacted: %s" % (exc,))  # and its head is read again
             app.later = (read_back, self)
+        self.check_room(app)
+
+    def check_room(self, app):
+        """A warning while the flash is nearly full, before a game cannot be saved: at
+        a game's start and at each compaction (a Pico's littlefs counts its blocks to
+        say, too slow for every action)."""
+        free = self.journal.flash.free()
+        if free is not None and free < LOW_FLASH:
+            self.notice = "Flash almost full: saving stops soon. Free some space."
+            app.log("flash almost full: %d bytes free" % free)
+            app.redraw()
 
     def _unsaved(self, app, exc):
         """The journal could not be written (``exc``): the action is not taken, and the
         game is read back from flash as it was saved (read_back)."""
         self.notice = "not saved: %s" % (
             "not enough memory" if isinstance(exc, MemoryError) else
-            "the flash is full" if exc.args and exc.args[0] == 28 else  # ENOSPC
-            "flash error %s" % (exc,))
+            "the flash is full. Free some space" if exc.args and exc.args[0] == 28 else
+            "flash error %s" % (exc,))  # (28: ENOSPC)
         app.log(self.notice)
         app.later = (read_back, self)
         app.redraw()

@@ -293,6 +293,7 @@ def _play(app, game, journal, now, lines, title):
     app.home()
     app.push(play)
     play.after(app, (), now)
+    play.check_room(app)
     if lines:
         app.push(TextPage(title, lines))
 
@@ -330,12 +331,14 @@ def resume_saved(app, now, rules=None):
         game = saved.resume(journal, rules or load_rules(app.flash, name), keep=DEVICE_KEEP)
         let_go("game", "replay")  # a resume's code only
     except Exception as exc:  # any failure at all
-        limit = isinstance(exc, MemoryError) or isinstance(exc, RuntimeError)
+        full = isinstance(exc, OSError) and exc.args and exc.args[0] == 28  # ENOSPC
+        limit = full or isinstance(exc, MemoryError) or isinstance(exc, RuntimeError)
         reason = "not enough memory" if isinstance(exc, MemoryError) else \
+            "the flash is full: free some space" if full else \
             "the rules nest too deep for the device" if limit else \
             (getattr(exc, "reason", None) or str(exc) or type(exc).__name__)[:80]
         app.home()
-        # the device's heap or C stack is not the game's fault: it stays
+        # the device's heap, C stack or flash is not the game's fault: it stays
         if limit or name != "?" and not app.flash.exists(FOLDER + name + ".json"):
             app.log("saved game not resumed: " + reason)
             app.push(TextPage("Saved game", ["Could not resume " + name + ":", reason,
