@@ -30,12 +30,12 @@ def compile_file(source: Path, target: Path,
 
 
 def compile_tree(out: Path, source: Path = FIRMWARE) -> list[Path]:
-    """Every firmware module as .mpy under ``out`` (main.py stays source: the Pico
-    runs main.py by name). Raises ValueError naming the files that do not compile."""
+    """Every firmware module as .mpy under ``out`` (main.py and boot.py stay source: the
+    Pico runs them by name). Raises ValueError naming the files that do not compile."""
     errors, written = [], []
     for path in sorted(source.rglob("*.py")):
         rel = path.relative_to(source)
-        if rel == Path("main.py"):
+        if rel in (Path("main.py"), Path("boot.py")):  # run by name, as source
             target = out / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(path.read_bytes())

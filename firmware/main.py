@@ -23,4 +23,7 @@ gc.collect()
 
 from arbiter import device  # noqa: E402
 
-device.run(board)
+try:
+    device.run(board)
+finally:  # a PC's Ctrl-C stopped it (the table let a PC connect): B is boot.py's again
+    import boot  # noqa: F401

@@ -13,7 +13,7 @@ import subprocess
 import time
 
 import pytest
-from helpers.emulator import ARBITER, Emulator, chip_emulator, run
+from helpers.emulator import ARBITER, MPREMOTE, Emulator, chip_emulator, run
 from helpers.game import new_game
 
 from arbiter.game import ruleset
@@ -196,6 +196,44 @@ def test_a_pcs_ctrl_c_during_the_chips_boot_with_a_game_on_flash_gets_no_repl(
             os.close(port)
         assert b">" not in heard and b"Traceback" not in heard, bytes(heard[-300:])
         assert "Game restored" in second.wait_screen("Game restored", timeout=5)[0]
+    finally:
+        second.stop()
+
+
+@ON_THE_CHIP
+@pytest.mark.parametrize("how", [[], ["resume"]], ids=["soft-reset", "resume"])
+def test_b_on_connect_to_pc_takes_the_chip_back_whatever_the_pc_is_doing(
+        chip, tmp_path, how):
+    # issue 45: "Connect to PC, then B while a PC command runs: the B is lost"; now "B
+    # on 'A PC may connect' takes effect at once, whatever the PC is doing". A PC
+    # holding the REPL (after MicroPython's soft reset, or straight after its Ctrl-C)
+    # loses the device at B, which comes back to its game with the port shut.
+    from helpers.device import start_game
+
+    from arbiter_referee.emulator.rig import Rig
+
+    table = Rig(tmp_path / "table")
+    start_game(table, "kaiju")
+    shutil.copytree(chip.flash, tmp_path / "flash")
+    shutil.copy(tmp_path / "table" / "game.jnl", tmp_path / "flash" / "game.jnl")
+    (tmp_path / "flash" / "usb.open").write_text("")  # the table had let a PC connect
+    second = chip_emulator(tmp_path)
+    try:
+        second.wait_screen("A PC may connect")
+        pc = subprocess.Popen(
+            [*MPREMOTE, "connect", second.port, *how, "exec",
+             "print('holding')\nimport time\nwhile True:\n time.sleep_ms(100)\n "
+             "print('still')"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            assert pc.stdout.readline().strip() == b"holding"
+            second.press("b")
+            pc.wait(second.timeout)  # the port went with the reset: the PC lost it
+        finally:
+            pc.kill()
+            pc.wait()
+        lines = second.wait_screen("Game restored")
+        assert "A PC may connect" not in lines
+        assert not (second.flash / "usb.open").exists()  # so the port is shut (main.py)
     finally:
         second.stop()
 
