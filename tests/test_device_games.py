@@ -432,12 +432,13 @@ def test_the_device_commits_to_its_seed_before_each_player_seals_the_dice(make_r
     rig.keys("a")  # start: the commitment, no game yet
     assert rig.lines[:2] == ["New game", "Dice sealed:"]
     shown = "".join(rig.lines[2:6])
-    assert len(shown) == 64 and rig.lines[6] == "P1: press A"
+    assert len(shown) == 64 and rig.lines[7] == "P1: press A"
+    assert rig.lines[6].startswith("FW ")  # the firmware that referees, in the same photo
     assert game_of(rig) is None and not (tmp_path / "game.jnl").exists()
     assert shown != commitment(7)  # a fresh seed, not the boot generator's
     rig.run(333)  # P1 presses when they like
     rig.keys("a")
-    assert rig.lines[6] == "P2: press A"
+    assert rig.lines[7] == "P2: press A"
     rig.keys("a")
     game = game_of(rig)
     assert commitment(game.seed) == shown

@@ -9,7 +9,8 @@ from arbiter.game.jobs import ROOM_TO_KEEP
 
 def test_boots_to_main_menu(rig):
     assert rig.lines[0] == "ARBITER"
-    assert rig.lines[1:6] == ["Play a game", "Roll dice", "Settings", "Log", "About"]
+    assert rig.lines[1:7] == ["Play a game", "Roll dice", "Settings", "Connect to PC", "Log",
+                              "About"]
 
 
 def test_dice_roller_shows_each_die_and_the_total(rig):
@@ -96,7 +97,7 @@ def test_the_boot_seed_is_never_shown(make_rig):
     # never printed; the boot seed is not printed either."
     rig = make_rig(seed=0xDEADBEEF)
     assert not any("deadbeef" in line.lower() for line in rig.device.log.lines)
-    rig.keys("down", "down", "down", "down", "a")
+    rig.keys("up", "a")  # the last item
     assert rig.lines[0] == "About"
     assert "seed" not in " ".join(rig.lines).lower()
 

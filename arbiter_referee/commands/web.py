@@ -65,7 +65,8 @@ def check_tarball(path: Path) -> None:
 def device_files(firmware: Path | None = None) -> list[tuple[Path, str]]:
     """(file, its path in the page's device/ folder) for all the page's MicroPython
     loads: every firmware module but the Pico's own entry point and hardware, the
-    virtual board, the page's side of it, and the bundled rulesets."""
+    virtual board, the page's side of it, the bundled rulesets and the firmware's list
+    of files."""
     from arbiter_referee.paths import FIRMWARE, GUEST_BOARD, PACKAGE, RULESETS
 
     firmware = firmware or FIRMWARE
@@ -77,6 +78,9 @@ def device_files(firmware: Path | None = None) -> list[tuple[Path, str]]:
                 continue
             files.append((path, f"{name}/{rel}"))
     files += [(path, f"rulesets/{path.name}") for path in sorted(RULESETS.glob("*.json"))]
+    from arbiter_referee.build import MANIFEST, device_firmware
+
+    files.append((device_firmware() / MANIFEST, MANIFEST))  # (webdevice.factory_flash)
     return files
 
 

@@ -31,7 +31,8 @@ def check(script):
 
 
 def factory_flash(root, bundled):
-    """A new device's flash: the bundled rulesets, each with the NAME.ok record of its
+    """A new device's flash: the firmware's list of files (beside ``bundled``), the
+    bundled rulesets, each with the NAME.ok record of its
     passed check, as ``compiled.factory_flash`` leaves them (``arbiter web`` compiled
     them): without the records the first game start runs the deep check,
     a pass later than the emulator's."""
@@ -53,6 +54,11 @@ def factory_flash(root, bundled):
             with open(bundled + "/" + name, "rb") as src, \
                     open(folder + "/" + name, "wb") as dst:
                 dst.write(src.read())
+    # the deployed firmware's list of files, as the emulator's flash has it: its digest
+    # is on the New game screen
+    with open(bundled[:bundled.rindex("/") + 1] + "firmware.sha256", "rb") as src, \
+            open(root + "firmware.sha256", "wb") as dst:
+        dst.write(src.read())
     flash = Flash(root)
     for name in sorted(os.listdir(folder)):
         if name.endswith(".json"):

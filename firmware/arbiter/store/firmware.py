@@ -18,25 +18,25 @@ def check(flash):
     """(None, the firmware's digest) when flash holds the firmware its manifest lists
     and no other code, else (the one-line reason, None). Where the firmware does not
     run from this flash (no main.py on it: the simulator's), nothing to check: the
-    digest of the manifest it stands for, if any."""
-    text = flash.read(MANIFEST)
-    if not flash.exists("main.py"):
-        return None, text and _hex(hashlib.sha256(text.encode()).digest())
-    if text is None:
-        return "The firmware's file list is missing: run arbiter deploy.", None
-    listed = {}
-    for line in text.split("\n"):
-        if line:
-            digest, _, path = line.partition(" ")
-            listed[path] = digest
+    digest of the manifest it stands for, if any. Read a line and a block at a time:
+    a game's start is near a Pico's heap peak."""
     buf = bytearray(512)
-    for path in listed:
-        if _sha256(flash, path, buf) != listed[path]:
-            return _foreign(path), None
+    digest = _sha256(flash, MANIFEST, buf)
+    if not flash.exists("main.py"):
+        return None, digest
+    if digest is None:
+        return "The firmware's file list is missing: run arbiter deploy.", None
+    listed = set()
+    with flash.open(MANIFEST) as f:
+        for line in f:
+            want, _, path = line.rstrip("\n").partition(" ")
+            if _sha256(flash, path, buf) != want:
+                return _foreign(path), None
+            listed.add(path)
     for path in flash.walk(""):
         if path not in listed and path.endswith(CODE):
             return _foreign(path), None
-    return None, _hex(hashlib.sha256(text.encode()).digest())
+    return None, digest
 
 
 def _foreign(path):
