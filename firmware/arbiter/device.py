@@ -13,16 +13,15 @@ everything).
 
 import gc
 
-from arbiter.app import POLL_MS, USB_OPEN, App
+from arbiter.app import POLL_MS, App
 from arbiter.game.jobs import roomy
 from arbiter.game.rng import Rng
-from arbiter.hw.buttons import B, Buttons, button_of
+from arbiter.hw.buttons import Buttons
 from arbiter.hw.ring import Leds
 from arbiter.hw.ssd1306 import SSD1306
 from arbiter.hw.ticks import diff
 from arbiter.log import Log
-from arbiter.screens.crash import describe, show_connected, show_crash
-from arbiter.store import game_on_flash
+from arbiter.screens.crash import after_crash, describe, show_crash
 
 CRASH_SHOW_MS = 10000  # an error stays up this long, or until a button is pressed
 CRASH_BURST = 3  # this many crashes within CRASH_WINDOW_MS: wait for a press instead
@@ -91,6 +90,8 @@ class Device:
         # the table's: with one on flash the port opens only by B on the error screen
         self.shut = True
         try:
+            from arbiter.store import game_on_flash  # (a crash's code, not every pass's)
+
             self.shut = game_on_flash(self.board.flash)
             if not self.shut:
                 self.board.usb_open(True)
@@ -109,8 +110,7 @@ class Device:
         buttons.poll(now)
         self.leds.tick(now)
         ev = buttons.next_event()
-        if ev >= 0 and self.shut and button_of(ev) == B:
-            self._connect_after_crash()
+        if ev >= 0 and self.shut and after_crash(self, ev):
             return POLL_MS
         pressed = ev >= 0
         timed_out = len(self.crashes) < CRASH_BURST and \
@@ -120,19 +120,6 @@ class Device:
             self.display.invalidate()
             self._start(now)
         return POLL_MS
-
-    def _connect_after_crash(self):
-        """B on the error screen: the table lets a PC connect, on screen; the app that
-        starts again after a PC's reset shows Connect to PC over the game."""
-        self.shut = False
-        self.crashes = []  # the error stays up until A: a PC may take its time
-        try:
-            self.board.flash.write(USB_OPEN, "")
-        except Exception:  # a full flash: open all the same
-            pass
-        self.board.usb_open(True)
-        self.log("USB port open to a PC")
-        show_connected(self.display)
 
 
 def run(board):

@@ -118,20 +118,6 @@ class Flash:
         except OSError:
             return False
 
-    def walk(self, folder):
-        """Every file under ``folder`` ("" for all), by path, folders first met first;
-        a list of folders still to see, not a recursion (a Pico's few frames)."""
-        found, folders = [], [folder]
-        while folders:
-            here = folders.pop()
-            for name in self.names(here):
-                path = here + "/" + name if here else name
-                if self._os.stat(self.path(path))[0] & 0x4000:
-                    folders.append(path)
-                else:
-                    found.append(path)
-        return found
-
     def free(self):
         """Bytes free on the filesystem, or None where it cannot say."""
         try:
@@ -139,6 +125,9 @@ class Flash:
         except (AttributeError, OSError):
             return None
         return found[0] * found[4]  # f_bsize * f_bavail
+
+    def is_folder(self, name):
+        return bool(self._os.stat(self.path(name))[0] & 0x4000)
 
     def exists(self, name):
         return self.size(name) is not None

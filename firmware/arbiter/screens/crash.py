@@ -27,12 +27,17 @@ def show_crash(display, leds, exc, now, shut=False):
     leds.flash(ERROR_RED, now, 3)
 
 
-def show_connected(display):
-    """After B on the error screen: the port is open, for all to see."""
-    try:
-        display.fill_rect(0, 48, 128, 16, 0)  # the error stays above
-        ui.line(display, 6, "A PC may connect")
-        ui.hint(display, "A: restart")
-        display.show()
-    except Exception:
-        pass
+
+def after_crash(device, ev):
+    """B on the error screen with a game on flash (``device.shut``): the table lets a
+    PC connect (screens/usb.py); True if it was B."""
+    from arbiter.hw.buttons import B, button_of
+
+    if button_of(ev) != B:
+        return False
+    from arbiter.screens.usb import after_crash as connect
+
+    device.shut = False
+    device.crashes = []  # the error stays up until A: a PC may take its time
+    connect(device.board, device.display, device.log)
+    return True

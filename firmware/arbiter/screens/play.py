@@ -14,10 +14,6 @@ from arbiter.screens.colours import show_outcome
 from arbiter.screens.view import describe, play_lines, public_text
 from arbiter.ui.menu import TextPage
 
-# Bytes free below which the table is warned: a compaction's new journal (a few KB
-# beside the old one) and the events until the next, with a littlefs block to spare
-LOW_FLASH = 16384
-
 
 class PlayScreen:
     closes_usb = True  # while a game is in play no PC takes the device (screens/usb.py)
@@ -158,17 +154,6 @@ class PlayScreen:
         except Exception as exc:  # the journal on flash stays whole (written atomically)
             app.log("journal not compacted: %s" % (exc,))  # and its head is read again
             app.later = (read_back, self)
-        self.check_room(app)
-
-    def check_room(self, app):
-        """A warning while the flash is nearly full, before a game cannot be saved: at
-        a game's start and at each compaction (a Pico's littlefs counts its blocks to
-        say, too slow for every action)."""
-        free = self.journal.flash.free()
-        if free is not None and free < LOW_FLASH:
-            self.notice = "Flash almost full: saving stops soon. Free some space."
-            app.log("flash almost full: %d bytes free" % free)
-            app.redraw()
 
     def _unsaved(self, app, exc):
         """The journal could not be written (``exc``): the action is not taken, and the

@@ -285,6 +285,13 @@ def begin(app, setup, seed, mix, now):
     app.later = lambda app, now: _play(app, game, journal, now, None, None)
 
 
+# Bytes free below which the table is warned as a game starts or resumes, before it
+# cannot be saved: a compaction's new journal (a few KB beside the old one) and the
+# events until the next, with a littlefs block to spare. The journal's size is bounded
+# and nothing else writes during a game, so the room does not shrink as it goes.
+LOW_FLASH = 16384
+
+
 def _play(app, game, journal, now, lines, title):
     from arbiter.screens.play import PlayScreen
 
@@ -293,7 +300,10 @@ def _play(app, game, journal, now, lines, title):
     app.home()
     app.push(play)
     play.after(app, (), now)
-    play.check_room(app)
+    free = app.flash.free()  # (a Pico's littlefs counts its blocks: not at every action)
+    if free is not None and free < LOW_FLASH:
+        play.notice = "Flash almost full: saving stops soon. Free some space."
+        app.log("flash almost full: %d bytes free" % free)
     if lines:
         app.push(TextPage(title, lines))
 

@@ -102,3 +102,22 @@ class Connected:
                 app.log("USB port closed")
             app.pop()
         app.redraw()
+
+
+def after_crash(board, display, log):
+    """B on the error screen with a game on flash (device.py): the table lets a PC
+    connect, on screen; the app that starts again after a PC's reset shows Connect to
+    PC over the game."""
+    try:
+        board.flash.write(USB_OPEN, "")
+    except Exception:  # a full flash: open all the same
+        pass
+    board.usb_open(True)
+    log("USB port open to a PC")
+    try:
+        display.fill_rect(0, 48, 128, 16, 0)  # the error stays above
+        ui.line(display, 6, "A PC may connect")
+        ui.hint(display, "A: restart")
+        display.show()
+    except Exception:  # the display itself failed: the serial line still tells
+        pass

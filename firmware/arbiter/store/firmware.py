@@ -33,10 +33,25 @@ def check(flash):
             if _sha256(flash, path, buf) != want:
                 return _foreign(path), None
             listed.add(path)
-    for path in flash.walk(""):
+    for path in _walk(flash):
         if path not in listed and path.endswith(CODE):
             return _foreign(path), None
     return None, digest
+
+
+def _walk(flash):
+    """Every file on flash, by path: a list of folders still to see, not a recursion (a
+    Pico's few frames)."""
+    found, folders = [], [""]
+    while folders:
+        here = folders.pop()
+        for name in flash.names(here):
+            path = here + "/" + name if here else name
+            if flash.is_folder(path):
+                folders.append(path)
+            else:
+                found.append(path)
+    return found
 
 
 def _foreign(path):
