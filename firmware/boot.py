@@ -8,6 +8,8 @@ main.py hands it back here if a PC's Ctrl-C stops the firmware.
 
 
 def _arm():
+    import time
+
     import machine
 
     from arbiter.hw import wiring
@@ -19,9 +21,11 @@ def _arm():
     except Exception:
         found = wiring.load(None)[0]
 
-    def back(_pin):  # a soft interrupt: it runs between a PC's bytecodes, or as it waits
+    def back(pin):  # a soft interrupt: it runs between a PC's bytecodes, or as it waits
         if flash.exists("usb.open"):
             flash.remove("usb.open")
+            while not pin.value():  # B let go first: held at power-on, it opens the port
+                time.sleep_ms(10)
             machine.reset()
 
     machine.Pin(found["buttons"]["b"], machine.Pin.IN, machine.Pin.PULL_UP).irq(

@@ -217,13 +217,19 @@ def test_b_on_connect_to_pc_takes_the_chip_back_whatever_the_pc_is_doing(
     shutil.copytree(chip.flash, tmp_path / "flash")
     shutil.copy(tmp_path / "table" / "game.jnl", tmp_path / "flash" / "game.jnl")
     (tmp_path / "flash" / "usb.open").write_text("")  # the table had let a PC connect
-    second = chip_emulator(tmp_path)
+    log = tmp_path / "serial.log"
+    second = chip_emulator(tmp_path, "--log", str(log))
     try:
-        second.wait_screen("A PC may connect")
+        try:
+            second.wait_screen("A PC may connect")
+        except AssertionError as missed:
+            raise AssertionError(f"{missed}; serial: {log.read_bytes()[-800:]}") from None
         pc = subprocess.Popen(
             [*MPREMOTE, "connect", second.port, *how, "exec",
-             "print('holding')\nimport time\nwhile True:\n time.sleep_ms(100)\n "
-             "print('still')"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+             # feeding the watchdog as arbiter's commands do: only B may end it
+             "import machine, time\nprint('holding')\nwhile True:\n "
+             "machine.WDT(timeout=8000).feed()\n time.sleep_ms(100)"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         try:
             assert pc.stdout.readline().strip() == b"holding"
             second.press("b")
@@ -232,7 +238,7 @@ def test_b_on_connect_to_pc_takes_the_chip_back_whatever_the_pc_is_doing(
             pc.kill()
             pc.wait()
         lines = second.wait_screen("Game restored")
-        assert "A PC may connect" not in lines
+        assert "A PC may connect" not in lines, log.read_bytes()[-800:]
         assert not (second.flash / "usb.open").exists()  # so the port is shut (main.py)
     finally:
         second.stop()
