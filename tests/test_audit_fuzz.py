@@ -9,6 +9,7 @@ import random
 import time
 
 import pytest
+import test_guarantees
 
 from arbiter.game import Illegal
 from arbiter.game.engine import Game
@@ -25,20 +26,8 @@ MIX = "1234.2345.3456"  # the players' part: their sealing presses' times
 LONG = ["next", "dispute", "out P1.j1", "next", "hit P2.j2 crouch=1", "next", "dispute n=2",
         "next"]
 # A ruleset whose action may be refused after it rolled: its dice are journaled as spent
-# (``!probe P1|6``, docs/rulesets.md).
-PROBE = {
-    "format": 1, "name": "probe", "players": {"min": 2, "max": 2},
-    "dice": {"d6": {"faces": 6}},
-    "counters": {"score": {"start": 0, "min": 0, "max": 6}},
-    "phases": [{"name": "play", "per_player": True}],
-    "actions": {
-        "probe": {"params": ["p"], "effects": [
-            {"roll": "d6", "as": "look"},
-            {"require": {"<": [{"sum": "look"}, 6]}, "reason": "no sixes here"}]},
-        "attack": {"params": ["p"], "effects": [
-            {"roll": "d6", "as": "hit"}, {"set": "$p.score", "to": {"sum": "hit"}}]},
-    },
-}
+# (``!probe P1|6``, docs/rulesets.md)
+PROBE = test_guarantees.PROBE
 
 
 class Recorded:
