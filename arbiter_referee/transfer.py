@@ -26,7 +26,9 @@ from arbiter_referee import build
 from arbiter_referee.compiled import compiled_copy
 from arbiter_referee.rulesets import bundled, check_file, ruleset_path
 
-TIMEOUT = 300  # seconds for one mpremote run (a full deploy over USB takes a few)
+# Seconds an mpremote run may go without printing a line (a full deploy over USB takes
+# a few seconds; the emulated chip on a loaded PC, minutes, a file at a time)
+TIMEOUT = 300
 # After a reset the port goes away while the device boots, then comes back: a new
 # port, so a reset missed between two looks is still seen. Waited for, however long
 # a loaded machine takes: a command that returned early would meet the next one
@@ -112,18 +114,23 @@ def _mpremote_once(port: str, steps: tuple[list[str], ...], reset: bool,
     with tempfile.TemporaryFile("w+") as errors:
         process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=errors,
                                    encoding="utf-8", errors="replace", env=env)
-        timed_out = threading.Event()
+        timed_out, finished = threading.Event(), threading.Event()
+        heard = [time.monotonic()]  # when mpremote last printed a line
 
-        def give_up() -> None:
-            timed_out.set()
-            process.kill()
+        def watch() -> None:  # a device silent for TIMEOUT s, not a long deploy, gives up
+            while not finished.wait(1):
+                if time.monotonic() - heard[0] >= TIMEOUT:
+                    timed_out.set()
+                    process.kill()
+                    return
 
-        timer = threading.Timer(TIMEOUT, give_up)
-        timer.start()
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
         lines = []
         steps_done = False
         try:
             for line in process.stdout:
+                heard[0] = time.monotonic()
                 if line.strip() == STEPS_DONE:
                     steps_done = True
                     continue
@@ -132,7 +139,7 @@ def _mpremote_once(port: str, steps: tuple[list[str], ...], reset: bool,
                     on_line(line.rstrip("\n"))
             process.wait()
         finally:
-            timer.cancel()
+            finished.set()
             if process.poll() is None:
                 process.kill()
                 process.wait()
@@ -141,7 +148,7 @@ def _mpremote_once(port: str, steps: tuple[list[str], ...], reset: bool,
     stdout = "".join(lines)
     if process.returncode != 0 and not steps_done:  # after them, only the reset failed
         if timed_out.is_set():
-            raise DeviceError(f"the device on {port} did not answer within {TIMEOUT} s: "
+            raise DeviceError(f"the device on {port} said nothing for {TIMEOUT} s: "
                               f"if it is refereeing a game, choose Connect to PC in its "
                               f"game menu, then try again")
         message = (stderr.strip() or stdout.strip()).splitlines()
