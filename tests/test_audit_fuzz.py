@@ -9,7 +9,7 @@ import random
 import time
 
 import pytest
-import test_guarantees
+from helpers.game import PROBE
 
 from arbiter.game import Illegal
 from arbiter.game.engine import Game
@@ -25,11 +25,6 @@ MIX = "1234.2345.3456"  # the players' part: their sealing presses' times
 # Actions that keep a Jugger game going as long as wanted (as tests/test_journal.py).
 LONG = ["next", "dispute", "out P1.j1", "next", "hit P2.j2 crouch=1", "next", "dispute n=2",
         "next"]
-# A ruleset whose action may be refused after it rolled: its dice are journaled as spent
-# (``!probe P1|6``, docs/rulesets.md)
-PROBE = test_guarantees.PROBE
-
-
 class Recorded:
     """A journal as a device wrote it, and what the device showed: its commitment at the
     start and, once left, its head at End game."""

@@ -142,7 +142,7 @@ def test_a_preview_the_heap_cannot_hold_leaves_the_form_and_the_game(
 
 
 UNSAVED = [(MemoryError("memory allocation failed"), "not saved: not enough memory"),
-           (OSError(28), "not saved: the flash is full")]  # ENOSPC
+           (OSError(28), "not saved: the flash is full. Free some space")]  # ENOSPC
 
 
 @pytest.mark.parametrize(("error", "reason"), UNSAVED)

@@ -7,7 +7,7 @@ import json
 import pytest
 from helpers import jugger, juggernauts, kaiju, tactics
 from helpers.device import act, game_of, start_game
-from helpers.game import named, new_game, next_until, to_phase
+from helpers.game import PROBE, named, new_game, next_until, to_phase
 
 from arbiter.game import Illegal
 from arbiter.screens.log import log_line
@@ -79,19 +79,6 @@ def test_the_winner_stays_on_the_screen_whatever_is_pressed(rig):
 # A designer's action that rolls, then refuses on what it rolled: a refusal that handed
 # its dice to the next action told the table the next die (issue 44: probed until
 # refused, the roll that counted was a 6 in 298 of 300 games).
-PROBE = {
-    "format": 1, "name": "probe", "players": {"min": 2, "max": 2},
-    "dice": {"d6": {"faces": 6}},
-    "counters": {"score": {"start": 0, "min": 0, "max": 6}},
-    "phases": [{"name": "play", "per_player": True}],
-    "actions": {
-        "probe": {"params": ["p"], "effects": [
-            {"roll": "d6", "as": "look"},
-            {"require": {"<": [{"sum": "look"}, 6]}, "reason": "no sixes here"}]},
-        "attack": {"params": ["p"], "effects": [
-            {"roll": "d6", "as": "hit"}, {"set": "$p.score", "to": {"sum": "hit"}}]},
-    },
-}
 
 
 def probed(seed):

@@ -168,3 +168,20 @@ def undoes_and_redoes_exactly(game, actions, seen=lambda game: canonical(game.st
     for expected in states[1:]:
         game.apply("redo")
         assert seen(game) == expected
+
+
+# A designer's action that rolls, then refuses on what it rolled (test_guarantees,
+# test_audit_fuzz): its dice are spent, journaled as ``!probe P1|6``.
+PROBE = {
+    "format": 1, "name": "probe", "players": {"min": 2, "max": 2},
+    "dice": {"d6": {"faces": 6}},
+    "counters": {"score": {"start": 0, "min": 0, "max": 6}},
+    "phases": [{"name": "play", "per_player": True}],
+    "actions": {
+        "probe": {"params": ["p"], "effects": [
+            {"roll": "d6", "as": "look"},
+            {"require": {"<": [{"sum": "look"}, 6]}, "reason": "no sixes here"}]},
+        "attack": {"params": ["p"], "effects": [
+            {"roll": "d6", "as": "hit"}, {"set": "$p.score", "to": {"sum": "hit"}}]},
+    },
+}
