@@ -9,11 +9,11 @@ import micropython
 micropython.kbd_intr(-1)
 
 from arbiter.hw.flash import Flash  # noqa: E402
-from arbiter.store import game_on_flash  # noqa: E402
+from arbiter.store import USB_OPEN, game_on_flash  # noqa: E402
 
-if not game_on_flash(Flash()) or Flash().exists("usb.open"):
+if not game_on_flash(Flash()) or Flash().exists(USB_OPEN):
     micropython.kbd_intr(3)
-del Flash, game_on_flash
+del Flash, USB_OPEN, game_on_flash
 
 import gc  # noqa: E402
 

@@ -11,10 +11,9 @@ from arbiter import VERSION, ui
 from arbiter.game.jobs import let_go, screen_closed
 from arbiter.hw.buttons import A, B, button_of, kind_of
 from arbiter.hw.ticks import diff
-from arbiter.store import JOURNAL, game_on_flash
+from arbiter.store import JOURNAL, USB_OPEN, game_on_flash
 from arbiter.ui.menu import Menu, TextPage
 
-USB_OPEN = "usb.open"  # screens/usb.py's: the table let a PC connect, checked without it
 # The keys whose work may take a while, marked at once (App.busy): a screen's
 # ``slow_keys`` says its own (the play screen's arrows open forms and pages; a form's
 # A leaves its action to a pass that marks it)

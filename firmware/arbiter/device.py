@@ -21,7 +21,7 @@ from arbiter.hw.ring import Leds
 from arbiter.hw.ssd1306 import SSD1306
 from arbiter.hw.ticks import diff
 from arbiter.log import Log
-from arbiter.screens.crash import after_crash, describe, show_crash
+from arbiter.screens.crash import describe, show_crash
 
 CRASH_SHOW_MS = 10000  # an error stays up this long, or until a button is pressed
 CRASH_BURST = 3  # this many crashes within CRASH_WINDOW_MS: wait for a press instead
@@ -110,8 +110,11 @@ class Device:
         buttons.poll(now)
         self.leds.tick(now)
         ev = buttons.next_event()
-        if ev >= 0 and self.shut and after_crash(self, ev):
-            return POLL_MS
+        if ev >= 0 and self.shut:
+            from arbiter.screens.usb import after_crash  # (a crash's code only)
+
+            if after_crash(self, ev):
+                return POLL_MS
         pressed = ev >= 0
         timed_out = len(self.crashes) < CRASH_BURST and \
             diff(now, self.crashed_at) >= CRASH_SHOW_MS

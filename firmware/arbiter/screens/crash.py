@@ -25,19 +25,3 @@ def show_crash(display, leds, exc, now, shut=False):
     leds.brightness = 100
     leds.set_base(ERROR_RED)
     leds.flash(ERROR_RED, now, 3)
-
-
-
-def after_crash(device, ev):
-    """B on the error screen with a game on flash (``device.shut``): the table lets a
-    PC connect (screens/usb.py); True if it was B."""
-    from arbiter.hw.buttons import B, button_of
-
-    if button_of(ev) != B:
-        return False
-    from arbiter.screens.usb import after_crash as connect
-
-    device.shut = False
-    device.crashes = []  # the error stays up until A: a PC may take its time
-    connect(device.board, device.display, device.log)
-    return True

@@ -9,11 +9,9 @@ the device back to this screen, the port still open, until B.
 """
 
 from arbiter import ui
-from arbiter.hw.buttons import B
-from arbiter.store import game_on_flash
+from arbiter.hw.buttons import B, button_of
+from arbiter.store import USB_OPEN, game_on_flash
 from arbiter.ui.menu import Confirm
-
-USB_OPEN = "usb.open"  # on flash while the port is open in a game
 
 
 def secret_pickers(game):
@@ -104,16 +102,21 @@ class Connected:
         app.redraw()
 
 
-def after_crash(board, display, log):
+def after_crash(device, ev):
     """B on the error screen with a game on flash (device.py): the table lets a PC
     connect, on screen; the app that starts again after a PC's reset shows Connect to
-    PC over the game."""
+    PC over the game. True if it was B."""
+    if button_of(ev) != B:
+        return False
+    device.shut = False
+    device.crashes = []  # the error stays up until A: a PC may take its time
     try:
-        board.flash.write(USB_OPEN, "")
+        device.board.flash.write(USB_OPEN, "")
     except Exception:  # a full flash: open all the same
         pass
-    board.usb_open(True)
-    log("USB port open to a PC")
+    device.board.usb_open(True)
+    device.log("USB port open to a PC")
+    display = device.display
     try:
         display.fill_rect(0, 48, 128, 16, 0)  # the error stays above
         ui.line(display, 6, "A PC may connect")
@@ -121,3 +124,4 @@ def after_crash(board, display, log):
         display.show()
     except Exception:  # the display itself failed: the serial line still tells
         pass
+    return True

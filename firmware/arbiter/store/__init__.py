@@ -3,6 +3,7 @@ rulesets arriving from a PC."""
 
 JOURNAL = "game.jnl"  # the game on flash (store/journal.py), checked here without its code
 CLOSED = "#end\n"  # the journal's last line once the game was left
+USB_OPEN = "usb.open"  # on flash while the table lets a PC connect (screens/usb.py)
 
 
 def game_on_flash(flash):
