@@ -59,6 +59,12 @@ def each_device(request):
     return request.getfixturevalue("device" if request.param == "micropython" else "chip")
 
 
+def copy_flash(device, target):
+    """The running device's files as they are: its host folder is rewritten at each
+    of its restarts, a file at a time (a ``.part`` then renamed)."""
+    shutil.copytree(device.flash, target, ignore=shutil.ignore_patterns("*.part"))
+
+
 def ruleset_text(name):
     """As a device keeps it: compiled (arbiter_referee/compiled.py)."""
     return compiled(bundled()[name].read_bytes())
@@ -150,7 +156,7 @@ def test_mpremote_right_after_a_deploy_or_a_push_answers_in_full(each_device):
 def test_the_chips_port_appears_at_power_on_before_main_py_runs(chip, tmp_path):
     # A Pico's USB enumerates as MicroPython starts, before main.py: a PC sees the
     # port while the firmware is still loading, and can stop it there.
-    shutil.copytree(chip.flash, tmp_path / "flash")  # the deployed firmware
+    copy_flash(chip, tmp_path / "flash")  # the deployed firmware
     log = tmp_path / "serial.log"
     second = chip_emulator(tmp_path, "--log", str(log))  # returns once the port is there
     try:
@@ -174,7 +180,7 @@ def test_a_pcs_ctrl_c_during_the_chips_boot_with_a_game_on_flash_gets_no_repl(
 
     table = Rig(tmp_path / "table")  # a game begun on a device with the same rulesets
     start_game(table, "kaiju")
-    shutil.copytree(chip.flash, tmp_path / "flash")
+    copy_flash(chip, tmp_path / "flash")
     shutil.copy(tmp_path / "table" / "game.jnl", tmp_path / "flash" / "game.jnl")
     second = chip_emulator(tmp_path)  # returns once the port is there
     heard = bytearray()
@@ -214,7 +220,7 @@ def test_b_on_connect_to_pc_takes_the_chip_back_whatever_the_pc_is_doing(
 
     table = Rig(tmp_path / "table")
     start_game(table, "kaiju")
-    shutil.copytree(chip.flash, tmp_path / "flash")
+    copy_flash(chip, tmp_path / "flash")
     shutil.copy(tmp_path / "table" / "game.jnl", tmp_path / "flash" / "game.jnl")
     (tmp_path / "flash" / "usb.open").write_text("")  # the table had let a PC connect
     log = tmp_path / "serial.log"

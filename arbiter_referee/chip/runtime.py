@@ -169,7 +169,12 @@ def read_filesystem(image: bytes, flash_dir: Path, with_firmware: bool = True) -
             target = flash_dir / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             with fs.open(rel, "rb") as file:
-                target.write_bytes(file.read())
+                data = file.read()
+            if not target.is_file() or target.read_bytes() != data:
+                # whole or not at all: another program may be copying the folder
+                part = target.with_name(target.name + ".part")
+                part.write_bytes(data)
+                os.replace(part, target)
     for path in sorted(flash_dir.rglob("*"), reverse=True):
         rel = path.relative_to(flash_dir).as_posix()
         if path.is_file() and rel not in kept:
