@@ -133,7 +133,7 @@ def test_each_device_script_plays_its_game_to_the_end(name, tmp_path):
 
 
 @pytest.mark.parametrize("name", scenarios.NAMES)
-def test_each_headless_game_ends_and_its_journal_writes_at_most_64_bytes_per_event(name):
+def test_each_headless_game_ends_and_its_journal_writes_at_most_128_bytes_per_event(name):
     game = GAMES[name]
     figures = journal_wear.flash_per_event(name, game.players, game.seed, game.actions,
                                            game.options)

@@ -17,7 +17,9 @@ from arbiter_referee.compiled import compiled, loaded
 from arbiter_referee.emulator.session import use_firmware_path
 from arbiter_referee.rulesets import bundled
 
-BUDGET_PER_EVENT = 64
+# bytes written per event: the journal's lines and checkpoints, and the journals they
+# replace kept whole for the audit (store/journal.py, PAST): about twice the first two
+BUDGET_PER_EVENT = 128
 RESUME_HEAP = 2 * 1024 * 1024  # no collection inside a resume here: room for its garbage
 # Under real MicroPython: resume the journal on /flash/ (the ruleset loaded first,
 # as the device does) and print its fuel, what it allocated, and what stays alive.
@@ -160,6 +162,7 @@ def _row(journal, flash, data, game, whole, keep_at) -> dict:
     return {"events": game.count(), "journal_bytes": flash.size(journal.JOURNAL),
             "whole_journal_bytes": whole, "checkpoint_bytes": len(checkpoint),
             "flash_per_event": round(flash.bytes_written / game.count(), 1),
+            "past_bytes": flash.size(journal.PAST) or 0,
             "ram_events": len(game.history.events), "ram_log": len(game.log),
             "whole_ram_events": game.count(), "whole_ram_log": game.logged(),
             "resume_ms": round(took * 1000, 1),
@@ -194,7 +197,8 @@ def scale_lines(scale: dict) -> list[str]:
     for m in scale["marks"]:
         out.append(f"  {m['events']:>6} events: journal {_kb(m['journal_bytes'])} "
                    f"({_kb(m['whole_journal_bytes'])}), checkpoint {_kb(m['checkpoint_bytes'])},"
-                   f" {m['flash_per_event']} B/event written")
+                   f" {m['flash_per_event']} B/event written, the journals it replaced "
+                   f"{_kb(m.get('past_bytes', 0))}")
         out.append(f"         in RAM {m['ram_events']} events ({m['whole_ram_events']}), "
                    f"{m['ram_log']} log entries ({m['whole_ram_log']})")
         mp = (f"; MicroPython {m['resume_fuel']:,} fuel, {_kb(m['resume_live'])} live after"

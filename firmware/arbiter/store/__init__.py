@@ -2,6 +2,7 @@
 rulesets arriving from a PC."""
 
 JOURNAL = "game.jnl"  # the game on flash (store/journal.py), checked here without its code
+PAST = "game.old"  # every journal the game's compactions replaced, whole, oldest first
 CLOSED = "#end\n"  # the journal's last line once the game was left
 USB_OPEN = "usb.open"  # on flash while the table lets a PC connect (screens/usb.py)
 

@@ -86,10 +86,9 @@ def resume(journal, rules, found=None, keep=None):
         raise Illegal("the saved game is %s, not %s" % (header.get("ruleset"), rules["name"]))
     game = _replayed(rules, found, keep)  # (rebuild's, inline: a Pico's stack is short)
     journal.base = checkpoint["n"] if checkpoint else 0
+    journal.head = journal.read_head()  # (a line cut short is not in it)
     if cut:
-        journal.compact(game)
-    else:
-        journal.head = journal.read_head()
+        journal.compact(game)  # its checkpoint carries the head of the whole lines
     return game
 
 
