@@ -35,11 +35,25 @@ def replay(found, ruleset_text: str, check=None):
 
 
 def replay_journal(text: str, ruleset_text: str):
-    """The game a journal records, replayed (for ``pull-log --csv``)."""
-    found = read_journal(text)
-    if found is None:
+    """The game a journal records, replayed (for ``pull-log --csv``): from its start
+    when the journals its compactions replaced come first (journal_chain)."""
+    from arbiter_referee import journal_chain
+    from arbiter_referee.compiled import loaded
+
+    texts = journal_chain.split(text)
+    found = [read_journal(t) for t in texts]
+    if found[-1] is None:
         raise ValueError("not a game journal")
-    return replay(found, ruleset_text)
+    on, _ = journal_chain.chain(
+        texts, lambda i: found[i] and found[i][1] and found[i][1].get("head"))
+    chained = [found[i] for i in on]
+    if len(chained) == 1 or None in chained:
+        return replay(found[-1], ruleset_text)
+    rules = loaded(ruleset_text)
+    events, _ = journal_chain.whole(rules, found[-1][0], chained[0], chained[1:])
+    from arbiter.store.saved import rebuild
+
+    return rebuild(rules, (found[-1][0], chained[0][1], events, found[-1][3]))
 
 
 def draws_to(seed: int, position: int, mix: str | None = None) -> int | None:

@@ -329,16 +329,26 @@ def remove(port: str, name: str, force: bool = False) -> None:
 
 
 def pull_log(port: str) -> tuple[str, str | None]:
-    """The game journal on the device and the text of the ruleset it names."""
+    """The game on the device, the journals its compactions replaced first
+    (journal_chain), and the text of the ruleset it names."""
     with tempfile.TemporaryDirectory() as tmp:
-        journal = Path(tmp) / "game.jnl"
+        journal, past = Path(tmp) / "game.jnl", Path(tmp) / "game.old"
         try:
             mpremote(port, ["fs", "cp", ":game.jnl", str(journal)])
         except DeviceError as exc:
-            if "No such file" in str(exc) or "ENOENT" in str(exc):
+            if _no_file(exc):
                 raise DeviceError("no game journal on the device: no game was started") from None
             raise
-        text = journal.read_text()
+        try:
+            mpremote(port, ["fs", "cp", ":game.old", str(past)])
+            before = past.read_text()
+        except DeviceError as exc:
+            if not _no_file(exc):
+                raise
+            before = ""  # never compacted, or older firmware
+        if before and not before.endswith("\n"):
+            before += "\n"  # a copy a power cut stopped: its last line is not read
+        text = before + journal.read_text()
         name = json.loads(text.split("\n", 1)[0]).get("ruleset", "")
         ruleset = Path(tmp) / "ruleset.json"
         try:
@@ -346,6 +356,10 @@ def pull_log(port: str) -> tuple[str, str | None]:
             return text, ruleset.read_text()
         except DeviceError:
             return text, None
+
+
+def _no_file(exc: DeviceError) -> bool:
+    return "No such file" in str(exc) or "ENOENT" in str(exc)
 
 
 TESTED = (1, 27)  # the oldest MicroPython the firmware is tested under (the emulator's)

@@ -19,7 +19,7 @@ import sys
 from itertools import accumulate
 from pathlib import Path
 
-from arbiter_referee import journals
+from arbiter_referee import journal_chain, journals
 from arbiter_referee.journals import draws_to, read_journal
 from arbiter_referee.paths import use_firmware_path
 from arbiter_referee.rulesets import bundled, ruleset_path
@@ -54,8 +54,11 @@ class AuditError(Exception):
 
 
 def _read(log: Path):
-    """(header, checkpoint, events, cut, the text, the faults of its marker lines) of a
-    journal the audit can take, else AuditError with why not."""
+    """(header, checkpoint, events, cut, the text, the faults of its marker lines, the
+    journals before it) of the game journal the audit can take, else AuditError with
+    why not. A log pulled with the journals the game's compactions replaced holds
+    them first (journal_chain): those on the chain to the last one come back as
+    ``saved.parse`` reads them, oldest first."""
     try:
         text = log.read_text(encoding="utf-8")
     except OSError as exc:
@@ -63,10 +66,37 @@ def _read(log: Path):
     except UnicodeDecodeError:
         raise AuditError(f"{log} is not a game journal (not text)") from None
     use_firmware_path()
+    texts = journal_chain.split(text)
+    found = _journal(log, texts[-1], "")
+    if len(texts) == 1:
+        return found + ([], 0)
+    read = {len(texts) - 1: found}
+
+    def head_of(i):
+        if i not in read:
+            read[i] = _journal(log, texts[i], f" (journal {i + 1} of {len(texts)})")
+        mark = read[i][1]
+        return mark.get("head") if mark else None
+
+    on, off = journal_chain.chain(texts, head_of)
+    past = [read[i] for i in on[:-1]]
+    for i, earlier in zip(on[:-1], past, strict=True):
+        if earlier[0] != found[0]:
+            raise AuditError(f"{log}: journal {i + 1} of {len(texts)} is another game's "
+                             f"(its header differs)")
+        if earlier[5]:
+            raise AuditError(f"{log}: journal {i + 1} of {len(texts)}: {earlier[5][0]}")
+    return found + (past, off)
+
+
+def _journal(log: Path, text: str, which: str):
+    """(header, checkpoint, events, cut, text, faults of its marker lines) of one
+    journal's ``text``, else AuditError with why not."""
     from arbiter.store.journal import CHECKPOINT
 
     lines = text.split("\n")
     tail = lines.pop()  # after the last newline: nothing, or a last line cut short
+    log = f"{log}{which}"
     _header(log, lines[0] if lines else "")
     if len(lines) > 1 and lines[1].startswith(CHECKPOINT):
         _checkpoint(log, lines[1][len(CHECKPOINT):])
@@ -96,7 +126,7 @@ def _shown(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _header(log: Path, line: str) -> None:
+def _header(log: Path | str, line: str) -> None:
     """AuditError unless ``line`` is a header the device writes: a JSON object with the
     seed, the ruleset's name, the players, the options and the players' part (mix,
     absent or text)."""
@@ -122,7 +152,7 @@ def _header(log: Path, line: str) -> None:
         raise AuditError(f"{log}: the header's {key} is {_shown(header.get(key))}, not {want}")
 
 
-def _checkpoint(log: Path, text: str) -> None:
+def _checkpoint(log: Path | str, text: str) -> None:
     """AuditError unless ``text`` (after ``#ckpt``) is a checkpoint the device writes
     (journal.compact)."""
     try:
@@ -146,6 +176,9 @@ def _checkpoint(log: Path, text: str) -> None:
         ("starts", "a list of dice positions", isinstance(mark.get("starts", []), list) and
          all(isinstance(s, list) and len(s) == 5 and all(map(_is_int, s))
              for s in mark.get("starts", []))),
+        ("head", "a journal head (64 hex digits)", isinstance(mark.get("head", "0" * 64), str)
+         and len(mark.get("head", "0" * 64)) == 64 and
+         all(c in "0123456789abcdef" for c in mark.get("head", ""))),
     ) if not right]
     if wrong:
         key, want = wrong[0]
@@ -264,8 +297,27 @@ def _audit(log, ruleset_file, shown, head):
     from arbiter.store.saved import rebuild
     from arbiter_referee.compiled import loaded
 
-    header, checkpoint, events, cut, text, faults = found  # events: with undo and redo
-    found = found[:4]
+    header, checkpoint, events, cut, text, faults, past, off = found  # events: with undo and redo
+    name = ruleset_file or header["ruleset"]
+    if ruleset_file is None and name not in bundled():
+        raise AuditError(f"the journal's ruleset {_shown(name)} is not a bundled one "
+                         f"({', '.join(bundled())}): give its file with --ruleset")
+    try:
+        rules = loaded(_ruleset_text(name))
+    except ruleset.RulesetError as exc:
+        raise AuditError(f"the ruleset {name} is refused: {exc}") from None
+    notes = []  # faults: what fails the audit besides the rolls
+    if past:  # the game from its start: the first journal's events, then each's new ones
+        chained = [journal[:4] for journal in past] + [found[:4]]
+        events, wrong = journal_chain.whole(rules, header, chained[0], chained[1:])
+        faults += wrong
+        checkpoint = past[0][1]
+        notes.append(f"{len(past) + 1} journals chained by their heads, each checkpoint "
+                     f"checked against the game replayed from its start")
+    if off:
+        notes.append(f"{off} journal copy(ies) a power cut left unfinished: not on the "
+                     f"chain, not read")
+    found = (header, checkpoint, events, cut)
     start = checkpoint["n"] if checkpoint else 0
     problems: list[str] = []
     rolls = 0
@@ -282,7 +334,6 @@ def _audit(log, ruleset_file, shown, head):
             problems.append(f"event {number} ({what}): recorded "
                             f"{_dice(recorded)}, the seed gives {_dice(rolled)}")
 
-    notes = []  # faults: what fails the audit besides the rolls
     if shown is not None:
         if shown.strip().lower() != commitment(header["seed"]):
             faults.append("the seed does not hash to the commitment shown at the start: "
@@ -308,14 +359,6 @@ def _audit(log, ruleset_file, shown, head):
                             f"of the seed")
         else:
             notes.append(f"the checkpoint's dice are draw {draws:,} of the seed")
-    name = ruleset_file or header["ruleset"]
-    if ruleset_file is None and name not in bundled():
-        raise AuditError(f"the journal's ruleset {_shown(name)} is not a bundled one "
-                         f"({', '.join(bundled())}): give its file with --ruleset")
-    try:
-        rules = loaded(_ruleset_text(name))
-    except ruleset.RulesetError as exc:
-        raise AuditError(f"the ruleset {name} is refused: {exc}") from None
     try:
         rebuild(rules, found, check=check)
     except Illegal as exc:
