@@ -456,6 +456,40 @@ def test_pull_log_gives_a_journal_that_audits_and_a_csv(each_device, tmp_path):
     assert [row[5] for row in rolls] == ["d6", "d20"]
 
 
+def test_pull_log_gives_the_whole_game_with_the_journals_it_replaced(each_device, tmp_path):
+    # issue 45: "Every event is kept on flash for the audit (the checkpoints only make a
+    # resume quick)": pull-log brings game.old with the journal, the audit the whole game
+    from arbiter.game import Illegal
+    from arbiter.game.engine import Game
+    from arbiter_referee.bench.scenarios import SCALE_CYCLE
+
+    each_device.arbiter("push", "jugger")
+    played = tmp_path / "played"
+    played.mkdir()
+    game = Game(loaded(ruleset_text("jugger")), players=2, seed=7, keep=jnl.DEVICE_KEEP)
+    journal = jnl.Journal(Flash(str(played) + "/"))
+    journal.start(game)
+    while game.count() < 2 * jnl.CHECKPOINT_EVERY + 5:
+        for action in SCALE_CYCLE:
+            try:
+                journal.record(game, game.apply(action))
+            except Illegal:  # (the cycle's refusals, as the bench plays it)
+                pass
+    journal.close()
+    for name in (jnl.PAST, jnl.JOURNAL):
+        each_device.mpremote("fs", "cp", str(played / name), ":" + name)
+    out = tmp_path / "pulled.jnl"
+    each_device.arbiter("pull-log", "--out", str(out))
+    assert out.read_bytes() == (played / jnl.PAST).read_bytes() + \
+        (played / jnl.JOURNAL).read_bytes()
+    audit = subprocess.run([*ARBITER, "audit", str(out), "--head", journal.head.hex()],
+                           capture_output=True, text=True)
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    assert "3 journals chained by their heads" in audit.stdout
+    table = each_device.arbiter("pull-log", "--csv").stdout.splitlines()
+    assert table[1].startswith("1,")  # from the game's first event
+
+
 @ON_THE_EMULATOR
 def test_device_commands_back_to_back_always_answer_in_full(device, tmp_path):
     # A command that ends with a reset returns once the device is back, so the next
