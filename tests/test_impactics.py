@@ -252,6 +252,42 @@ def test_dodge_lowers_one_hit_then_ends():
     assert g.state["pieces"]["P1.chad"]["hp"] == 1
 
 
+def test_one_dodge_card_dodges_one_attack_only():
+    # 2.15: "Once a character Dodges one attack, that character is no longer Dodging."
+    # The card is used up by the attack it dodged: dodging again on it is refused, and
+    # the next hit lands.
+    g = dodge_played()
+    g.apply("dodge P1.chad")
+    g.apply("step")  # the Goon moves, and hits Chad: dodged
+    g.apply("hit P1.chad 1 kind=melee")
+    assert g.state["pieces"]["P1.chad"]["hp"] == 2
+    refused(g, "dodge P1.chad", "Chad's Dodge card is used up: one Dodge, one attack")
+    g.apply("hit P1.chad 1 kind=bullet")
+    assert g.state["pieces"]["P1.chad"]["hp"] == 1
+
+
+SEED_DODGE_TWO_ROUNDS = 106  # Chad's hand holds a Dodge card in rounds 1 and 2
+
+
+def test_a_dodge_card_of_a_later_round_dodges_again():
+    # 2.15: "The Dodging state lasts only until the end of the Combat Phase": the next
+    # round's Dodge card is a new one, and dodges once again
+    g = new(SEED_DODGE_TWO_ROUNDS)
+    for _ in range(2):
+        assert "dodge" in g.state["game"]["chad_hand"], "seed: a Dodge card each round"
+        g.apply("queue chad:dodge alex:forward1 alex:attack alex:rotate_left "
+                "alex:rotate_right alex:forward1")
+        g.apply("next")
+        g.apply("step")
+        g.apply("dodge P1.chad")
+        g.apply("hit P1.chad 1 kind=bullet")
+        assert g.state["pieces"]["P1.chad"]["hp"] == 2  # dodged
+        for _ in range(11):
+            g.apply("step")
+        g.apply("next")
+        g.apply("next")  # the End phase deals the next round's hands
+
+
 def test_simultaneous_explosions_each_lowered_by_dodge():
     # 2.15: several simultaneous barrel explosions: 1 less damage from each
     g = dodge_played()
