@@ -192,6 +192,7 @@ def _goon_counts(dead, seed, n):
     picks["actions"]["many"] = {"effects": [
         {"draw": {"val": "living_goons"}, "count": {"+": [n, 0]}, "as": "g"}]}
     g = new_game(picks, seed=seed)
+    to_combat(g)  # hits are for Combat
     for key in dead:
         g.apply("hit %s 1 kind=roundhouse" % key)
     g.apply("many")
@@ -355,9 +356,30 @@ def test_van_dammes_win_when_every_goon_is_dead():
 def test_van_dammes_win_at_a_victory_location():
     # 2.1 and 4.5: either one reaching a victory location wins; Goons there do nothing
     g = new(8)
+    to_combat(g)
     refused(g, "victory P2.kf1", "only Alex or Chad")
     g.apply("victory P1.chad")
     assert g.state["winner"] == "P1"
+
+
+def test_nothing_hits_or_moves_outside_combat():
+    # 2.5: "During the Combat Phase, the cards chosen by the van Dammes player execute in
+    # the order they were picked. After each van Dammes card executes, the Goons player
+    # makes one move with a randomly chosen Goon." In Planning and End no card plays and
+    # no Goon moves: nobody is hit and nobody reaches a victory location.
+    g = new(8)
+    for _ in range(2):  # Planning, then End
+        refused(g, "hit P2.kf1 1 kind=bullet", "nothing hits outside Combat")
+        refused(g, "hit P1.alex 1 kind=roundhouse", "nothing hits outside Combat")
+        refused(g, "victory P1.chad", "nobody moves outside Combat")
+        if g.phase()["name"] == "planning":
+            to_combat(g)
+            g.apply("hit P2.kf1 1 kind=bullet")  # in Combat, a hit
+            assert g.state["pieces"]["P2.kf1"]["hp"] == 1
+            for _ in range(12):
+                g.apply("step")
+            g.apply("next")
+    assert g.phase()["name"] == "end" and g.state["result"] is None
 
 
 def test_goons_win_when_either_van_damme_dies():
@@ -387,7 +409,9 @@ ACTIONS = ["queue dodge attack rotate_left discard:rotate_right sidestep_left si
 
 def test_every_action_undoes_exactly():
     # cards and Goons too
-    undoes_and_redoes_exactly(new(DODGE_SEED), ACTIONS + ["victory P1.chad"])
+    undoes_and_redoes_exactly(new(DODGE_SEED), ACTIONS + [
+        "queue forward1 attack rotate_left rotate_right sidestep_left sidestep_right",
+        "next", "victory P1.chad"])
 
 
 def test_a_whole_game_to_its_end_on_arbiter_run_in_both_runtimes():
@@ -468,7 +492,13 @@ def test_a_whole_game_on_the_device(rig):
     rig.keys("a")  # round 2's Planning: the new hands open by themselves
     assert rig.lines[0] == "Hands" and page_text(rig) == hands_page(g)
     assert g.state["round"] == 2
-    rig.keys("a")
+    rig.keys("b")
+    hands = g.state["game"]
+    open_menu_item(rig, "Queue 6 cards")  # hits are for Combat: the cards first
+    fill_form(rig, ["alex:" + c for c in hands["alex_hand"][:4]] +
+              ["chad:" + c for c in hands["chad_hand"][:2]])
+    rig.keys("a", "a")  # Combat, its Queue page, then the play screen
+    assert rig.lines[1] == "Combat"
     for goon in GOONS:
         if not g.state["pieces"][goon]["dead"]:
             do(rig, "Hit", [goon, 1, "roundhouse"])
