@@ -54,14 +54,15 @@ def presses_in(script):
 # two to four lines (the action and its preview in place of the message), where a
 # menu's cursor moves changed one; every game's median stays within the budget but
 # those whose cheap presses (cursor steps) are gone, the rest each doing more.
-# Double Impactics was one (71 presses, median 352 bytes, 0.34) until issue 46 refused
-# hits outside Combat: its recorded game queues round 2's cards before its hits, and
-# that form's cursor steps bring the median to 236 bytes (0.23 of a full frame).
 WHY_MORE_BYTES = {
     "tactics": "issue 21: a Tactics move is 2 presses (A picks up, A moves), each changing 3 "
                "to 4 lines (the cursor's jump, the 2-line preview): median 311 bytes a press, "
                "0.30 of a full frame, though the game's whole traffic fell by a quarter (337 "
                "to 257 KB)",
+    "impactics": "issue 21: the game menu opens at the phase's actions and at the item last "
+                 "used, so Impactics' presses lost their cheap menu steps; issue 46: a "
+                 "Goon's step says what it may do, three lines where one was: 123 presses, "
+                 "median 303 bytes, 0.29 of a full frame",
     "juggernauts": "issue 42: the play screen's A and arrows mark the press at once (the top "
                    "right cell turned over, then drawn over: 28 to 38 bytes), so a press is "
                    "seen within 100 ms; Juggernauts' presses lie either side of a gap (140 to "

@@ -19,6 +19,11 @@ ALEX = ["forward1", "forward1", "rotate_left", "rotate_left", "rotate_right", "r
         "attack", "attack"]
 CHAD = ["sidestep_left", "sidestep_left", "sidestep_right", "sidestep_right"]
 GOONS = ["P2.gun1", "P2.gun2", "P2.gun3", "P2.kf1", "P2.kf2", "P2.kf3"]
+# 2.8: "Kung Fu Goons have the following actions available: Forward 1, Forward 2, Rotate
+# Left, Rotate Right, Melee. Gun Goons have the following actions available: Forward 1,
+# Rotate Left, Rotate Right, Sidestep Left, Sidestep Right, Melee, Fire."
+GOON_ACTS = {"gun": "forward 1, rotate, sidestep, melee, fire",
+             "kf": "forward 1 or 2, rotate, melee"}
 # chi-square critical values at the 1% level (upper tail), by degrees of freedom
 CHI2_1PCT = {17: 33.409, 5: 15.086, 3: 11.345}
 
@@ -143,7 +148,7 @@ def test_each_step_plays_the_next_card_then_names_a_living_goon():
     refused(g, "next", "step through the 6 cards and Goon moves first")
     g.apply("step")
     goon = g.state["game"]["goon"]
-    assert goon in GOONS and notes(g)[-1] == "move " + g.state["pieces"][goon]["name"]
+    assert goon in GOONS and notes(g)[-1] == goon_note(g, goon)
     for _ in range(5):
         g.apply("step")
     assert notes(g)[-1] == "(discarded)"  # the fourth card: queued as a discard
@@ -151,6 +156,28 @@ def test_each_step_plays_the_next_card_then_names_a_living_goon():
         g.apply("step")
     refused(g, "step", "all 6 cards are played")
     g.apply("next")
+
+
+def goon_note(g, goon):
+    """What the device says of the Goon that moves: its name and what it may do."""
+    return "move %s: %s" % (g.state["pieces"][goon]["name"],
+                            GOON_ACTS[goon.split(".")[1].rstrip("123")])
+
+
+def test_the_moving_goon_is_named_with_what_it_may_do():
+    # 2.8: "The Goons player always has a given set of actions available, depending on
+    # what Goon has been chosen to move next." (the lists: GOON_ACTS)
+    seen = set()
+    for seed in range(3, 13):
+        g = new(seed)
+        to_combat(g)
+        for _ in range(6):
+            g.apply("step")  # the card
+            g.apply("step")  # the Goon
+            goon = g.state["game"]["goon"]
+            assert notes(g)[-1] == goon_note(g, goon)
+            seen.add(notes(g)[-1].split(": ")[1])
+    assert seen == set(GOON_ACTS.values())  # a Gun Goon and a Kung Fu Goon said
 
 
 def test_a_goon_the_card_kills_is_not_the_one_that_moves():
@@ -453,6 +480,8 @@ def page_text(rig):
 
 
 def test_a_whole_game_on_the_device(rig):
+    from arbiter.ui import wrap
+
     start_game(rig, "impactics")
     g = game_of(rig)
     assert rig.lines[1] == "Planning"
@@ -480,7 +509,8 @@ def test_a_whole_game_on_the_device(rig):
         rig.keys("a")  # then the Goon
         goon = g.state["game"]["goon"]
         assert g.state["pieces"][goon]["dead"] == 0
-        assert rig.lines[6] == "move " + g.state["pieces"][goon]["name"]
+        said = wrap(goon_note(g, goon))  # the name and the Goon's actions (2.8)
+        assert rig.lines[7 - len(said):7] == said
         rig.run(2000)  # the flash over: as many LEDs lit as the Goon's place among the six
         lit = sum(1 for colour in rig.frame.leds if any(colour))
         assert lit == GOONS.index(goon) + 1
