@@ -538,6 +538,26 @@ def test_damage_dealt_in_this_resolve_phase_cannot_be_repaired():
     assert piece_state(g, "P2.7")["state"] == "token"
 
 
+def test_repairs_belong_to_the_resolve_phase():
+    # Rules: "A card that repairs damage can repair damage that exists at the start of
+    # the resolve phase" (under "Resolve: Resolve the effects of any active cards in your
+    # matrix"): a repair is a card's effect resolved in the Resolve phase, not before
+    g = started(1)
+    g.apply("damage P2 pos=3")
+    for phase in ("energize", "command", "activate"):
+        to_phase(g, phase)
+        refused(g, "repair P2 pos=3", "repair is for the resolve phase, not " + phase)
+    to_phase(g, "resolve")
+    g.apply("repair P2 pos=3")
+    to_phase(g, "drain")
+    g.apply("damage P2 pos=4")
+    for phase in ("drain", "recover"):
+        to_phase(g, phase)
+        refused(g, "repair P2 pos=4", "repair is for the resolve phase, not " + phase)
+    assert piece_state(g, "P2.3")["state"] == "token"
+    assert piece_state(g, "P2.4")["state"] == "damaged"
+
+
 def damaged_before_resolve(seed):
     """Resolve, P2's d20 position 7 damaged in an earlier phase."""
     g = started(seed, ("d6", "d20"))
