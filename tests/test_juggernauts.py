@@ -202,6 +202,39 @@ def test_paying_for_some_tokens_only_leaves_no_active_card():
     assert player(g, "P1")["alerts"] == 3
 
 
+def test_tokens_can_be_paid_off_one_at_a_time():
+    # Rules: "Pay three Power and remove a neutralization token. You may do this as many
+    # times as you want to. If you remove the last neutralization token this way, you may
+    # activate the card."
+    g = command_with_every_position("neutralized")  # 1 Power, 2 tokens on every position
+    pos = player(g, "P1")["rolled"]
+    g.apply("add P1.power 5")
+    g.apply("unneutralize P1 pay=1")  # one token, 3 Power
+    assert piece_state(g, "P1.%d" % pos)["tokens"] == 1 and player(g, "P1")["active"] == 0
+    assert g.state["message"] == "P1.%d: 1 tokens left" % pos
+    g.apply("unneutralize P1 pay=1")  # then the other: the last, so the card activates
+    assert piece_state(g, "P1.%d" % pos)["state"] == "card"
+    assert player(g, "P1")["active"] == pos and player(g, "P1")["power"] == 0
+    refused(g, "unneutralize P1 pay=1", "P1 did not roll a neutralized card")
+    g.apply("next")
+    assert player(g, "P1")["alerts"] == 0
+
+
+def test_paying_off_one_token_may_stop_there_but_not_turn_free():
+    # Rules: "you have two options: Remove a neutralization token instead of activating
+    # the card ... Pay three Power and remove a neutralization token." The free removal
+    # is the option instead of paying: once a token is paid for, the rest are paid for
+    # too, or left where they are.
+    g = command_with_every_position("neutralized")
+    pos = player(g, "P1")["rolled"]
+    g.apply("add P1.power 2")
+    g.apply("unneutralize P1 pay=1")
+    refused(g, "unneutralize P1 free", "P1 paid for a token: the free removal was the other")
+    refused(g, "unneutralize P1 pay=1", "removing 1 tokens costs 3 Power: P1 has 0, 3 missing")
+    g.apply("next")  # nothing more is owed: the phase may end
+    assert piece_state(g, "P1.%d" % pos)["tokens"] == 1 and player(g, "P1")["alerts"] == 3
+
+
 def test_discards_reduce_the_cost_of_unneutralizing_too():
     # Rules: "If you have to meet a Power requirement at any time during the game ... you
     # may discard cards from your hand. Every card you discard reduces that Power
