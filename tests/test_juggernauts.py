@@ -259,6 +259,20 @@ def test_a_cards_reroll_rolls_the_commander_again_and_the_new_roll_counts():
     refused(started(1), "reroll P1", "reroll is for the command phase, not energize")
 
 
+def test_one_commander_reroll_a_round_more_only_by_a_cards_effect():
+    # Rules: "Take care of any cards or effects that occur during the Command phase (like
+    # re-rolling your Commander or rolling additional Command dice) now." A re-roll is a
+    # card's effect: one a round, another only when a card's effect says so (logged)
+    g = rerolled_onto_the_card(SEED_REROLL_LANDS_ON_1)
+    refused(g, "reroll P1",
+            "P1 has used this round's extra Command roll: only a card's effect gives another")
+    g.apply("bonus P1 roll")
+    assert g.state["message"] == "P1: a card's effect, one more Command roll"
+    g.apply("reroll P1")
+    refused(g, "reroll P1", "P1 has used this round's extra Command roll")
+    assert len(rolls(g, "command")) == 4  # P1's and P2's rolls, then P1's two re-rolls
+
+
 def rerolled_onto_the_card(seed):
     """P1's d4 with one card left (1), the rest damaged: Command misses it, and the
     re-roll (a card's effect) lands on it (as ``seed`` must have it)."""
@@ -322,6 +336,42 @@ def test_no_attack_without_an_active_card():
     assert player(g, "P1")["active"] == 0
     to_phase(g, "resolve")
     refused(g, "attack P1 level=1", "P1 has no active card to attack with")
+
+
+def test_one_active_card_launches_one_attack_a_round():
+    # Rules: "Resolve the effects of any active cards in your matrix." and "If you're
+    # launching an attack, select an attack level, spend the required Power, then have
+    # your opponent roll his or her Commander the number of times indicated": one active
+    # card, one attack (of any level) a round; more only by a card's effect, said in the
+    # log ("A card that's just been activated ... still gets to generate its effect")
+    g = at_resolve()
+    g.apply("attack P1 level=2 mode=split")  # two first-level attacks, one attack
+    refused(g, "attack P1 level=1",
+            "P1 has made this round's attack: only a card's effect gives another")
+    g.apply("bonus P1 attack")  # a card's effect: one more attack
+    assert g.state["message"] == "P1: a card's effect, one more attack"
+    g.apply("attack P1 level=1")
+    refused(g, "attack P1 level=1", "P1 has made this round's attack")
+    g.apply("attack P2 level=1")  # P2's own attack is its own
+    refused(g, "attack P2 level=1", "P2 has made this round's attack")
+    for p in ("P1", "P2"):  # the targets defended, on to the next round's Resolve
+        for pos, n in targeted(g, {"P1": "P2", "P2": "P1"}[p]).items():
+            for _ in range(n):
+                g.apply("defend %s pos=%d level=0" % ({"P1": "P2", "P2": "P1"}[p], pos))
+    g.apply("next")
+    g = to_phase(g, "resolve")
+    if player(g, "P1")["active"]:
+        g.apply("attack P1 level=1")  # a new round, a new attack
+        refused(g, "attack P1 level=1", "P1 has made this round's attack")
+
+
+def test_ten_level_1_attacks_from_one_card_are_refused():
+    # the audit's exploit: ten first-level attacks in one Resolve phase from one card
+    g = at_resolve()
+    g.apply("attack P1 level=1")
+    for _ in range(9):
+        refused(g, "attack P1 level=1", "P1 has made this round's attack")
+    assert sum(targeted(g, "P2").values()) == 1
 
 
 def test_a_level_1_attack_is_free_and_rolls_the_defenders_commander_once():
