@@ -273,6 +273,55 @@ def test_one_commander_reroll_a_round_more_only_by_a_cards_effect():
     assert len(rolls(g, "command")) == 4  # P1's and P2's rolls, then P1's two re-rolls
 
 
+SEED_EXTRA_DIE_ON_3 = 0  # P1's d6 activates 6 in Command; an additional Command die rolls 3
+
+
+@pytest.mark.parametrize("three", ["card", "damaged"])
+def test_an_additional_command_die_can_activate_a_second_card(three):
+    # Rules: "Take care of any cards or effects that occur during the Command phase (like
+    # re-rolling your Commander or rolling additional Command dice) now." and "Resolve
+    # the effects of any active cards in your matrix": an additional die landing on
+    # another card activates it too, one more attack this round; on a damaged sector it
+    # activates nothing
+    g = started(SEED_EXTRA_DIE_ON_3)
+    if three == "damaged":
+        g.apply("damage P1 pos=3")
+    g.apply("next")
+    assert player(g, "P1")["active"] == 6
+    g.apply("extra_die P1")
+    extra = rolls(g, "additional command")[-1]
+    assert (extra["player"], extra["die"], extra["rolls"]) == ("P1", "d6", [3])
+    refused(g, "extra_die P1",
+            "P1 has used this round's extra Command roll: only a card's effect gives another")
+    if three == "card":
+        assert g.state["message"] == "P1 rolled 3: a second active card, one more attack"
+    else:
+        assert g.state["message"] == "P1 rolled 3: no second active card"
+    assert player(g, "P1")["active"] == 6  # the first active card stays
+    g.apply("power P1 20")
+    to_phase(g, "resolve")
+    g.apply("attack P1 level=1")
+    if three == "card":
+        g.apply("attack P1 level=1")  # the second active card's attack
+    refused(g, "attack P1 level=1", "P1 has made this round's attack")
+
+
+def test_an_additional_command_die_may_find_the_active_card_the_commander_missed():
+    # Rules: "If you do not have an active card by the end of your command phase ... put
+    # an alert token on your deck. Remove all alert tokens when you activate an undamaged
+    # sector."
+    g = started(SEED_REROLL_LANDS_ON_1, ("d4", "d6"))
+    for pos in (2, 3, 4):
+        g.apply("damage P1 pos=%d" % pos)
+    g.apply("set P1.alerts 2")
+    g.apply("next")
+    assert player(g, "P1")["active"] == 0
+    g.apply("extra_die P1")  # lands on 1, the one card left
+    assert player(g, "P1")["active"] == 1 and g.state["message"] == "P1 rolled 1: card"
+    g.apply("next")
+    assert player(g, "P1")["alerts"] == 0
+
+
 def rerolled_onto_the_card(seed):
     """P1's d4 with one card left (1), the rest damaged: Command misses it, and the
     re-roll (a card's effect) lands on it (as ``seed`` must have it)."""
@@ -865,7 +914,7 @@ EVERY_ACTION = [
     "attack P1 level=2 mode=split", "attack P1 level=3 mode=split",
     "attack P1 level=3 mode=triple", "mark P2 pos=2",
     "mark P2 pos=2 neutralizing", "defend P2 pos=5 level=3", "defend P2 pos=5 level=0",
-    "roll d20 2", "add P1.power 1", "set P1.1.state token",
+    "roll d20 2", "add P1.power 1", "set P1.1.state token", "bonus P1 attack",
 ]
 
 
@@ -919,6 +968,8 @@ def test_command_phase_actions_are_undone_exactly():
     undone_exactly(g, "commander P1 d8")
     g = command_with_every_position("damaged")
     undone_exactly(g, "reroll P1")
+    undone_exactly(g, "extra_die P1")
+    undone_exactly(g, "bonus P1 roll")
     g = at_resolve(5, ("d6", "d8", "d4"), battle_royale=True)
     undone_exactly(g, "attack P1 level=1 on=P3")
 
