@@ -60,8 +60,9 @@ WHY_MORE_BYTES = {
                "0.30 of a full frame, though the game's whole traffic fell by a quarter (337 "
                "to 257 KB)",
     "impactics": "issue 21: the game menu opens at the phase's actions and at the item last "
-                 "used, so Impactics' 71 presses lost their cheap menu steps: median 352 "
-                 "bytes, 0.34 of a full frame",
+                 "used, so Impactics' presses lost their cheap menu steps; issue 46: a "
+                 "Goon's step says what it may do, three lines where one was: 123 presses, "
+                 "median 303 bytes, 0.29 of a full frame",
     "juggernauts": "issue 42: the play screen's A and arrows mark the press at once (the top "
                    "right cell turned over, then drawn over: 28 to 38 bytes), so a press is "
                    "seen within 100 ms; Juggernauts' presses lie either side of a gap (140 to "

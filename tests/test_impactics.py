@@ -19,6 +19,11 @@ ALEX = ["forward1", "forward1", "rotate_left", "rotate_left", "rotate_right", "r
         "attack", "attack"]
 CHAD = ["sidestep_left", "sidestep_left", "sidestep_right", "sidestep_right"]
 GOONS = ["P2.gun1", "P2.gun2", "P2.gun3", "P2.kf1", "P2.kf2", "P2.kf3"]
+# 2.8: "Kung Fu Goons have the following actions available: Forward 1, Forward 2, Rotate
+# Left, Rotate Right, Melee. Gun Goons have the following actions available: Forward 1,
+# Rotate Left, Rotate Right, Sidestep Left, Sidestep Right, Melee, Fire."
+GOON_ACTS = {"gun": "forward 1, rotate, sidestep, melee, fire",
+             "kf": "forward 1 or 2, rotate, melee"}
 # chi-square critical values at the 1% level (upper tail), by degrees of freedom
 CHI2_1PCT = {17: 33.409, 5: 15.086, 3: 11.345}
 
@@ -143,7 +148,7 @@ def test_each_step_plays_the_next_card_then_names_a_living_goon():
     refused(g, "next", "step through the 6 cards and Goon moves first")
     g.apply("step")
     goon = g.state["game"]["goon"]
-    assert goon in GOONS and notes(g)[-1] == "move " + g.state["pieces"][goon]["name"]
+    assert goon in GOONS and notes(g)[-1] == goon_note(g, goon)
     for _ in range(5):
         g.apply("step")
     assert notes(g)[-1] == "(discarded)"  # the fourth card: queued as a discard
@@ -151,6 +156,28 @@ def test_each_step_plays_the_next_card_then_names_a_living_goon():
         g.apply("step")
     refused(g, "step", "all 6 cards are played")
     g.apply("next")
+
+
+def goon_note(g, goon):
+    """What the device says of the Goon that moves: its name and what it may do."""
+    return "move %s: %s" % (g.state["pieces"][goon]["name"],
+                            GOON_ACTS[goon.split(".")[1].rstrip("123")])
+
+
+def test_the_moving_goon_is_named_with_what_it_may_do():
+    # 2.8: "The Goons player always has a given set of actions available, depending on
+    # what Goon has been chosen to move next." (the lists: GOON_ACTS)
+    seen = set()
+    for seed in range(3, 13):
+        g = new(seed)
+        to_combat(g)
+        for _ in range(6):
+            g.apply("step")  # the card
+            g.apply("step")  # the Goon
+            goon = g.state["game"]["goon"]
+            assert notes(g)[-1] == goon_note(g, goon)
+            seen.add(notes(g)[-1].split(": ")[1])
+    assert seen == set(GOON_ACTS.values())  # a Gun Goon and a Kung Fu Goon said
 
 
 def test_a_goon_the_card_kills_is_not_the_one_that_moves():
@@ -192,6 +219,7 @@ def _goon_counts(dead, seed, n):
     picks["actions"]["many"] = {"effects": [
         {"draw": {"val": "living_goons"}, "count": {"+": [n, 0]}, "as": "g"}]}
     g = new_game(picks, seed=seed)
+    to_combat(g)  # hits are for Combat
     for key in dead:
         g.apply("hit %s 1 kind=roundhouse" % key)
     g.apply("many")
@@ -250,6 +278,42 @@ def test_dodge_lowers_one_hit_then_ends():
     assert g.state["pieces"]["P1.chad"]["hp"] == 2
     g.apply("hit P1.chad 1 kind=melee")
     assert g.state["pieces"]["P1.chad"]["hp"] == 1
+
+
+def test_one_dodge_card_dodges_one_attack_only():
+    # 2.15: "Once a character Dodges one attack, that character is no longer Dodging."
+    # The card is used up by the attack it dodged: dodging again on it is refused, and
+    # the next hit lands.
+    g = dodge_played()
+    g.apply("dodge P1.chad")
+    g.apply("step")  # the Goon moves, and hits Chad: dodged
+    g.apply("hit P1.chad 1 kind=melee")
+    assert g.state["pieces"]["P1.chad"]["hp"] == 2
+    refused(g, "dodge P1.chad", "Chad's Dodge card is used up: one Dodge, one attack")
+    g.apply("hit P1.chad 1 kind=bullet")
+    assert g.state["pieces"]["P1.chad"]["hp"] == 1
+
+
+SEED_DODGE_TWO_ROUNDS = 106  # Chad's hand holds a Dodge card in rounds 1 and 2
+
+
+def test_a_dodge_card_of_a_later_round_dodges_again():
+    # 2.15: "The Dodging state lasts only until the end of the Combat Phase": the next
+    # round's Dodge card is a new one, and dodges once again
+    g = new(SEED_DODGE_TWO_ROUNDS)
+    for _ in range(2):
+        assert "dodge" in g.state["game"]["chad_hand"], "seed: a Dodge card each round"
+        g.apply("queue chad:dodge alex:forward1 alex:attack alex:rotate_left "
+                "alex:rotate_right alex:forward1")
+        g.apply("next")
+        g.apply("step")
+        g.apply("dodge P1.chad")
+        g.apply("hit P1.chad 1 kind=bullet")
+        assert g.state["pieces"]["P1.chad"]["hp"] == 2  # dodged
+        for _ in range(11):
+            g.apply("step")
+        g.apply("next")
+        g.apply("next")  # the End phase deals the next round's hands
 
 
 def test_simultaneous_explosions_each_lowered_by_dodge():
@@ -319,9 +383,30 @@ def test_van_dammes_win_when_every_goon_is_dead():
 def test_van_dammes_win_at_a_victory_location():
     # 2.1 and 4.5: either one reaching a victory location wins; Goons there do nothing
     g = new(8)
+    to_combat(g)
     refused(g, "victory P2.kf1", "only Alex or Chad")
     g.apply("victory P1.chad")
     assert g.state["winner"] == "P1"
+
+
+def test_nothing_hits_or_moves_outside_combat():
+    # 2.5: "During the Combat Phase, the cards chosen by the van Dammes player execute in
+    # the order they were picked. After each van Dammes card executes, the Goons player
+    # makes one move with a randomly chosen Goon." In Planning and End no card plays and
+    # no Goon moves: nobody is hit and nobody reaches a victory location.
+    g = new(8)
+    for _ in range(2):  # Planning, then End
+        refused(g, "hit P2.kf1 1 kind=bullet", "nothing hits outside Combat")
+        refused(g, "hit P1.alex 1 kind=roundhouse", "nothing hits outside Combat")
+        refused(g, "victory P1.chad", "nobody moves outside Combat")
+        if g.phase()["name"] == "planning":
+            to_combat(g)
+            g.apply("hit P2.kf1 1 kind=bullet")  # in Combat, a hit
+            assert g.state["pieces"]["P2.kf1"]["hp"] == 1
+            for _ in range(12):
+                g.apply("step")
+            g.apply("next")
+    assert g.phase()["name"] == "end" and g.state["result"] is None
 
 
 def test_goons_win_when_either_van_damme_dies():
@@ -351,7 +436,9 @@ ACTIONS = ["queue dodge attack rotate_left discard:rotate_right sidestep_left si
 
 def test_every_action_undoes_exactly():
     # cards and Goons too
-    undoes_and_redoes_exactly(new(DODGE_SEED), ACTIONS + ["victory P1.chad"])
+    undoes_and_redoes_exactly(new(DODGE_SEED), ACTIONS + [
+        "queue forward1 attack rotate_left rotate_right sidestep_left sidestep_right",
+        "next", "victory P1.chad"])
 
 
 def test_a_whole_game_to_its_end_on_arbiter_run_in_both_runtimes():
@@ -393,6 +480,8 @@ def page_text(rig):
 
 
 def test_a_whole_game_on_the_device(rig):
+    from arbiter.ui import wrap
+
     start_game(rig, "impactics")
     g = game_of(rig)
     assert rig.lines[1] == "Planning"
@@ -420,7 +509,8 @@ def test_a_whole_game_on_the_device(rig):
         rig.keys("a")  # then the Goon
         goon = g.state["game"]["goon"]
         assert g.state["pieces"][goon]["dead"] == 0
-        assert rig.lines[6] == "move " + g.state["pieces"][goon]["name"]
+        said = wrap(goon_note(g, goon))  # the name and the Goon's actions (2.8)
+        assert rig.lines[7 - len(said):7] == said
         rig.run(2000)  # the flash over: as many LEDs lit as the Goon's place among the six
         lit = sum(1 for colour in rig.frame.leds if any(colour))
         assert lit == GOONS.index(goon) + 1
@@ -432,7 +522,13 @@ def test_a_whole_game_on_the_device(rig):
     rig.keys("a")  # round 2's Planning: the new hands open by themselves
     assert rig.lines[0] == "Hands" and page_text(rig) == hands_page(g)
     assert g.state["round"] == 2
-    rig.keys("a")
+    rig.keys("b")
+    hands = g.state["game"]
+    open_menu_item(rig, "Queue 6 cards")  # hits are for Combat: the cards first
+    fill_form(rig, ["alex:" + c for c in hands["alex_hand"][:4]] +
+              ["chad:" + c for c in hands["chad_hand"][:2]])
+    rig.keys("a", "a")  # Combat, its Queue page, then the play screen
+    assert rig.lines[1] == "Combat"
     for goon in GOONS:
         if not g.state["pieces"][goon]["dead"]:
             do(rig, "Hit", [goon, 1, "roundhouse"])

@@ -202,6 +202,39 @@ def test_paying_for_some_tokens_only_leaves_no_active_card():
     assert player(g, "P1")["alerts"] == 3
 
 
+def test_tokens_can_be_paid_off_one_at_a_time():
+    # Rules: "Pay three Power and remove a neutralization token. You may do this as many
+    # times as you want to. If you remove the last neutralization token this way, you may
+    # activate the card."
+    g = command_with_every_position("neutralized")  # 1 Power, 2 tokens on every position
+    pos = player(g, "P1")["rolled"]
+    g.apply("add P1.power 5")
+    g.apply("unneutralize P1 pay=1")  # one token, 3 Power
+    assert piece_state(g, "P1.%d" % pos)["tokens"] == 1 and player(g, "P1")["active"] == 0
+    assert g.state["message"] == "P1.%d: 1 tokens left" % pos
+    g.apply("unneutralize P1 pay=1")  # then the other: the last, so the card activates
+    assert piece_state(g, "P1.%d" % pos)["state"] == "card"
+    assert player(g, "P1")["active"] == pos and player(g, "P1")["power"] == 0
+    refused(g, "unneutralize P1 pay=1", "P1 did not roll a neutralized card")
+    g.apply("next")
+    assert player(g, "P1")["alerts"] == 0
+
+
+def test_paying_off_one_token_may_stop_there_but_not_turn_free():
+    # Rules: "you have two options: Remove a neutralization token instead of activating
+    # the card ... Pay three Power and remove a neutralization token." The free removal
+    # is the option instead of paying: once a token is paid for, the rest are paid for
+    # too, or left where they are.
+    g = command_with_every_position("neutralized")
+    pos = player(g, "P1")["rolled"]
+    g.apply("add P1.power 2")
+    g.apply("unneutralize P1 pay=1")
+    refused(g, "unneutralize P1 free", "P1 paid for a token: the free removal was the other")
+    refused(g, "unneutralize P1 pay=1", "removing 1 tokens costs 3 Power: P1 has 0, 3 missing")
+    g.apply("next")  # nothing more is owed: the phase may end
+    assert piece_state(g, "P1.%d" % pos)["tokens"] == 1 and player(g, "P1")["alerts"] == 3
+
+
 def test_discards_reduce_the_cost_of_unneutralizing_too():
     # Rules: "If you have to meet a Power requirement at any time during the game ... you
     # may discard cards from your hand. Every card you discard reduces that Power
@@ -224,6 +257,69 @@ def test_a_cards_reroll_rolls_the_commander_again_and_the_new_roll_counts():
     g.apply("next")
     assert player(g, "P1")["alerts"] == 0  # the re-rolled card activated
     refused(started(1), "reroll P1", "reroll is for the command phase, not energize")
+
+
+def test_one_commander_reroll_a_round_more_only_by_a_cards_effect():
+    # Rules: "Take care of any cards or effects that occur during the Command phase (like
+    # re-rolling your Commander or rolling additional Command dice) now." A re-roll is a
+    # card's effect: one a round, another only when a card's effect says so (logged)
+    g = rerolled_onto_the_card(SEED_REROLL_LANDS_ON_1)
+    refused(g, "reroll P1",
+            "P1 has used this round's extra Command roll: only a card's effect gives another")
+    g.apply("bonus P1 roll")
+    assert g.state["message"] == "P1: a card's effect, one more Command roll"
+    g.apply("reroll P1")
+    refused(g, "reroll P1", "P1 has used this round's extra Command roll")
+    assert len(rolls(g, "command")) == 4  # P1's and P2's rolls, then P1's two re-rolls
+
+
+SEED_EXTRA_DIE_ON_3 = 0  # P1's d6 activates 6 in Command; an additional Command die rolls 3
+
+
+@pytest.mark.parametrize("three", ["card", "damaged"])
+def test_an_additional_command_die_can_activate_a_second_card(three):
+    # Rules: "Take care of any cards or effects that occur during the Command phase (like
+    # re-rolling your Commander or rolling additional Command dice) now." and "Resolve
+    # the effects of any active cards in your matrix": an additional die landing on
+    # another card activates it too, one more attack this round; on a damaged sector it
+    # activates nothing
+    g = started(SEED_EXTRA_DIE_ON_3)
+    if three == "damaged":
+        g.apply("damage P1 pos=3")
+    g.apply("next")
+    assert player(g, "P1")["active"] == 6
+    g.apply("extra_die P1")
+    extra = rolls(g, "additional command")[-1]
+    assert (extra["player"], extra["die"], extra["rolls"]) == ("P1", "d6", [3])
+    refused(g, "extra_die P1",
+            "P1 has used this round's extra Command roll: only a card's effect gives another")
+    if three == "card":
+        assert g.state["message"] == "P1 rolled 3: a second active card, one more attack"
+    else:
+        assert g.state["message"] == "P1 rolled 3: no second active card"
+    assert player(g, "P1")["active"] == 6  # the first active card stays
+    g.apply("power P1 20")
+    to_phase(g, "resolve")
+    g.apply("attack P1 level=1")
+    if three == "card":
+        g.apply("attack P1 level=1")  # the second active card's attack
+    refused(g, "attack P1 level=1", "P1 has made this round's attack")
+
+
+def test_an_additional_command_die_may_find_the_active_card_the_commander_missed():
+    # Rules: "If you do not have an active card by the end of your command phase ... put
+    # an alert token on your deck. Remove all alert tokens when you activate an undamaged
+    # sector."
+    g = started(SEED_REROLL_LANDS_ON_1, ("d4", "d6"))
+    for pos in (2, 3, 4):
+        g.apply("damage P1 pos=%d" % pos)
+    g.apply("set P1.alerts 2")
+    g.apply("next")
+    assert player(g, "P1")["active"] == 0
+    g.apply("extra_die P1")  # lands on 1, the one card left
+    assert player(g, "P1")["active"] == 1 and g.state["message"] == "P1 rolled 1: card"
+    g.apply("next")
+    assert player(g, "P1")["alerts"] == 0
 
 
 def rerolled_onto_the_card(seed):
@@ -289,6 +385,42 @@ def test_no_attack_without_an_active_card():
     assert player(g, "P1")["active"] == 0
     to_phase(g, "resolve")
     refused(g, "attack P1 level=1", "P1 has no active card to attack with")
+
+
+def test_one_active_card_launches_one_attack_a_round():
+    # Rules: "Resolve the effects of any active cards in your matrix." and "If you're
+    # launching an attack, select an attack level, spend the required Power, then have
+    # your opponent roll his or her Commander the number of times indicated": one active
+    # card, one attack (of any level) a round; more only by a card's effect, said in the
+    # log ("A card that's just been activated ... still gets to generate its effect")
+    g = at_resolve()
+    g.apply("attack P1 level=2 mode=split")  # two first-level attacks, one attack
+    refused(g, "attack P1 level=1",
+            "P1 has made this round's attack: only a card's effect gives another")
+    g.apply("bonus P1 attack")  # a card's effect: one more attack
+    assert g.state["message"] == "P1: a card's effect, one more attack"
+    g.apply("attack P1 level=1")
+    refused(g, "attack P1 level=1", "P1 has made this round's attack")
+    g.apply("attack P2 level=1")  # P2's own attack is its own
+    refused(g, "attack P2 level=1", "P2 has made this round's attack")
+    for p in ("P1", "P2"):  # the targets defended, on to the next round's Resolve
+        for pos, n in targeted(g, {"P1": "P2", "P2": "P1"}[p]).items():
+            for _ in range(n):
+                g.apply("defend %s pos=%d level=0" % ({"P1": "P2", "P2": "P1"}[p], pos))
+    g.apply("next")
+    g = to_phase(g, "resolve")
+    if player(g, "P1")["active"]:
+        g.apply("attack P1 level=1")  # a new round, a new attack
+        refused(g, "attack P1 level=1", "P1 has made this round's attack")
+
+
+def test_ten_level_1_attacks_from_one_card_are_refused():
+    # the audit's exploit: ten first-level attacks in one Resolve phase from one card
+    g = at_resolve()
+    g.apply("attack P1 level=1")
+    for _ in range(9):
+        refused(g, "attack P1 level=1", "P1 has made this round's attack")
+    assert sum(targeted(g, "P2").values()) == 1
 
 
 def test_a_level_1_attack_is_free_and_rolls_the_defenders_commander_once():
@@ -538,6 +670,26 @@ def test_damage_dealt_in_this_resolve_phase_cannot_be_repaired():
     assert piece_state(g, "P2.7")["state"] == "token"
 
 
+def test_repairs_belong_to_the_resolve_phase():
+    # Rules: "A card that repairs damage can repair damage that exists at the start of
+    # the resolve phase" (under "Resolve: Resolve the effects of any active cards in your
+    # matrix"): a repair is a card's effect resolved in the Resolve phase, not before
+    g = started(1)
+    g.apply("damage P2 pos=3")
+    for phase in ("energize", "command", "activate"):
+        to_phase(g, phase)
+        refused(g, "repair P2 pos=3", "repair is for the resolve phase, not " + phase)
+    to_phase(g, "resolve")
+    g.apply("repair P2 pos=3")
+    to_phase(g, "drain")
+    g.apply("damage P2 pos=4")
+    for phase in ("drain", "recover"):
+        to_phase(g, phase)
+        refused(g, "repair P2 pos=4", "repair is for the resolve phase, not " + phase)
+    assert piece_state(g, "P2.3")["state"] == "token"
+    assert piece_state(g, "P2.4")["state"] == "damaged"
+
+
 def damaged_before_resolve(seed):
     """Resolve, P2's d20 position 7 damaged in an earlier phase."""
     g = started(seed, ("d6", "d20"))
@@ -762,7 +914,7 @@ EVERY_ACTION = [
     "attack P1 level=2 mode=split", "attack P1 level=3 mode=split",
     "attack P1 level=3 mode=triple", "mark P2 pos=2",
     "mark P2 pos=2 neutralizing", "defend P2 pos=5 level=3", "defend P2 pos=5 level=0",
-    "roll d20 2", "add P1.power 1", "set P1.1.state token",
+    "roll d20 2", "add P1.power 1", "set P1.1.state token", "bonus P1 attack",
 ]
 
 
@@ -816,6 +968,8 @@ def test_command_phase_actions_are_undone_exactly():
     undone_exactly(g, "commander P1 d8")
     g = command_with_every_position("damaged")
     undone_exactly(g, "reroll P1")
+    undone_exactly(g, "extra_die P1")
+    undone_exactly(g, "bonus P1 roll")
     g = at_resolve(5, ("d6", "d8", "d4"), battle_royale=True)
     undone_exactly(g, "attack P1 level=1 on=P3")
 
