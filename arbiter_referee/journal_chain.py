@@ -11,9 +11,8 @@ never taken on trust.
 
 from __future__ import annotations
 
+import io
 import json
-
-from arbiter_referee.journals import journal_heads
 
 
 def split(text: str) -> list[str]:
@@ -32,8 +31,10 @@ def chain(texts: list[str], head_of) -> tuple[list[int], int]:
     """(the indices of the journals on the chain that ends at the last one, oldest
     first; how many are off it). ``head_of(i)``: the head journal ``i``'s checkpoint
     carries, or None when it has none."""
+    from arbiter.store.journal import file_head  # (use_firmware_path: the caller's)
+
     on = [len(texts) - 1]
-    heads = [journal_heads(t)[0] for t in texts]
+    heads = [file_head(io.BytesIO(t.encode())).hex() for t in texts]
     while True:
         wanted = head_of(on[0])
         if wanted is None:

@@ -18,6 +18,7 @@ LET_GO = (
     " game.shapes game.words"  # the deep checks of a new ruleset
     " store.saved game.replay"  # a saved game found, read back and replayed
     " store.firmware"  # the firmware's files checked before a game starts
+    " store.past"  # a journal a compaction replaces, kept in game.old
     " game.start game.teams"  # a game's start (and an undo back to it), its teams
     " game.order"  # the turn order worked out, a win or loss resolved
     " game.decks"  # an action's cards

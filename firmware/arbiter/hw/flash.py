@@ -99,45 +99,6 @@ class Flash:
             f.write(text)
         self.wrote(len(text))
 
-    def add_whole_lines(self, name, to):
-        """Append file ``name``'s whole lines (not a last line cut short) to the end of
-        ``to``, after a newline if ``to`` ends mid-line (a power cut stopped a copy)."""
-        end = self._whole_lines(name)
-        if not end:
-            return
-        gap = self.exists(to) and not self.ends_with(to, b"\n")
-        buf = bytearray(256)
-        with self._open(self.path(name), "rb") as source:
-            with self._open(self.path(to), "ab") as f:
-                if gap:
-                    f.write(b"\n")
-                left = end
-                while left:
-                    got = source.readinto(buf)
-                    if not got:
-                        break
-                    got = min(got, left)
-                    f.write(memoryview(buf)[:got])
-                    left -= got
-        self.wrote(end + gap)
-
-    def _whole_lines(self, name):
-        """Bytes of file ``name`` up to its last newline (0 when none, or no file),
-        read from its end."""
-        try:
-            with self._open(self.path(name), "rb") as f:
-                at = f.seek(0, 2)
-                while at > 0:
-                    step = min(256, at)
-                    at -= step
-                    f.seek(at)
-                    found = f.read(step).rfind(b"\n")
-                    if found >= 0:
-                        return at + found + 1
-        except OSError:
-            pass
-        return 0
-
     def names(self, folder):
         """The files in ``folder``, sorted; none when it does not exist."""
         try:

@@ -19,8 +19,7 @@ heap holds a line at a time.
 Before a compaction replaces the journal, its whole lines go to the end of
 ``game.old`` (``PAST``): with it the table holds every event of the game, and the
 audit replays it from the start, each checkpoint checked against the replay (a
-checkpoint only makes a resume quick). The copy stops while the flash has less than
-``PAST_ROOM`` free: the game's own journal comes first.
+checkpoint only makes a resume quick); store/past.py copies it.
 
 A hash chain runs over the journal's lines (``link``): its head is the SHA-256 of
 the head before and the line. A checkpoint carries the head of the journal it
@@ -32,6 +31,7 @@ after editing the file, but not make it match the head the table saw.
 
 import json
 
+from arbiter.game.jobs import let_go
 from arbiter.store import CLOSED, JOURNAL, PAST  # noqa: F401 (theirs: saved.py, the host's)
 
 CHECKPOINT = "#ckpt "  # starts the checkpoint line, after the header
@@ -39,7 +39,6 @@ CHECKPOINT_EVERY = 80  # a checkpoint of 2-3 KB spread over this many events: un
 HEAD = "#head "  # the chain's head, written before CLOSED
 ZERO = bytes(32)  # the head before the header line
 MAX_BYTES = 32768  # compacted, a device's journal stays under 5 KB; more is not one
-PAST_ROOM = 32768  # bytes free below which game.old no longer grows (setup.LOW_FLASH's 2x)
 DEVICE_KEEP = 20  # log entries a game keeps in RAM on the device: its log page shows 20
 
 
@@ -98,9 +97,10 @@ class Journal:
         for undone in reversed(history.undone):
             parts += [undone[0], "\n"]
         parts += ["undo\n"] * len(history.undone)
-        free = self.flash.free()
-        if free is None or free >= PAST_ROOM:
-            self.flash.add_whole_lines(JOURNAL, PAST)
+        from arbiter.store import past
+
+        past.keep(self.flash)
+        let_go("store", "past")
         self.flash.write(JOURNAL, parts)
         self.base = start
         self.head = self.read_head()  # of the lines as written (a checkpoint is KBs)
