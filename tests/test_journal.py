@@ -739,9 +739,11 @@ def test_a_copy_a_power_cut_stopped_is_left_off_the_chain(tmp_path, capsys):
 
 
 def test_a_full_flash_stops_keeping_the_replaced_journals_not_the_game(tmp_path, monkeypatch):
-    # the game's own journal comes first: with less than PAST_ROOM free, game.old stays
+    # the game's own journal comes first: with less than past.ROOM free, game.old stays
+    from arbiter.store import past
+
     flash = Flash(str(tmp_path) + "/")
-    monkeypatch.setattr(Flash, "free", lambda self: jnl.PAST_ROOM - 1)
+    monkeypatch.setattr(Flash, "free", lambda self, room=past.ROOM: room - 1)
     game = device_game()
     play_on(flash, game, LONG * 30)
     assert not flash.exists(jnl.PAST)
