@@ -211,7 +211,7 @@ def test_tokens_can_be_paid_off_one_at_a_time():
     g.apply("add P1.power 5")
     g.apply("unneutralize P1 pay=1")  # one token, 3 Power
     assert piece_state(g, "P1.%d" % pos)["tokens"] == 1 and player(g, "P1")["active"] == 0
-    assert g.state["message"] == "P1.%d: 1 tokens left" % pos
+    assert g.state["message"] == "P1's card %d: 1 token left" % pos  # player words
     g.apply("unneutralize P1 pay=1")  # then the other: the last, so the card activates
     assert piece_state(g, "P1.%d" % pos)["state"] == "card"
     assert player(g, "P1")["active"] == pos and player(g, "P1")["power"] == 0
