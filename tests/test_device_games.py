@@ -432,17 +432,25 @@ def test_the_device_commits_to_its_seed_before_each_player_seals_the_dice(make_r
     rig.keys("a")  # start: the commitment, no game yet
     assert rig.lines[:2] == ["New game", "Dice sealed:"]
     shown = "".join(rig.lines[2:6])
-    assert len(shown) == 64 and rig.lines[7] == "P1: press A"
+    assert len(shown) == 64 and rig.lines[7].strip() == "P1: 4 arrows"
     assert rig.lines[6].startswith("FW ")  # the firmware that referees, in the same photo
     assert game_of(rig) is None and not (tmp_path / "game.jnl").exists()
     assert shown != commitment(7)  # a fresh seed, not the boot generator's
-    rig.run(333)  # P1 presses when they like
-    rig.keys("a")
-    assert rig.lines[7] == "P2: press A"
+    # issue 45: "The players' part is the players'. Each player chooses it (for example
+    # a few arrow presses or digits), it is on the screen before the first roll"
+    rig.run(333)  # when they like: the time is no part of it
+    rig.keys("up", "up", "left", "right")
+    assert rig.lines[1] == "Yours: UULR" and rig.lines[7].strip() == "P2: 4 arrows"
+    rig.keys("down", "down", "down", "right", "b")  # P2 changes their mind
+    assert rig.lines[0] == "New game" and rig.lines[7].strip() == "P2: 4 arrows DDD"
+    rig.keys("down")
+    assert rig.lines[0] == "Photo, then A" and rig.lines[1] == "Yours: UULR DDDD"
+    assert "".join(rig.lines[2:6]) == shown and rig.lines[6].startswith("FW ")
+    assert game_of(rig) is None  # not before the photo
     rig.keys("a")
     game = game_of(rig)
     assert commitment(game.seed) == shown
-    assert len(game.mix.split(".")) == 2  # each press's time
+    assert game.mix == "UULR.DDDD"
     open_menu_item(rig, "Roll dice")
     fill_form(rig, ["d20", 1])
     digest = hashlib.sha256(game.seed.to_bytes(8, "big") + game.mix.encode()).digest()

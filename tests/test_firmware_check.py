@@ -36,7 +36,7 @@ def test_a_deployed_firmware_starts_and_its_digest_is_beside_the_commitment(depl
     lines = new_game(rig)
     assert lines[0] == "New game"
     digest = firmware_digest((deployed / MANIFEST).read_text())
-    assert lines[6].strip() == "FW " + digest and lines[7].strip() == "P1: press A"
+    assert lines[6].strip() == "FW " + digest and lines[7].strip() == "P1: 4 arrows"
     seal(rig)
     assert rig.lines[0] != "Can't start"
 

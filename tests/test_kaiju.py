@@ -930,8 +930,10 @@ def test_on_the_device_the_forms_and_the_preview_are_the_same_under_micropython(
     from arbiter_referee.emulator.session import run_session
 
     # the game menu: the phase's actions first, by name; it opens at the item last used
-    # Play, Kaiju, 3 players, start, each player's sealing press, then on
-    script = ("wait=800 a down down down a right a wait=600 a a a wait=600 a a wait=300 "
+    # Play, Kaiju, 3 players, start, each player's part of the dice (four arrows) and A,
+    # then on
+    script = ("wait=800 a down down down a right a wait=600 "
+              + "up down left right " * 3 + "a wait=600 a a wait=300 "
               + "b " + "down " * 6 + "a a wait=300 " + "b a a wait=300 " * 2  # Pass, P1-P3
               + "b a a wait=300 " * 3  # Active kaiju: each one's first
               + "b " + "down " * 4 + "a right down right right wait=300 a wait=600 "  # Damage

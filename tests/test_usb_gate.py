@@ -238,7 +238,8 @@ def test_a_pc_reads_the_journal_only_once_the_table_chooses_connect_to_pc(serial
     device = serial_device
     device.wait_screen("Play a game")
     for press, then in [("a", "juggernauts"), ("a", "A:start"), ("a", "Dice sealed"),
-                        ("a", "P2: press A"),  # each player's sealing press
+                        ("up down left right", "P2: 4 arrows"),  # each player's part
+                        ("up up down down", "Photo, then A"),
                         ("a", "Pass to P1"), ("a down a", "Pass to P2")]:
         device.press(press)
         device.wait_screen(then)

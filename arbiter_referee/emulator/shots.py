@@ -19,8 +19,8 @@ PAGE_MS = 40  # a pass or two: a script's presses are 80 ms long and 120 ms apar
 
 def play_until(seed: int, flash: str, keys: str, actions: int):
     """The device playing ``keys`` (a button script) at the instants it was recorded,
-    as ``arbiter sim --keys`` does (the players' sealing presses, hence the dice, are
-    the recorded ones), until the game in play has ``actions`` applied and its play
+    as ``arbiter sim --keys`` does (the players' arrows at the seal, hence the dice,
+    are the recorded ones), until the game in play has ``actions`` applied and its play
     screen is on top: the board, or None if the script ends first."""
     from arbiter_referee.emulator.session import use_firmware_path
 

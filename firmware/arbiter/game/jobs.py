@@ -32,7 +32,7 @@ LET_GO = (
     " "
 )
 # The screens' modules let go with the last open screen of their own (app.App)
-SCREENS = ("setup", "game_menu", "forms", "confirm", "grids", "grid", "piece_grid",
+SCREENS = ("setup", "seal", "game_menu", "forms", "confirm", "grids", "grid", "piece_grid",
            "board_page", "army_board", "pages", "usb", "fast", "pieces", "dice", "settings",
            "tool_forms")
 

@@ -214,8 +214,9 @@ class Setup:
 
 def start(app, setup, now):
     """The dice sealed first: the device's seed from fresh hardware entropy, its
-    commitment shown, then the players' part (``Seal``) and the game."""
+    commitment shown, then the players' part (screens/seal.py) and the game."""
     from arbiter.game.rng import commitment
+    from arbiter.screens.seal import Seal
     from arbiter.store import firmware
 
     let_go("game", "replay")  # a resume's code only
@@ -229,41 +230,7 @@ def start(app, setup, now):
     app.log("game %s: %d players, commitment %s%s" % (
         setup.name, setup.players, commitment(seed),
         ", firmware " + digest if digest else ""))
-    app.push(Seal(setup, seed, commitment(seed), digest and digest[:firmware.SHOWN]))
-
-
-class Seal:
-    """The device's commitment on screen, then each player presses A once, when
-    they like: the press times (ms) are the players' part of the dice, which the
-    device could not know when it committed (rng.dice_seed)."""
-
-    def __init__(self, setup, seed, shown, firmware=None):
-        self.setup, self.seed, self.shown = setup, seed, shown
-        self.firmware = firmware  # the firmware's digest (store/firmware.py), to photograph
-        self.times = []
-
-    def draw(self, app, fb):
-        ui.title(fb, "New game")
-        ui.line(fb, 1, "Dice sealed:")
-        for row in range(4):  # the 64 digits
-            ui.line(fb, row + 2, self.shown[16 * row:16 * row + 16])
-        turn = "P%d: press A" % (len(self.times) + 1)
-        if self.firmware:
-            ui.line(fb, 6, "FW " + self.firmware)
-            ui.hint(fb, turn)
-        else:
-            ui.line(fb, 6, turn)
-            ui.hint(fb, "each in turn")
-
-    def key(self, app, button, kind, now):
-        if button == A and kind != LONG:
-            self.times.append(now)
-            if len(self.times) == self.setup.players:
-                begin(app, self.setup, self.seed, ".".join(str(t) for t in self.times), now)
-                return
-        elif button == B:
-            app.pop()
-        app.redraw()
+    app.push(Seal(setup, seed, commitment(seed), begin, digest and digest[:firmware.SHOWN]))
 
 
 def begin(app, setup, seed, mix, now):
