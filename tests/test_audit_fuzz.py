@@ -21,7 +21,7 @@ from arbiter_referee.cli import main as arbiter
 from arbiter_referee.commands.audit import AuditError, audit
 from arbiter_referee.rulesets import bundled
 
-MIX = "1234.2345.3456"  # the players' part: their sealing presses' times
+MIX = "UULR.DDDD.LRLR"  # the players' part: the arrows each chose (screens/seal.py)
 # Actions that keep a Jugger game going as long as wanted (as tests/test_journal.py).
 LONG = ["next", "dispute", "out P1.j1", "next", "hit P2.j2 crouch=1", "next", "dispute n=2",
         "next"]

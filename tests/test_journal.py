@@ -458,10 +458,10 @@ def test_under_micropython_a_device_game_compacts_and_resumes(tmp_path):
 
 # -- the audit against tampering (issue 19) ------------------------------------------------
 
-MIX = "1234.2345.3456"  # the players' part: their sealing presses' times
+MIX = "UULR.DDDD.LRLR"  # the players' part: the arrows each chose (screens/seal.py)
 
 
-def honest_game(folder, compacted):
+def honest_game(folder, compacted, mix=MIX):
     """A closed device game journaled in ``folder`` with its players' part: (the log,
     the commitment and the head the device showed). Compacted: a Jugger game past
     CHECKPOINT_EVERY, then an undone roll; else a Kaiju game with one."""
@@ -469,11 +469,11 @@ def honest_game(folder, compacted):
 
     flash = Flash(str(folder) + "/")
     if compacted:
-        game = Game(JUGGER, players=2, seed=5, keep=jnl.DEVICE_KEEP, mix=MIX)
+        game = Game(JUGGER, players=2, seed=5, keep=jnl.DEVICE_KEEP, mix=mix)
         script = LONG * (jnl.CHECKPOINT_EVERY // len(LONG)) + \
             ["dispute", "undo agreed", "next", "out P1.j1", "next", "dispute", "next"]
     else:
-        game = Game(KAIJU, players=3, seed=5, mix=MIX)
+        game = Game(KAIJU, players=3, seed=5, mix=mix)
         script = ["next", "add P1.energy 3", "next", "roll d20 2", "undo agreed", "roll d6",
                   "next", "glory P2 4", "next", "roll d8"]
     journal = play_on(flash, game, script)
@@ -598,10 +598,13 @@ def test_audit_accepts_the_honest_game_against_what_the_device_showed(tmp_path, 
     from arbiter_referee.cli import main as arbiter
 
     log, shown, head = honest_game(tmp_path, compacted)
-    assert arbiter(["audit", str(log), "--commitment", shown, "--head", head[:16]]) == 0
+    photo = "uulr ddDD LRLR"  # as typed from the photo of "Yours: UULR DDDD LRLR"
+    assert arbiter(["audit", str(log), "--commitment", shown, "--head", head[:16],
+                    "--mix", photo]) == 0
     out = capsys.readouterr().out
     assert "the journal hashes to the head shown at End game" in out
     assert f"the players' part {MIX} was mixed in" in out
+    assert "the players' part is the one shown before the first roll" in out
     assert "all rolls match the seed" in out and "1 undone event(s) with dice" in out
 
 
@@ -759,3 +762,22 @@ def test_pull_logs_table_holds_the_whole_game(tmp_path):
                         bundled()["jugger"].read_text()).splitlines()
     assert rows[1].startswith("1,") and not alone[1].startswith("1,")
     assert len(rows) - 1 == game.logged()
+
+
+@pytest.mark.parametrize("compacted", [False, True], ids=["whole", "compacted"])
+def test_audit_refuses_a_players_part_the_device_ground(tmp_path, compacted, capsys):
+    # issue 45: "trying 815 press times ... forced a double 20, and `arbiter audit
+    # --commitment --head` accepted the game"; now the players' part "is on the screen
+    # before the first roll, photographed with the commitment, and `arbiter audit --mix`
+    # takes it: a device that altered or ground it is caught". A device that kept
+    # another part and journaled its game whole, every roll derived from it:
+    from arbiter_referee.cli import main as arbiter
+
+    log, shown, head = honest_game(tmp_path, compacted, mix="UULR.DDDD.LRLL")
+    assert arbiter(["audit", str(log), "--commitment", shown, "--head", head]) == 0
+    capsys.readouterr()  # the journal holds together: only the photo tells
+    assert arbiter(["audit", str(log), "--commitment", shown, "--head", head,
+                    "--mix", "UULR DDDD LRLR"]) == 1
+    out = capsys.readouterr().out
+    assert ("the players' part in the journal (UULR.DDDD.LRLL) is not the one shown before "
+            "the first roll (UULR.DDDD.LRLR): the device changed it") in out

@@ -34,6 +34,10 @@ def arguments(parser) -> None:
                         help="the commitment the device showed when the game started: the "
                              "journal's seed must hash to it (a game recorded again under "
                              "another seed does not)")
+    parser.add_argument("--mix", metavar="ARROWS",
+                        help="the players' part the device showed before the first roll, "
+                             "as photographed (\"Yours: UULR DDDD\": give \"UULR DDDD\"): "
+                             "the journal's must be the same")
     parser.add_argument("--head", metavar="HEX",
                         help="the journal head the device showed at End game (at least its "
                              "first 16 hex digits): the journal's lines must hash to it")
@@ -41,7 +45,8 @@ def arguments(parser) -> None:
 
 def run(args) -> int:
     try:
-        ok, lines = audit(Path(args.logfile), args.ruleset, args.commitment, args.head)
+        ok, lines = audit(Path(args.logfile), args.ruleset, args.commitment, args.head,
+                          args.mix)
     except AuditError as exc:
         print(f"arbiter audit: {exc}", file=sys.stderr)
         return 1
@@ -236,6 +241,29 @@ def _ruleset_text(name: str) -> str:
             from None
 
 
+def _mix_lines(mix: str | None, shown: str | None, notes: list, faults: list) -> None:
+    """The players' part in the journal beside what the device showed (the arrows each
+    player chose, screens/seal.py)."""
+    if mix is None:
+        notes.append("no players' part: the dice follow the device's seed alone")
+    else:
+        notes.append(f"the players' part {mix} was mixed in: the dice follow "
+                     f"SHA-256(seed, players' part)")
+        if not all(part and set(part) <= set("UDLR") for part in mix.split(".")):
+            notes.append("that players' part is not arrows the players chose (older "
+                         "firmware timed their presses): the device could choose it")
+    if shown is None:
+        if mix is not None:
+            notes.append("compare it with the one shown before the first roll (--mix)")
+        return
+    said = ".".join(shown.upper().replace(",", " ").replace(".", " ").split())
+    if said != mix:
+        faults.append(f"the players' part in the journal ({mix}) is not the one shown "
+                      f"before the first roll ({said}): the device changed it")
+    else:
+        notes.append("the players' part is the one shown before the first roll")
+
+
 def _shown_head(head: str | None) -> str | None:
     if head is None:
         return None
@@ -265,13 +293,13 @@ def _head_lines(text: str, shown: str | None, notes: list, faults: list) -> None
                      "added, removed or cut")
 
 
-def audit(log: Path, ruleset_file: str | None = None,
-          shown: str | None = None, head: str | None = None) -> tuple[bool, list[str]]:
+def audit(log: Path, ruleset_file: str | None = None, shown: str | None = None,
+          head: str | None = None, mix: str | None = None) -> tuple[bool, list[str]]:
     """(whether the journal ``log`` passes, the lines saying what was checked and what
     failed), or AuditError with why it cannot be audited at all: whatever the file
     holds, one line for the error and no line holds a newline or a control character."""
     try:
-        ok, lines = _audit(log, ruleset_file, shown, head)
+        ok, lines = _audit(log, ruleset_file, shown, head, mix)
     except AuditError as exc:
         raise AuditError(_one_line(str(exc))) from None
     return ok, [_one_line(line) for line in lines]
@@ -289,7 +317,7 @@ def _one_line(text: str) -> str:
     return text + (f"... ({more:,} more characters)" if more > 0 else "")
 
 
-def _audit(log, ruleset_file, shown, head):
+def _audit(log, ruleset_file, shown, head, shown_mix=None):
     head = _shown_head(head)
     found = _read(log)
     from arbiter.game import Illegal, ruleset
@@ -343,11 +371,7 @@ def _audit(log, ruleset_file, shown, head):
     else:
         notes.append("compare its commitment with the one shown at the start (--commitment)")
     mix = header.get("mix")
-    if mix is None:
-        notes.append("no players' part: the dice follow the device's seed alone")
-    else:
-        notes.append(f"the players' part {mix} was mixed in: the dice follow "
-                     f"SHA-256(seed, players' part)")
+    _mix_lines(mix, shown_mix, notes, faults)
     _head_lines(text, head, notes, faults)
     if checkpoint:  # compacted on the device: the events before it are gone
         draws = draws_to(header["seed"], checkpoint["rng"], mix)
