@@ -65,7 +65,9 @@ def jugger(rig):
     picks up the Jugg and scores. The rest from the game menu."""
     open_setup(rig, "jugger")
     rig.keys("a")  # start (a short game)
-    seal(rig)  # the dice commitment, each player's press
+    # the dice commitment, each player's four arrows: these give the dice the stone
+    # below is written for
+    seal(rig, ("right", "up", "right", "up"))
     game = game_of(rig)
     pieces = game.state["pieces"]
     acts = [0]

@@ -712,11 +712,12 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
         "Throw Jugg", "Unhold Qwik"])  # no helper: pay, begin...
 
 
-# On arbiter sim (seed 7: P1 has the initiative): Play, Jugger, start, past the dice seal;
-# next to the initiative and to P1's turn at Reflexes 5; by the fast path Ana activates
-# (Right, A) and attacks Fen (Right, A: a wrestle); from the menu (opening at its first
-# item, then at the last used) she picks up the Jugg and scores in the same activation.
-SIM_GAME = ("a down a a a a  a a  right a  right a  "
+# On arbiter sim (seed 7 and these players' parts of the dice: P1 has the initiative):
+# Play, Jugger, start, each player's four arrows and A past the dice seal; next to the
+# initiative and to P1's turn at Reflexes 5; by the fast path Ana activates (Right, A)
+# and attacks Fen (Right, A: a wrestle); from the menu (opening at its first item, then
+# at the last used) she picks up the Jugg and scores in the same activation.
+SIM_GAME = ("a down a a  right left left down  left up left right a  a a  right a  right a  "
             "b down down down down down down down a a  "
             "b down down down down a a wait=3000")
 
