@@ -781,3 +781,20 @@ def test_audit_refuses_a_players_part_the_device_ground(tmp_path, compacted, cap
     out = capsys.readouterr().out
     assert ("the players' part in the journal (UULR.DDDD.LRLL) is not the one shown before "
             "the first roll (UULR.DDDD.LRLR): the device changed it") in out
+
+
+def test_a_copy_that_fails_never_stops_the_journal_compacting(tmp_path, monkeypatch):
+    # game.old is for the audit; the game's own journal must stay small and resumable
+    flash = Flash(str(tmp_path) + "/")
+    opened = Flash.open
+
+    def full(self, name, mode="r"):
+        if name == jnl.PAST and "a" in mode:
+            raise OSError(28, "no space left on device")
+        return opened(self, name, mode)
+
+    monkeypatch.setattr(Flash, "open", full)
+    game = device_game()
+    play_on(flash, game, LONG * 30)
+    assert flash.size(jnl.JOURNAL) < 5_000  # compacted all the same
+    assert saved.resume(jnl.Journal(flash), JUGGER, keep=jnl.DEVICE_KEEP).state == game.state
