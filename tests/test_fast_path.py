@@ -40,7 +40,9 @@ def test_every_bundled_game_has_a_common_action_where_players_act_most():
     expected = {"kaiju": {"planning": "pass", "select": "active", "action": "damage"},
                 "jugger": {"activation": "act"},  # then attack: see test_jugger.py
                 "impactics": {"planning": "hit", "combat": "step", "end": "deal"},
-                "juggernauts": {"resolve": "attack"},
+                # (not "Card effect: more", first by name: issue 46's bonus)
+                "juggernauts": {"command": "choose", "activate": "card",
+                                "resolve": "attack"},
                 "tactics": {"castles": "castle", "turn": "go"}}
     for name, phases in expected.items():
         game = Game(rules(name), seed=1)
