@@ -9,7 +9,7 @@ the game, each action checked, loops bounded.
 
 from __future__ import annotations
 
-from helpers.device import do, game_of, open_setup, seal
+from helpers.device import RECORDED_PARTS, do, game_of, open_setup, seal
 from helpers.game import piece
 
 
@@ -67,7 +67,7 @@ def jugger(rig):
     rig.keys("a")  # start (a short game)
     # the dice commitment, each player's four arrows: these give the dice the stone
     # below is written for
-    seal(rig, ("right", "up", "right", "up"))
+    seal(rig, RECORDED_PARTS["jugger"])
     game = game_of(rig)
     pieces = game.state["pieces"]
     acts = [0]

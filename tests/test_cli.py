@@ -145,6 +145,6 @@ def test_the_demo_reads_in_an_80_column_terminal(capsys):
     screens = [line for line in out.splitlines() if not line.startswith("serial:")]
     assert max(len(line) for line in screens) <= 80
     text = "\n".join(screens)
-    moments = ["Pass to P1", "Revealed", "P1 rolled 2", "Undone:", "3 x d10", "4  9  4"]
+    moments = ["Pass to P1", "Revealed", "P1 rolled 8", "Undone:", "3 x d10", "4  9  4"]
     at = [text.find(moment) for moment in moments]
     assert -1 not in at and at == sorted(at), dict(zip(moments, at, strict=True))

@@ -15,6 +15,8 @@ from __future__ import annotations
 import pytest
 from helpers.device import (
     BUNDLED,
+    PART,
+    RECORDED_PARTS,
     game_of,
     pick,
     play_screen,
@@ -199,11 +201,12 @@ def test_every_action_and_refusal_says_it_all_in_a_whole_game(make_rig, name):
     from vscript import START_MS  # the recorded script's first press: the same press times
 
     rig.run(START_MS - rig.board.elapsed)
-    start_game(rig, name, *["right"] * (record.players - 2))
+    start_game(rig, name, *["right"] * (record.players - 2),
+               part=RECORDED_PARTS.get(name, PART))
     game = game_of(rig)
     from arbiter.game.rng import dice_seed
 
-    # the record keeps the dice seed: the device's part and the players' sealing presses
+    # the record keeps the dice seed: the device's part and the players' arrows
     assert (game.players, dice_seed(game.seed, game.mix), game.options) == (
         record.players, record.seed, record.options)
     checked, phases = set(), set()

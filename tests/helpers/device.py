@@ -27,7 +27,15 @@ def until_loaded(rig):
     rig.settle()
 
 
-def start_game(rig, name, *setup_keys):
+# each player's part of the dice (four arrows: "LLLL"), the same in every test: the
+# whole games on the device are written for the dice it gives
+PART = ("left", "left", "left", "left")
+# the arrows of the bench's recorded Jugger game (bench_drivers.jugger): its stone is
+# written for the dice they give
+RECORDED_PARTS = {"jugger": ("right", "up", "right", "up")}
+
+
+def start_game(rig, name, *setup_keys, part=PART):
     """A new game of ``name`` (``setup_keys`` pressed on its setup page), past the dice
     commitment; the commitment shown."""
     open_setup(rig, name)
@@ -35,13 +43,8 @@ def start_game(rig, name, *setup_keys):
     rig.keys("a")  # start
     assert rig.lines[0] == "New game"
     commitment = "".join(rig.lines[2:6])  # 64 hex digits, wrapped
-    seal(rig)
+    seal(rig, part)
     return commitment
-
-
-# each player's part of the dice (four arrows: "LLLL"), the same in every test: the
-# whole games on the device are written for the dice it gives
-PART = ("left", "left", "left", "left")
 
 
 def seal(rig, part=PART):
