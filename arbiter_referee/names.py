@@ -54,6 +54,9 @@ def check_names(data: dict) -> str | None:
             return (f"phases[{i}].on_a: {on_a} takes {' '.join(actions[on_a]['params'])}: "
                     f"A gives it none")
         key_a = phase.get("key_a", on_a or "")
+        if isinstance(key_a, str) and key_a[:2].upper() == "A:":
+            return (f"phases[{i}].key_a: {key_a!r}: the screen puts A: before it "
+                    f"(write {key_a[2:].strip()!r})")
         if isinstance(key_a, str) and len(key_a) > KEY_A:
             return f"phases[{i}].key_a: {key_a!r} is over {KEY_A} characters (the key line's room)"
     for where, problem, _ in found:

@@ -342,6 +342,9 @@ SLIPS = [
     ("a key_a over its 12 characters",
      lambda d: d["phases"][0].update({"key_a": "run the course"}),
      "phases[0].key_a: 'run the course' is over 12 characters"),
+    # issue 47: a designer who copied the screen's "A:card played" got "A:A:roll"
+    ("a key_a that says A: itself", lambda d: d["phases"][0].update({"key_a": "A:run"}),
+     "phases[0].key_a: 'A:run': the screen puts A: before it (write 'run')"),
 ]
 
 
@@ -355,7 +358,7 @@ def test_the_checker_names_a_designers_slip(what, change, reason):
     # field or game value read or added to that is declared nowhere nor set, a phase,
     # a var no `let` sets, a counter `show` lists; a condition written as text; an
     # effect without its required field; an `on_a` that needs arguments; a `key_a` too
-    # long for the key line."
+    # long for the key line, or one that says `A:` itself."
     said = check_text(slip(change))
     assert said is not None and said.startswith(reason), said
 
