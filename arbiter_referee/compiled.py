@@ -122,21 +122,28 @@ def compiled_copy(path: Path, folder: Path, name: str | None = None) -> Path:
     return target
 
 
-def factory_flash(flash_dir: Path) -> None:
+def factory_flash(flash_dir: Path, rulesets: list[tuple[str, Path]] = ()) -> None:
     """A new device's flash: the firmware's manifest (build.MANIFEST; not the firmware,
     which the emulator runs from the checkout), the bundled rulesets in ``rulesets/``,
     compiled (compiled.py) as a deploy leaves them (each checked by the device at its
     push, which noted so in NAME.ok; every bundled ruleset passes the check:
     tests/test_docs_rulesets.py).
-    A flash that already has the folder is left as it is."""
+    A flash that already has the folder is left as it is. Then ``rulesets``, each
+    (name, file) already checked on the PC (rulesets.named), is put there as a push
+    leaves it, beside the bundled games, in place of one of the same name."""
     target = Path(flash_dir) / "rulesets"
-    if target.exists():
-        return
-    target.mkdir(parents=True)
-    from arbiter_referee.build import MANIFEST, device_firmware
+    if not target.exists():
+        target.mkdir(parents=True)
+        from arbiter_referee.build import MANIFEST, device_firmware
 
-    # the deployed firmware's list of files: its digest is on the New game screen
-    (Path(flash_dir) / MANIFEST).write_bytes((device_firmware() / MANIFEST).read_bytes())
-    for path in sorted(RULESETS.glob("*.json")):
-        data = compiled_copy(path, target).read_bytes()
-        (target / (path.stem + ".ok")).write_text(passed_record(data))
+        # the deployed firmware's list of files: its digest is on the New game screen
+        (Path(flash_dir) / MANIFEST).write_bytes((device_firmware() / MANIFEST).read_bytes())
+        for path in sorted(RULESETS.glob("*.json")):
+            _install(path, target, path.stem)
+    for name, path in rulesets:
+        _install(path, target, name)
+
+
+def _install(path: Path, folder: Path, name: str) -> None:
+    data = compiled_copy(path, folder, name).read_bytes()
+    (folder / (name + ".ok")).write_text(passed_record(data))

@@ -146,6 +146,34 @@ def check_file(path: Path) -> str | None:
     return check_text(text)
 
 
+def named(ruleset: str, host_check: bool = True) -> tuple[str, Path]:
+    """A ruleset a device may be sent: (its name, its file); FileNotFoundError or
+    ValueError says why not, as ``FILE: reason``. The name, not the file's, is what
+    the device keeps it as (``rulesets/NAME.json``)."""
+    path = ruleset_path(ruleset)
+    if host_check:
+        reason = check_file(path)
+        if reason:
+            raise ValueError(f"{path}: {reason}")
+    try:
+        name = json.loads(path.read_text())["name"]
+    except (ValueError, KeyError, TypeError, OSError):
+        raise ValueError(f"{path}: the ruleset has no name") from None
+    if not isinstance(name, str) or not name.replace("_", "").replace("-", "").isalnum():
+        raise ValueError(f"{path}: name {name!r} cannot be a file name on the device")
+    return name, path
+
+
+def own_rulesets(files: list[str]) -> list[tuple[str, Path]]:
+    """A designer's files for an emulated device, each as (its name, the file), checked
+    as ``arbiter validate`` checks it: ValueError, ``FILE: reason``, for the first that
+    is wrong, before the device starts."""
+    try:
+        return [named(file) for file in files]
+    except FileNotFoundError as exc:
+        raise ValueError(str(exc)) from None
+
+
 def with_teams(ruleset: str, teams: str, folder: Path) -> Path:
     """The ruleset with the players' own teams from a teams file (a JSON list of
     teams, or an object holding one as ``teams``), written in ``folder`` under the

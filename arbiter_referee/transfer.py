@@ -24,7 +24,7 @@ from typing import NoReturn
 
 from arbiter_referee import build
 from arbiter_referee.compiled import compiled_copy
-from arbiter_referee.rulesets import bundled, check_file, ruleset_path
+from arbiter_referee.rulesets import bundled, named
 
 # Seconds an mpremote run may go without printing a line (a full deploy over USB takes
 # a few seconds; the emulated chip on a loaded PC, minutes, a file at a time)
@@ -244,18 +244,10 @@ def _no_answer(output: str) -> NoReturn:
 
 def checked(ruleset: str, host_check: bool = True) -> tuple[str, Path]:
     """A ruleset ready to push: (its name, its file), or DeviceError saying why not."""
-    path = ruleset_path(ruleset)
-    if host_check:
-        reason = check_file(path)
-        if reason:
-            raise DeviceError(f"{path}: {reason}")
     try:
-        name = json.loads(path.read_text())["name"]
-    except (ValueError, KeyError, TypeError, OSError):
-        raise DeviceError(f"{path}: the ruleset has no name") from None
-    if not isinstance(name, str) or not name.replace("_", "").replace("-", "").isalnum():
-        raise DeviceError(f"{path}: name {name!r} cannot be a file name on the device")
-    return name, path
+        return named(ruleset, host_check)
+    except (FileNotFoundError, ValueError) as exc:
+        raise DeviceError(str(exc)) from None
 
 
 # The device's check a step at a time, collected between at the top level, where a

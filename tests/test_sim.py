@@ -152,3 +152,35 @@ def test_a_busy_pc_does_not_turn_a_typed_key_into_a_long_press(tmp_path, monkeyp
     monkeypatch.setattr(sim.time, "monotonic", term.monotonic)
     assert sim.Terminal(5, str(tmp_path), "", term=term).loop() == 0
     assert '"sleep_s": 300' in (tmp_path / "settings.json").read_text()
+
+
+# Issue 47: "`arbiter sim --ruleset FILE` ... (beside the bundled games) ...; validate's
+# errors on that file shown before the device starts."
+def test_sim_plays_a_designers_own_ruleset_beside_the_bundled_games(tmp_path, capsys):
+    from helpers.device import BUNDLED
+    from helpers.examples import PIG, PIG_KEYS
+
+    flash, shot = tmp_path / "flash", tmp_path / "pig.png"
+    assert arbiter(["sim", "--seed", "4", "--ruleset", str(PIG), "--keys", PIG_KEYS,
+                    "--flash", str(flash), "--screenshot", str(shot)]) == 0
+    serial = capsys.readouterr().out
+    assert "arbiter: game pig: 2 players" in serial
+    assert "P1 d6: 4" in serial and "P1 d6: 1" in serial  # rolled, then a 1 ends the turn
+    assert Image.open(shot).size == (576, 376)
+    kept = {path.stem for path in (flash / "rulesets").glob("*.json")}
+    assert kept == {*BUNDLED, "pig"}
+    assert (flash / "rulesets" / "pig.ok").exists()  # as a push leaves it: checked
+
+
+def test_sim_refuses_a_bad_ruleset_in_one_line_before_the_device_starts(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": 1, "name": "bad", "counters": {"x": {"start": 0, "min": 5}}}')
+    flash = tmp_path / "flash"
+    assert arbiter(["sim", "--ruleset", str(bad), "--flash", str(flash),
+                    "--screenshot", str(tmp_path / "x.png")]) == 1
+    out = capsys.readouterr()
+    assert out.err.startswith(f"arbiter sim: {bad}: ") and out.err.count("\n") == 1
+    assert "arbiter: boot" not in out.out and not flash.exists()
+    assert arbiter(["sim", "--ruleset", str(tmp_path / "none.json"),
+                    "--screenshot", str(tmp_path / "x.png")]) == 1
+    assert capsys.readouterr().err == f"arbiter sim: no ruleset file {tmp_path}/none.json\n"

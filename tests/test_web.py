@@ -9,6 +9,7 @@ ARBITER_REQUIRE_BROWSER set (CI) they fail instead.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import json
@@ -139,6 +140,15 @@ def test_a_tarball_other_than_the_pinned_one_is_refused_in_one_line(tmp_path, ca
     assert capsys.readouterr().err.count("\n") == 1
 
 
+def test_a_bad_own_ruleset_is_refused_in_one_line_before_the_page_is_built(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": 1, "name": "bad", "counters": {"x": {"start": 0, "min": 5}}}')
+    assert arbiter(["web", "--out", str(tmp_path / "site"), "--ruleset", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"arbiter web: {bad}: ") and err.count("\n") == 1
+    assert not (tmp_path / "site").exists()
+
+
 def test_no_browser_is_a_skip_but_a_failure_when_ci_requires_one(monkeypatch):
     monkeypatch.setenv("PATH", "")
     monkeypatch.delenv(chromium.REQUIRE, raising=False)
@@ -152,15 +162,9 @@ def test_no_browser_is_a_skip_but_a_failure_when_ci_requires_one(monkeypatch):
 # --- the page in headless Chromium ---
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """The built page, served on localhost."""
-    try:
-        web.fetch_micropython()
-    except (OSError, ValueError) as exc:
-        chromium.unavailable(f"MicroPython's web port: {exc}")
-    out = tmp_path_factory.mktemp("site")
-    assert arbiter(["web", "--out", str(out)]) == 0
+@contextlib.contextmanager
+def served(folder: Path):
+    """The page in ``folder``, served on localhost: its address."""
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         extensions_map = {".js": "text/javascript", ".wasm": "application/wasm",
@@ -170,11 +174,30 @@ def site(tmp_path_factory):
             pass
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                             functools.partial(Quiet, directory=str(out)))
+                                             functools.partial(Quiet, directory=str(folder)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    server.server_close()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def built(tmp_path_factory, *options) -> Path:
+    try:
+        web.fetch_micropython()
+    except (OSError, ValueError) as exc:
+        chromium.unavailable(f"MicroPython's web port: {exc}")
+    out = tmp_path_factory.mktemp("site")
+    assert arbiter(["web", "--out", str(out), *options]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The built page, served on localhost."""
+    with served(built(tmp_path_factory)) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -282,3 +305,23 @@ def test_the_page_runs_on_its_own_clock(page, site):
         assert page.eval("new Promise(resolve => { const look = () => (arbiter.frame || '')"
                          f".endsWith({json.dumps(ram)}) ? resolve(true) : setTimeout(look, 20);"
                          " look(); })")
+
+
+# Issue 47: "`arbiter web --ruleset FILE` (headless Chromium) play[s] a ruleset that is
+# not bundled."
+def test_the_page_plays_a_designers_own_ruleset_as_the_emulated_device_does(
+        browser, tmp_path_factory, tmp_path):
+    from helpers.examples import PIG, PIG_KEYS
+
+    from arbiter_referee.compiled import factory_flash
+
+    with served(built(tmp_path_factory, "--ruleset", str(PIG))) as url:
+        page = browser.page()
+        open_device(page, url)
+        in_browser = played(page, 4, PIG_KEYS)
+        assert page.errors() == []
+    factory_flash(tmp_path, [("pig", PIG)])
+    emulated = run_session(4, PIG_KEYS, "cpython", flash_dir=tmp_path)
+    same_frames(in_browser.frames, emulated.frames)
+    assert in_browser.serial == emulated.serial
+    assert "arbiter: game pig: 2 players" in in_browser.serial[1]

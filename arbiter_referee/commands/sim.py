@@ -69,6 +69,10 @@ SCRIPT_WORDS = ("up down left right a b, NAME:long, NAME:hold=MS, wait=MS, press
 def arguments(parser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="default: a random seed")
     parser.add_argument("--flash", metavar="DIR", help="folder kept as the device's flash")
+    parser.add_argument("--ruleset", action="append", default=[], metavar="FILE",
+                        help="your own ruleset (repeatable): checked as arbiter validate "
+                             "checks it, then on the device beside the bundled games (in "
+                             "place of one of the same name)")
     parser.add_argument("--screenshot", metavar="FILE.png",
                         help="write a picture of the device after --keys, and exit")
     parser.add_argument("--keys", default="",
@@ -114,16 +118,23 @@ def run(args) -> int:
         except ValueError as exc:
             print(f"arbiter sim: {exc}", file=sys.stderr)
             return 2
-    return simulate(args.seed, args.flash, args.screenshot, args.keys, pico)
+    from arbiter_referee.rulesets import own_rulesets
+
+    try:
+        rulesets = own_rulesets(args.ruleset)
+    except ValueError as exc:
+        print(f"arbiter sim: {exc}", file=sys.stderr)
+        return 1
+    return simulate(args.seed, args.flash, args.screenshot, args.keys, pico, rulesets)
 
 
 def simulate(seed: int | None, flash: str | None, screenshot: str | None, keys: str,
-             pico=None) -> int:
+             pico=None, rulesets: list[tuple[str, Path]] = ()) -> int:
     seed = random.getrandbits(64) if seed is None else seed
     with tempfile.TemporaryDirectory() as scratch:
         flash_dir = flash or scratch
         os.makedirs(flash_dir, exist_ok=True)
-        factory_flash(Path(flash_dir))
+        factory_flash(Path(flash_dir), rulesets)
         if screenshot:
             return _screenshot(seed, flash_dir, keys, screenshot, pico)
         if not sys.stdin.isatty():

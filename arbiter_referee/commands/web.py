@@ -33,12 +33,23 @@ def arguments(parser) -> None:
     parser.add_argument("--micropython", metavar="FILE.tgz",
                         help=f"the npm tarball of {NPM_PACKAGE} {NPM_VERSION} (default: "
                         "fetched with npm into the cache)")
+    parser.add_argument("--ruleset", action="append", default=[], metavar="FILE",
+                        help="your own ruleset (repeatable): checked as arbiter validate "
+                             "checks it, then on the page's device beside the bundled "
+                             "games (in place of one of the same name)")
 
 
 def run(args) -> int:
+    from arbiter_referee.rulesets import own_rulesets
+
+    try:
+        rulesets = own_rulesets(args.ruleset)
+    except ValueError as exc:
+        print(f"arbiter web: {exc}", file=sys.stderr)
+        return 1
     try:
         tarball = Path(args.micropython) if args.micropython else fetch_micropython()
-        summary = build(Path(args.out), tarball)
+        summary = build(Path(args.out), tarball, rulesets=rulesets)
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"arbiter web: {where}{exc.strerror or exc}", file=sys.stderr)
@@ -62,11 +73,13 @@ def check_tarball(path: Path) -> None:
     MICROPYTHON.check(path)
 
 
-def device_files(firmware: Path | None = None) -> list[tuple[Path, str]]:
+def device_files(firmware: Path | None = None,
+                 rulesets: list[tuple[str, Path]] = ()) -> list[tuple[Path, str]]:
     """(file, its path in the page's device/ folder) for all the page's MicroPython
     loads: every firmware module but the Pico's own entry point and hardware, the
-    virtual board, the page's side of it, the bundled rulesets and the firmware's list
-    of files."""
+    virtual board, the page's side of it, the bundled rulesets with ``rulesets``
+    ((name, file) each, in place of a bundled one of that name) and the firmware's
+    list of files."""
     from arbiter_referee.paths import FIRMWARE, GUEST_BOARD, PACKAGE, RULESETS
 
     firmware = firmware or FIRMWARE
@@ -77,14 +90,17 @@ def device_files(firmware: Path | None = None) -> list[tuple[Path, str]]:
             if name == "fw" and rel in ("main.py", "board.py"):
                 continue
             files.append((path, f"{name}/{rel}"))
-    files += [(path, f"rulesets/{path.name}") for path in sorted(RULESETS.glob("*.json"))]
+    games = {path.stem: path for path in sorted(RULESETS.glob("*.json"))}
+    games.update(rulesets)
+    files += [(games[name], f"rulesets/{name}.json") for name in sorted(games)]
     from arbiter_referee.build import MANIFEST, device_firmware
 
     files.append((device_firmware() / MANIFEST, MANIFEST))  # (webdevice.factory_flash)
     return files
 
 
-def build(out: Path, tarball: Path, firmware: Path | None = None) -> str:
+def build(out: Path, tarball: Path, firmware: Path | None = None,
+          rulesets: list[tuple[str, Path]] = ()) -> str:
     """Write the page to ``out``; returns a line saying what it holds."""
     from arbiter_referee import __version__
     from arbiter_referee.compiled import compiled_copy
@@ -102,12 +118,12 @@ def build(out: Path, tarball: Path, firmware: Path | None = None) -> str:
         shutil.copyfile(PACKAGE / "web" / name, out / name)
     device = out / "device"
     shutil.rmtree(device, ignore_errors=True)  # no module left behind from an older build
-    files = device_files(firmware)
+    files = device_files(firmware, rulesets)
     for source, rel in files:
         target = device / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         if rel.startswith("rulesets/"):  # as a device keeps them
-            compiled_copy(source, target.parent)
+            compiled_copy(source, target.parent, target.stem)
         else:
             shutil.copyfile(source, target)
     games = [Path(rel).stem for _, rel in files if rel.startswith("rulesets/")]
