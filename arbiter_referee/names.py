@@ -17,7 +17,7 @@ CONDITIONS = ("win_if", "lose_if", "require", "skip_if", "repeat_until", "until"
 REQUIRED = {"set": ("to",), "repeat": ("until",), "shuffle": ("to",)}
 # Effects whose field is a path written to (a field or game value exists from then).
 WRITERS = (("set", "set"), ("draw", "to"), ("shuffle", "to"), ("append", "append"),
-           ("remove", "remove"))
+           ("remove", "remove"), ("take", "to"), ("take", "take"))
 KEY_A = 12  # the key line's room for what A does
 
 
@@ -35,7 +35,8 @@ def check_names(data: dict) -> str | None:
         if kind == "game" and name not in known["game"]:
             return f"{where}: unknown game value {name!r} (declare it in game)"
         if kind == "var" and name not in known["var"]:
-            return f"{where}: var {name!r} is never set (a let, or a draw's or opposed's as)"
+            return (f"{where}: var {name!r} is never set (a let, or a draw's, take's or "
+                    "opposed's as)")
     for name, action in actions.items():
         for i, phase in enumerate(action.get("phases", ())):
             if phase not in phases:
@@ -152,6 +153,8 @@ def _known(data, found) -> dict:
             var.append(value["let"])
         if "draw" in value:
             var.append(value.get("as", "drawn"))
+        if "take" in value:
+            var.append(value.get("as", "taken"))
         if isinstance(value.get("opposed"), dict):
             var.append(value["opposed"].get("as", "winner"))
         if isinstance(value.get("make_pieces"), dict):

@@ -112,10 +112,11 @@ def trial_starts(rules: dict) -> str | None:
 def _pick(game, secret, player) -> None:
     """``player`` picks the first choice of ``secret`` it may (Illegal if none)."""
     from arbiter.game import Illegal
+    from arbiter.game.actions import pick_choices
 
     if secret is None:
         return
-    for choice in secret["choices"]:
+    for choice in pick_choices(game, secret, player):
         try:
             game.apply(f"pick {player} {choice}")
             return

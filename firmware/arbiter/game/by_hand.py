@@ -13,6 +13,8 @@ def correct(game, name, path, amount):
     kind, key, field = split(path) if path.count(".") in (1, 2) else (None, None, None)
     if kind is None or "$" in path:
         raise Illegal("a path is like P1.power or P2.k1.damage")
+    if kind == "game" and field in game.rules.get("face_down", ()):
+        raise Illegal("%s is face down: no one may see or change it" % path)
     current = game.get(path)
     spec = game.counter_spec(kind, field)
     if spec is not None and "choices" in spec:

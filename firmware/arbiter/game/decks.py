@@ -3,7 +3,8 @@
 ``draw``: ``count`` cards from a deck, with replacement. A deck is a list whose
 entries are a card (weight 1) or ``[card, weight]``: Double Impactics' 118-card
 deck list is 18 weighted entries; a list of piece keys is a uniform choice.
-``shuffle``: the list in a uniformly random order (Fisher-Yates).
+``shuffle``: the list in a uniformly random order (Fisher-Yates). ``take``: the top
+cards of a list (a deck shuffled face down), without replacement.
 Both take every index from the game's generator by rejection sampling, record
 it with the action's dice (so undo, replay and audit give the same cards) and
 log what came up.
@@ -61,6 +62,25 @@ def draw(game, effect):
     if "to" in effect:
         path = game.path(effect["to"])
         game.change(path, _list_at(game, path) + drawn)
+
+
+def take(game, effect):
+    """``{"take": PATH, "count": N, "to": PATH, "as": NAME, "empty": TEXT}``: the first
+    ``count`` items off the list at PATH, appended to the list at ``to`` and set as the
+    var ``as`` (default ``taken``); refused with ``empty`` when it holds fewer."""
+    path = game.path(effect["take"])
+    items = _list_at(game, path)
+    count = evaluate(game, effect.get("count", 1))
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_DRAW:
+        raise RuleError("take %r cards: 0 to %d" % (count, MAX_DRAW))
+    if count > len(items):
+        raise Illegal(game.text(effect.get("empty", "nothing left to take")))
+    taken = items[:count]
+    game.change(path, items[count:])
+    game.vars[effect.get("as", "taken")] = taken
+    if "to" in effect:
+        to = game.path(effect["to"])
+        game.change(to, _list_at(game, to) + taken)
 
 
 def shuffle(game, effect):

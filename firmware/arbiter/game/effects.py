@@ -389,13 +389,15 @@ def _opposed(game, effect):
 
 
 def _cards(game, effect):
-    """``draw``, ``shuffle``, ``append``, ``remove``: cards and lists (see decks.py),
+    """``draw``, ``take``, ``shuffle``, ``append``, ``remove``: cards and lists (decks.py),
     whose code is held for the action's other cards and let go at its end
     (Game.clear_scratch): loaded again for each, a hand dealt cost a third more."""
     from arbiter.game import decks
 
     if "draw" in effect:
         decks.draw(game, effect)
+    elif "take" in effect:
+        decks.take(game, effect)
     elif "shuffle" in effect:
         decks.shuffle(game, effect)
     else:
@@ -419,7 +421,7 @@ EFFECTS = {
     "say": _say, "win": _win, "lose": _lose, "tie": _tie, "make_pieces": _make_pieces,
     "turn_order": _turn_order, "for_each": _for_each, "call": _call, "team": _team,
     "next": _next, "repeat": _repeat, "draw": _cards, "shuffle": _cards, "append": _cards,
-    "remove": _cards, "combat": _combat, "native": _native,
+    "remove": _cards, "take": _cards, "combat": _combat, "native": _native,
 }
 
 

@@ -91,7 +91,7 @@ class Game(Context):
         self.clear_scratch()
         setup_players(self)
         let_go("game", "start")  # a game's start only (and an undo back to it)
-        if not self.rules.get("secrets"):
+        if actions.pending_pick(self)[0] is None:  # no secret to pick before play
             self.begin_play()
 
     def add_piece(self, owner, spec):
@@ -372,10 +372,23 @@ class Game(Context):
             self.log.append({"event": "phase", "name": phase["name"], "skipped": True})
             skipped += 1
         self.log.append({"event": "phase", "round": state["round"], "name": phase["name"]})
+        at = state["round"], state["phase"]
         self.run(effects.of_phase(self, phase, "enter"))
         if self.per_player(phase):
             self.run(effects.of_phase(self, phase, "turn"), "p", self.active_player())
             self._check_end("turn_start")
+        if (state["round"], state["phase"]) == at and not state["result"]:
+            self._open_picks(phase["name"])
+
+    def _open_picks(self, phase):
+        """The phase's secrets (``phase`` in a secret): every player still in picks
+        anew; one with nothing to pick (an empty hand) is passed over, their pick none."""
+        for secret in self.rules.get("secrets", ()):
+            if secret.get("phase") == phase:
+                order = self.players_in_order()
+                picks = {p: None for p in order if not actions.pick_choices(self, secret, p)}
+                if len(picks) < len(order):
+                    self.state["picks"][secret["name"]] = picks
 
     def _check_end(self, moment):
         # At the start of a turn only the player whose turn it is is checked.

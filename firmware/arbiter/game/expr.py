@@ -23,8 +23,13 @@ A one-key object is an operator:
   ``{"lookup": [key, keys, values]}`` (the value in the key's place).
 - ``{"at": [list, i]}`` (from 0, -1 the last; null past the end), ``{"slice":
   [list, from, to]}``, ``{"concat": [list, ...]}``, ``{"at_least": [numbers, n]}``
-  (how many are n or more: dice that reach a threshold); ``{"others": P}``: the
-  players still in, in turn order, but P.
+  (how many are n or more: dice that reach a threshold), ``{"count": [x, list]}``
+  (how many are x); ``{"others": P}``: the players still in, in turn order, but P.
+- over the players still in, in turn order, ``$p`` bound to each (``{"value": expr,
+  "where": expr}``): ``list_players``, ``sum_players``, ``max_players``,
+  ``min_players`` (0 when none), and ``top_player`` / ``bottom_player``: the one
+  whose value is highest / lowest (the first in turn order of those level), null
+  when none meets ``where``.
 """
 
 
@@ -46,6 +51,7 @@ _ARG = const(7)
 _COUNT = const(8)  # over the pieces or the players, each bound in turn
 _VALUES = const(9)
 _PLAYERS = const(10)
+_EACH = const(11)  # over the players, with a value and a where
 
 # The machine's steps, each on its stack as (item, extra, step):
 _TODO, _DONE = [], []  # the stacks, kept between walks (evaluate)
@@ -157,7 +163,7 @@ def _start(ctx, form, todo, done):
         todo.append(form)
         todo.append(None)
         todo.append(_OVER)
-        if how != _PLAYERS:
+        if how < _PLAYERS:
             todo.append(arg.get("of"))
             todo.append(None)
             todo.append(_EVAL)
@@ -272,6 +278,10 @@ def _last(done, n):
 def _arith(op, done, n):
     # folded in order, the operands taken off the stack: no list of them made
     out = None
+    if n == 1 and done[-1].__class__ is list:  # one list: its items ({"+": hand})
+        items = done.pop()
+        done.extend(items)
+        n = len(items)
     first = len(done) - n
     for i in range(first, len(done)):
         v = _num(done[i])
@@ -336,7 +346,7 @@ def _lists(op, a):
         for part in a:
             out += part
         return out
-    items = a[0]
+    items = a[1] if op == "count" else a[0]
     if not isinstance(items, list) and not isinstance(items, str):  # no tuple built
         raise RuleError("not a list: %r" % (items,))
     if op == "at":  # the item at a place (from 0; -1 is the last), null past the end
@@ -344,6 +354,8 @@ def _lists(op, a):
         return items[i] if -len(items) <= i < len(items) else None
     if op == "slice":
         return items[_num(a[1]):_num(a[2])]
+    if op == "count":
+        return len([x for x in items if x == a[0]])
     n = _num(a[1])  # at_least: how many numbers in the list are n or more
     return len([x for x in items if _num(x) >= n])
 
@@ -358,8 +370,11 @@ def _over(ctx, form, state, todo, done):
     if state is None:
         for op in form:
             fields = form[op]
-        if OPERATORS[op] == _PLAYERS:
+        how = OPERATORS[op]
+        if how == _PLAYERS:
             state = [op, {"where": fields}, ctx.players_in_order(), 0, 0, "p", None, None, 0]
+        elif how == _EACH:
+            state = [op, fields, ctx.players_in_order(), 0, [], "p", None, None, 0]
         else:
             keys = ctx.piece_keys(done.pop())
             state = [op, fields, keys, 0, 0 if op == "count_pieces" else [], "k", None,
@@ -373,7 +388,7 @@ def _over(ctx, form, state, todo, done):
                 todo.append(None)
                 todo.append(state)
                 todo.append(_OVER)
-                todo.append(fields.get("value", _KEY))
+                todo.append(fields.get("value", _KEYS[state[5]]))
                 todo.append(None)
                 todo.append(_EVAL)
                 return
@@ -381,18 +396,15 @@ def _over(ctx, form, state, todo, done):
         state[3] += 1
     elif state[8] == 2:  # its value is worked out
         state[4].append(done.pop())
+        if op == "top_player" or op == "bottom_player":  # and whose it is
+            state[4].append(keys[state[3]])
         state[3] += 1
     where = fields.get("where")
     if counting and where is None:  # every one counts
         state[3] = state[4] = len(keys)
     if state[3] >= len(keys):
         _unbind(state)
-        values = state[4]
-        if op == "sum_pieces":
-            values = sum(values)
-        elif op == "max_pieces":
-            values = max(values) if values else 0
-        done.append(values)
+        done.append(_gathered(op, state[4]))
         return
     if state[7] is None:  # the first: what the name was bound to, to give back
         state[7] = ctx.binding
@@ -402,9 +414,27 @@ def _over(ctx, form, state, todo, done):
     todo.append(state)
     todo.append(_OVER)
     state[8] = 2 if where is None else 1
-    todo.append(fields.get("value", _KEY) if where is None else where)
+    todo.append(fields.get("value", _KEYS[state[5]]) if where is None else where)
     todo.append(None)
     todo.append(_EVAL)
+
+
+def _gathered(op, values):
+    """A loop's value from the values it gathered (top and bottom: value, key pairs)."""
+    if op == "sum_pieces" or op == "sum_players":
+        return sum([_num(v) for v in values])
+    if op == "max_pieces" or op == "max_players":
+        return max([_num(v) for v in values]) if values else 0
+    if op == "min_players":
+        return min([_num(v) for v in values]) if values else 0
+    if op == "top_player" or op == "bottom_player":
+        best = None
+        for i in range(0, len(values), 2):
+            v = _num(values[i])
+            if best is None or (v > values[best] if op == "top_player" else v < values[best]):
+                best = i
+        return None if best is None else values[best + 1]
+    return values
 
 
 def _unbind(state):
@@ -418,7 +448,8 @@ def _unbind(state):
     state[7] = None
 
 
-_KEY = {"bound": "k"}  # list_pieces' value when none is given: the pieces' keys
+# a loop's value when none is given: the pieces' keys, the players'
+_KEYS = {"k": {"bound": "k"}, "p": {"bound": "p"}}
 _ARITH = ("+", "-", "*", "//", "min", "max", "abs")
 _PAIRS = ("==", "!=", "<", "<=", ">", ">=", "in")
 
@@ -437,5 +468,7 @@ OPERATORS = {
     "sum_pieces": _VALUES, "list_pieces": _VALUES,
     "others": _ONE, "split": _WORKED, "join": _WORKED, "len": _ONE, "unique": _ONE,
     "lookup": _WORKED, "at": _WORKED, "slice": _WORKED, "concat": _WORKED,
-    "at_least": _WORKED,
+    "at_least": _WORKED, "count": _WORKED,
+    "list_players": _EACH, "sum_players": _EACH, "max_players": _EACH, "min_players": _EACH,
+    "top_player": _EACH, "bottom_player": _EACH,
 }

@@ -384,8 +384,21 @@ def _check(data, deep):
     for i, secret in enumerate(data.get("secrets", [])):
         path = "secrets[%d]" % i
         _obj(secret, path)
-        if not isinstance(secret.get("choices"), list) or not secret["choices"]:
-            _fail(path + ".choices", "must be a non-empty list")
+        choices = secret.get("choices")
+        if not (isinstance(choices, dict) and "phase" in secret) and \
+                (not isinstance(choices, list) or not choices):
+            _fail(path + ".choices", "must be a non-empty list" + (
+                " or an expression" if "phase" in secret else
+                " (an expression only in a secret picked in play: phase)"))
+        if "phase" in secret and secret["phase"] not in ([
+                phase.get("name") for phase in data.get("phases", ()) if isinstance(phase, dict)]
+                or ["play"]):
+            _fail(path + ".phase", "unknown phase %r" % (secret["phase"],))
+        if not isinstance(secret.get("prompt", ""), (str, list)):
+            _fail(path + ".prompt", "must be text, or a list of texts and expressions")
+    for i, name in enumerate(data.get("face_down", ())):
+        if name not in data.get("game", {}):
+            _fail("face_down[%d]" % i, "unknown game value %r" % (name,))
     for i, shown in enumerate(data.get("show", ())):
         if not isinstance(shown, (str, dict)):
             _fail("show[%d]" % i, "must be text (a counter) or an expression")

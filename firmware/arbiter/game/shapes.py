@@ -8,7 +8,8 @@ from arbiter.game.words import EFFECT_NAMES, MAX_DICE, MAX_PIECES, NATIVE, OPERA
 
 # forms whose argument is an object of named fields, not an expression
 PARAMS = ("count_pieces", "max_pieces", "sum_pieces", "make_pieces", "opposed",
-          "turn_order", "with", "list_pieces", "stats", "cost")
+          "turn_order", "with", "list_pieces", "stats", "cost", "list_players", "sum_players",
+          "max_players", "min_players", "top_player", "bottom_player")
 # the fields of an effect that hold effects
 NESTED = ("then", "else", "each_player", "each_piece", "do", "repeat")
 
@@ -25,7 +26,8 @@ _SHAPES = {
     "counter": " start:x min:x max:x choices:[s label:s hidden:b ",
     "pieces": " counters:{@counter stats:{n each:[@piece by_player:{[@piece ",
     "piece": " key:!s name:s stats:{n ",
-    "secret": " name:!s prompt:s field:s action:s choices:![a on_reveal:f ",
+    "secret": " name:!s prompt:x field:s action:s choices:!x phase:s on_reveal:f "
+              "after_reveal:f ",
     "phase": " name:!s label:s per_player:x skip_if:x repeat_until:x enter:f turn:f leave:f "
              "exit:f confirm:s on_a:s key_a:s fast:x ",
     "order": " by:s die:s key:x high_first:b ",
@@ -49,7 +51,7 @@ _SHAPES["top"] = _TOP = (
     "values:{x game:{v dice:{@die counters:{@counter pieces:@pieces secrets:[@secret "
     "setup:f round_label:s show:[x phases:[@phase turn_order:@order triggers:[@trigger "
     "end:[@end tiebreak:[x leds:@leds grid:@grid pages:[@page teams:[@team combat:@combat "
-    "actions:{@action ")
+    "actions:{@action face_down:[s ")
 _ENUMS = {"by": ("fixed", "roll", "value"), "on": ("player", "piece"),
           "per": ("turn", "phase", "round", "game")}
 # Each effect's fields besides its name (opposed, make_pieces and turn_order take an
@@ -59,7 +61,7 @@ _FIELDS = {
     "if": " then else ", "each_piece": " of where ", "let": " be ", "for_each": " as do ",
     "call": " with ", "team": " player ", "repeat": " until ",
     "draw": " count to as reason empty ", "shuffle": " to reason ", "append": " item ",
-    "remove": " item reason ", "native": " ",
+    "remove": " item reason ", "native": " ", "take": " count to as empty ",
     "combat": " a d dp foe kind cost damage toughness combo knockdown ",
 }
 _KEY_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
@@ -331,7 +333,7 @@ def _effect(todo, effect, data, depth):
 def _counts(effect, kind):
     """The counts written in an effect are within the bounds; a repeat ends."""
     count = effect["make_pieces"].get("count") if kind == "make_pieces" else \
-        effect.get("count") if kind == "roll" or kind == "draw" else None
+        effect.get("count") if kind == "roll" or kind == "draw" or kind == "take" else None
     if isinstance(count, int) and not 0 <= count <= (MAX_PIECES if kind == "make_pieces"
                                                      else MAX_DICE):
         return ".count", "must be 0..%d" % (MAX_PIECES if kind == "make_pieces" else MAX_DICE)

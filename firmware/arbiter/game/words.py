@@ -9,10 +9,11 @@ from arbiter.game import MAX_DICE, MAX_PIECES, NATIVE  # noqa: F401  (the checke
 EFFECT_NAMES = (
     "add", "set", "roll", "opposed", "require", "if", "each_player", "each_piece", "let",
     "say", "win", "lose", "tie", "make_pieces", "turn_order", "for_each", "call", "team",
-    "next", "repeat", "draw", "shuffle", "append", "remove", "combat", "native")
+    "next", "repeat", "draw", "shuffle", "append", "remove", "combat", "native", "take")
 OPERATOR_NAMES = (
     "+", "-", "*", "//", "min", "max", "abs", "==", "!=", "<", "<=", ">", ">=", "in", "and",
     "or", "not", "if", "get", "opt", "val", "arg", "stat", "var", "rolls", "sum", "hits",
     "bound", "now", "count_pieces", "players_where", "max_pieces", "sum_pieces",
     "list_pieces", "others", "split", "join", "len", "unique", "lookup", "at", "slice",
-    "concat", "at_least")
+    "concat", "at_least", "count", "list_players", "sum_players", "max_players",
+    "min_players", "top_player", "bottom_player")

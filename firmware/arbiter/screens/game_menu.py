@@ -109,11 +109,14 @@ def table_lines(game):
     """The game-wide values (hands, a queue, the board) as text."""
     out = []
     grid = game.rules.get("grid", EMPTY).get("value")
+    hidden = () if game.state["result"] else game.rules.get("face_down", ())
     for name in sorted(game.state["game"]):
         if "game." + name == grid:  # on its own page, where squares may be face down
             continue
         value = game.state["game"][name]
-        if isinstance(value, list):
+        if name in hidden:  # how many, never which
+            value = ("%d face down" % len(value)) if isinstance(value, list) else "face down"
+        elif isinstance(value, list):
             value = " ".join(str(v) for v in value) or "-"
         out.append("%s: %s" % (name, value))
     return out

@@ -8,6 +8,7 @@ the phase's common action (fast.py); Down: the board, the phase's page or the pi
 
 from arbiter import ui
 from arbiter.game import Illegal, Lost
+from arbiter.game.actions import pending_pick
 from arbiter.game.jobs import let_go
 from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.screens.colours import show_outcome
@@ -65,9 +66,10 @@ class PlayScreen:
 
     def key(self, app, button, kind, now):
         self.notice = ""
-        if self.game.state["round"] == 0 and self.choosing is None and button == B:
+        picking = pending_pick(self.game)[0] is not None
+        if picking and self.choosing is None and button == B:
             app.push(game_menu(self))
-        elif self.game.state["round"] == 0:
+        elif picking:
             from arbiter.screens.secret_pick import pick_key
 
             pick_key(self, app, button, kind, now)

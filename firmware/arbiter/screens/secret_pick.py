@@ -1,9 +1,9 @@
 """Secret picks on the play screen: the device passed round, each player sees
 only their own choice list, hidden again before the next takes it. Loaded while
-picks are due (a game's first moments, and only a game with secrets)."""
+picks are due (a game's first moments, a phase's picks in play)."""
 
 from arbiter import ui
-from arbiter.game.actions import pending_pick
+from arbiter.game.actions import pending_pick, pick_choices, pick_prompt
 from arbiter.game.jobs import let_go
 from arbiter.hw.buttons import DOWN, LONG, UP, A, B
 
@@ -11,9 +11,9 @@ from arbiter.hw.buttons import DOWN, LONG, UP, A, B
 def draw_choices(play, fb):
     """The secret's choices for the player whose turn it is to pick."""
     secret, player = pending_pick(play.game)
-    first = ui.title(fb, player + ": " + secret.get("prompt", secret["name"]))
+    first = ui.title(fb, player + ": " + pick_prompt(play.game, secret, player))
     rows = 7 - first
-    choices = secret["choices"]
+    choices = pick_choices(play.game, secret, player)
     top = max(0, min(play.choosing - rows + 1, len(choices) - rows))
     for row in range(min(rows, len(choices))):
         i = top + row
@@ -29,7 +29,8 @@ def pick_key(play, app, button, kind, now):
         if button == A and kind != LONG:
             play.choosing = 0
         return
-    count = len(secret["choices"])
+    choices = pick_choices(play.game, secret, player)
+    count = len(choices)  # (never none: a player with none is passed over)
     if button == UP:
         play.choosing = (play.choosing - 1) % count
     elif button == DOWN:
@@ -37,8 +38,8 @@ def pick_key(play, app, button, kind, now):
     elif button == B:
         play.choosing = None
     elif button == A and kind != LONG:
-        choice = secret["choices"][play.choosing]
+        choice = choices[play.choosing]
         play.choosing = None  # hide the list before the next player takes the device
         play.act(app, "pick %s %s" % (player, choice), now)
-        if play.game.state["round"]:  # the last pick: play begins, picks are done
+        if pending_pick(play.game)[0] is None:  # the last pick: picks are done
             let_go("screens", "secret_pick")

@@ -19,8 +19,8 @@ def secret_pickers(game):
     state = game.state
     out = []
     for secret in game.rules.get("secrets", ()):
-        if secret["name"] in state["revealed"]:
-            continue
+        if secret["name"] in state["revealed"] and "phase" not in secret:
+            continue  # (a phase's picks are dropped at their reveal)
         picks = state["picks"].get(secret["name"])
         if picks:
             out.extend(p for p in state["order"] if p in picks)

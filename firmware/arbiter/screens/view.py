@@ -2,7 +2,7 @@
 and log entry in a line (log page, serial console)."""
 
 from arbiter import ui
-from arbiter.game.actions import pending_pick
+from arbiter.game.actions import pending_pick, pick_prompt
 from arbiter.game.expr import EMPTY
 
 
@@ -24,12 +24,13 @@ def screen_lines(game):
     state = game.state
     title = game.rules.get("title", game.rules["name"])
     lines = []
-    if state["round"] == 0:
-        secret, picker = pending_pick(game)
-        lines = [title, secret.get("prompt", secret["name"]),
-                 "", "Pass to " + picker, "others look away", "", "", "A:pick"]
-        return lines
     mark = "%s%d" % (game.rules.get("round_label", "Round")[:1], state["round"])
+    secret, picker = pending_pick(game)
+    if secret is not None:  # in play too: a round's bids
+        if state["round"] and len(title) + 1 + len(mark) <= ui.COLS:
+            title += " " + mark
+        return [title, pick_prompt(game, secret, picker),
+                "", "Pass to " + picker, "others look away", "", "", "A:pick"]
     phase = game.phase()
     active = game.active_player()
     phase = phase.get("label", phase["name"]) + (": " + active if active else "")
@@ -85,9 +86,11 @@ def play_lines(game, notes=(), notice=""):
     lines = screen_lines(game)
     head = ui.wrap(lines[0])  # a title too long for the bar goes on below it
     lines[0] = head.pop(0)
-    if game.state["round"] == 0:  # who picks: a few short lines, with blanks to spare
+    if lines[-1] == "A:pick":  # who picks: a few short lines, with blanks to spare
         for text in lines[1:-1]:
             head.extend(ui.wrap(text))
+        if notice:  # a pick refused: why, in the lines the blanks leave
+            head[-2:] = ui.wrap(notice)
         while len(head) > 6 and "" in head:
             head.remove("")
         return [lines[0]] + head[:6] + [""] * (6 - len(head)) + [lines[-1]], None
