@@ -118,13 +118,34 @@ def test_an_attack_of_opportunity_is_the_other_sides_reaction(runtime):
     # usando la Cadena debe gastar como mínimo 3 PC"
     g = script([
         ("to P1 5", ""),
-        ("attack {Gus} {Ana} kind=opportunity defense=none", "-"),  # Ana moves past Gus
+        ("move {Ana} kind=run", "Ana may run 6 hexes"),
+        ("attack {Jo} {Ana} kind=opportunity defense=full", "-"),  # an unready chain: 3
         ("attack {Gus} {Fen} kind=opportunity", "!" + ON_THE_SIDE_IN_TURN),
-        ("attack {Jo} {Bo} kind=opportunity defense=none", "-"),  # an unready chain: 3
-        ("attack {Bo} {Hal} kind=opportunity", "!" + ON_THE_SIDE_IN_TURN)])
+        ("attack {Bo} {Hal} kind=opportunity", "!" + ON_THE_SIDE_IN_TURN),
+        ("attack {Gus} {Ana} kind=opportunity defense=full", "Ana crouches 3")])
     gus, jo = piece_state(g, "Gus"), piece_state(g, "Jo")
     assert (gus["focus"], jo["focus"]) == (2, 1)
     assert gus["acted"] == 0 and jo["acted"] == 0  # a reaction is no activation
+
+
+def test_an_attack_of_opportunity_is_only_on_the_jugger_moving(runtime):
+    # "Un Jugger en movimiento activará un Ataque de Oportunidad cuando se mueva 1
+    # hexágono (o más) a través del Rango de Ataque de un Jugger"; "contra un Jugger en
+    # movimiento del oponente"
+    script([
+        ("to P1 5", ""),
+        ("attack {Gus} {Ana} kind=opportunity defense=none", "!Ana is not moving"),
+        ("attack {Gus} {Bo} kind=opportunity defense=none", "!Bo is not moving"),
+        ("act {Ana}", "Ana activates"),
+        ("attack {Gus} {Ana} kind=opportunity defense=none", "!Ana is not moving"),
+        ("move {Ana} kind=walk", "Ana may walk 3 hexes"),
+        ("attack {Gus} {Bo} kind=opportunity defense=none", "!Bo is not moving"),
+        ("to P1 4", ""),  # Ana's activation is over: she moves no more
+        ("attack {Gus} {Ana} kind=opportunity defense=none", "!Ana is not moving"),
+        ("act {Bo}", "Bo activates"),
+        ("attack {Hal} {Bo} kind=opportunity defense=none", "!Bo is not moving"),
+        ("move {Bo} kind=walk", "Bo may walk 3 hexes"),
+        ("attack {Hal} {Bo} kind=opportunity defense=none", "-")])
 
 
 def test_when_both_sides_declare_a_reaction_higher_reflexes_then_initiative_take_it(runtime):
@@ -410,3 +431,35 @@ def test_the_players_own_team_is_entered_on_the_pc_and_picked_in_play(tmp_path, 
     assert arbiter(["run", "jugger", "--teams", str(teams), "--runtime", runtime,
                     "--do", "roster P1 team=Mine"]) == 2
     assert "refused: a Qwik carries no weapon" in capsys.readouterr().err
+
+
+def device_to_act(rig):
+    """A short game on the device, A pressed to the first turn of the Act phase: the game."""
+    from helpers.device import open_setup, play_screen, seal
+
+    open_setup(rig, "jugger")
+    rig.keys("a")
+    seal(rig)
+    game = play_screen(rig).game
+    for _ in range(10):
+        if game.phase()["name"] == "activation":
+            return game
+        rig.keys("a")
+    raise AssertionError(rig.lines)
+
+
+def test_on_the_device_an_attack_of_opportunity_waits_for_a_jugger_moving(rig):
+    # "Un Jugger en movimiento activará un Ataque de Oportunidad cuando se mueva 1
+    # hexágono (o más) a través del Rango de Ataque de un Jugger"
+    from helpers.device import fill_form, open_menu_item, said
+
+    game = device_to_act(rig)
+    side = game.active_player()
+    qwik, reactor = ("Ana", "Gus") if side == "P1" else ("Fen", "Bo")
+    qwik, reactor = named(game, "{%s}" % qwik), named(game, "{%s}" % reactor)
+    events = len(game.history.events)
+    open_menu_item(rig, "Attack (2 focus)")  # the form the bench's game uses
+    fill_form(rig, [reactor, qwik, 0, 0, "none", "focus", "focus", "opportunity"])
+    shown = said(rig)
+    assert "%s is not moving" % game.state["pieces"][qwik]["name"] in shown, shown
+    assert len(game.history.events) == events
