@@ -463,3 +463,71 @@ def test_on_the_device_an_attack_of_opportunity_waits_for_a_jugger_moving(rig):
     shown = said(rig)
     assert "%s is not moving" % game.state["pieces"][qwik]["name"] in shown, shown
     assert len(game.history.events) == events
+
+
+def bent(team, name, key, stat, value):
+    """A copy of ``team`` called ``name``, the jugger ``key``'s ``stat`` set to ``value``."""
+    import copy
+
+    team = copy.deepcopy(team)
+    team["name"] = name
+    next(p for p in team["pieces"] if p["key"] == key)["stats"][stat] = value
+    return team
+
+
+# each team, a short one bent from MINE or a long one from tests/data/jugger_teams.json,
+# and the one line that refuses it
+BAD_TEAMS = [
+    ("short", ("j4", "cost", -5), "Pit costs -5: a cost is 0 or more"),
+    ("short", ("j1", "reflexes", 9), "Mia has Reflexes 9: 1 to 5"),
+    ("short", ("j3", "reflexes", 0), "Ole has Reflexes 0: 1 to 5"),
+    ("short", ("j2", "weapon", "laser"), "Nils wields laser, no Jugger weapon"),
+    ("short", ("j3", "weapon", "none"), "Ole is a Defender and needs a weapon"),
+    ("long", ("j4", "reserve", 1), "Bad has 4 juggers in play, not 5"),
+    ("long", ("j6", "reserve", 0), "Bad has 6 juggers in play, not 5"),
+]
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_an_own_team_is_checked_card_by_card_and_fields_five(tmp_path, capsys, runtime):
+    # "Cada Defensor será equipado con una sola Arma de Jugger"; "El valor del orden de
+    # activación (VOA) empieza en 5 y va en orden descendiente"; "Cada Carta de
+    # Estadísticas Personales tiene un COSTE DE RECLUTAMIENTO (CR)"; "Cada Jugador
+    # selecciona 5 Juggers de su equipo de 8 para ser los JUGGERS EN JUEGO"
+    import json
+
+    from helpers import REPO
+
+    from arbiter_referee.cli import main as arbiter
+
+    harbour = json.loads((REPO / "tests" / "data" / "jugger_teams.json").read_text())[
+        "teams"][0]
+    teams = tmp_path / "teams.json"
+    for length, (key, stat, value), reason in BAD_TEAMS:
+        base = MINE["teams"][0] if length == "short" else harbour
+        teams.write_text(json.dumps([bent(base, "Bad", key, stat, value)]))
+        assert arbiter(["run", "jugger", "--teams", str(teams), "--runtime", runtime,
+                        "--option", "length=" + length, "--do", "roster P1 team=Bad"]) == 2
+        err = capsys.readouterr().err
+        assert "refused: " + reason + "\n" in err, (key, stat, value, err)
+    teams.write_text(json.dumps([bent(harbour, "Good", "j1", "cost", 0)]))
+    assert arbiter(["run", "jugger", "--teams", str(teams), "--runtime", runtime,
+                    "--option", "length=long", "--do", "roster P1 team=Good"]) == 0
+
+
+def test_a_defender_is_armed_with_a_weapon(runtime):
+    # "Cada Defensor será equipado con una sola Arma de Jugger"
+    script([("arm {Bo} weapon=none", "!Bo is a Defender and needs a weapon"),
+            ("arm {Bo} weapon=staff", "Bo takes the staff")])
+
+
+def test_on_the_device_the_arm_form_offers_only_weapons(rig):
+    # "Cada Defensor será equipado con una sola Arma de Jugger"
+    from helpers.device import open_menu_item, open_setup, seal
+
+    open_setup(rig, "jugger")
+    rig.keys("a")
+    seal(rig)
+    open_menu_item(rig, "Arm")
+    weapons = [field[1] for field in rig.app.screen.fields if field[0] == "weapon"][0]
+    assert weapons == ["sword_shield", "long_sword", "staff", "qtip", "chain"]
