@@ -11,7 +11,7 @@ it is refused; ``to P1 4`` passes (``next``) to P1's turn at Reflexes 4
 Cyd, Dag, Eli (chain) against Ravens Fen (Qwik), Gus, Hal, Ivo, Jo (chain)."""
 
 import pytest
-from helpers.game import new_game, piece_state, rolls
+from helpers.game import new_game, notes, piece_state, rolls
 from helpers.jugger import juggs, named, script
 from helpers.runtimes import RUNTIMES, replayed
 
@@ -362,6 +362,48 @@ def test_the_held_qwik_escapes_by_winning_a_wrestle_in_its_activation(runtime):
         ("to P2 5", ""),
         ("attack {Fen} {Ana} defense=full", "Fen escapes the hold")], seed=SEED_FEN_ESCAPES)
     assert g.state["game"]["hold"] == ""
+
+
+def test_only_the_holder_ends_the_hold_in_its_activation(runtime):
+    # "Una presa también puede terminar si, durante su Activación, el atacante declara que
+    # termina con la presa (es decir, libera al oponente)."
+    g = script([
+        ("to P1 5", ""),
+        ("attack {Ana} {Fen} defense=full win=hold", "Ana holds Fen"),
+        ("to P2 5", ""),
+        ("act {Fen}", "Fen activates"),
+        ("unhold", "!only Ana ends the hold, in its activation"),  # the held side's turn
+        ("to P1 4", ""),
+        ("act {Bo}", "Bo activates"),
+        ("unhold", "!only Ana ends the hold, in its activation"),  # Ana's is over
+        ("to P1 5", ""),
+        ("act {Ana}", "Ana keeps the hold: 1 focus"),
+        ("unhold", "The hold ends")], seed=SEED_ANA_HITS)
+    assert g.state["game"]["hold"] == ""
+
+
+def test_a_holder_that_lets_its_activation_go_by_loses_the_hold(runtime):
+    # "Para mantener la Presa sobre el oponente, el atacante debe gastar 1PC al comienzo de
+    # su Activación"
+    script([
+        ("to P1 5", ""),
+        ("attack {Ana} {Fen} defense=full win=hold", "Ana holds Fen"),
+        ("to P1 4", ""),
+        ("to P1 5", ""),  # the next stone, P1's initiative again: Ana does not activate
+        ("next", "The hold ends: Ana did not keep it"),
+        ("move {Fen} kind=walk", "Fen may walk 3 hexes")], seed=SEED_ANA_HITS)
+    g = script([
+        ("to P1 5", ""),
+        ("attack {Ana} {Fen} defense=full win=hold", "Ana holds Fen"),
+        ("to P1 4", ""),
+        ("to P1 5", ""),  # the next stone
+        ("delay {Ana}", "Ana delays"),  # she may still activate, and pay, this stone
+        ("next", "R5: Fen"),
+        ("move {Fen} kind=walk", "!Fen is held (Apresado)"),
+        ("to P1 2", ""),  # to the end of the stone, Ana never activating
+        ("to P1 5", "")], seed=SEED_ANA_HITS)
+    assert g.state["game"]["hold"] == ""
+    assert "The hold ends: Ana did not keep it" in notes(g)
 
 
 # -- (10) rosters and stats ----------------------------------------------------------------
