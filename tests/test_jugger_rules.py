@@ -267,6 +267,21 @@ def test_a_defender_who_cannot_pay_does_not_defend(runtime):
     assert piece_state(g, "Hal")["stamina"] == 1
 
 
+def test_a_boost_the_defender_cannot_pay_never_costs_it_the_defense_it_can(runtime):
+    # "El defensor también puede potenciar sus dados de combate una vez por combate
+    # pagando 2 PC por cada dado ... Se pueden comprar tantos dados adicionales como
+    # puedan permitirse."; "No se defiende: Si el Jugger no puede permitirse pagar por su
+    # defensa esta opción ocurre por defecto."
+    g = script([
+        ("to P1 4", ""),
+        ("spend {Hal} n=4", "Hal spends 4"),  # 3 stamina left: a full defense, no boost
+        ("attack {Bo} {Hal} defense=full dboost=1", "!Hal cannot pay 4"),
+        ("attack {Bo} {Hal} defense=full", "-")])
+    dfn = rolls(g, "defense")[-1]
+    assert dfn["reason"] == "defense full" and len(dfn["rolls"]) == 2 + 3  # not the 3 of none
+    assert piece_state(g, "Hal")["stamina"] == 1
+
+
 # -- (7) disputes --------------------------------------------------------------------------
 
 
