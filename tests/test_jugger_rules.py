@@ -323,6 +323,29 @@ def test_a_qwik_wields_no_weapon(runtime):
     assert piece_state(g, "Fen")["crouch"] == 3
 
 
+def test_a_qwik_is_no_hitter(runtime):
+    # "Los Qwiks no pueden esgrimir armas"; "Hay 2 motivos por los que un Jugger adquiere
+    # el estado AGACHADO: 1. Ha sido impactado por un Arma de Jugger 2. Está Fuera del Campo"
+    g = script([
+        ("hit {Gus} by={Ana}", "!Ana carries no weapon: a Qwik crouches no one"),
+        ("hit {Bo} by={Fen}", "!Fen carries no weapon: a Qwik crouches no one"),
+        ("hit {Gus} by={Bo}", "Gus crouches 3")])
+    assert piece_state(g, "Gus")["crouch"] == 3 and piece_state(g, "Bo")["crouch"] == 0
+
+
+def test_on_the_device_the_hit_form_offers_no_qwik_as_the_hitter(rig):
+    # "Los Qwiks no pueden esgrimir armas"
+    from helpers.device import open_menu_item, open_setup, seal
+
+    open_setup(rig, "jugger")
+    rig.keys("a")
+    seal(rig)
+    open_menu_item(rig, "Hit: crouch")
+    hitters = [field[1] for field in rig.app.screen.fields if field[0] == "by"][0]
+    assert "P1.j1" not in hitters and "P2.j1" not in hitters  # Ana, Fen
+    assert len(hitters) == 8
+
+
 NO_QWIK_BOOST = "a Qwik is held: no Qwik boosts its defense against a Defender"
 
 
