@@ -154,6 +154,7 @@ def test_when_both_sides_declare_a_reaction_higher_reflexes_then_initiative_take
     # puntuación de Reflejos, el Jugger que tiene la Iniciativa realiza la Reacción."
     g = script([
         ("to P1 5", ""),
+        ("move {Ana} kind=walk", "Ana may walk 3 hexes"),
         ("react {Bo} vs={Cyd}", "!one jugger of each side"),
         ("react {Gus} vs={Bo}", "Bo takes the reaction"),  # Reflexes 4 each: P1's initiative
         ("attack {Gus} {Ana} kind=opportunity defense=none", "!Bo has the reaction"),
@@ -386,7 +387,7 @@ def test_a_wrestle_won_steals_the_jugg_or_pushes_and_a_tie_does_nothing(runtime)
             ("attack {Ana} {Fen} defense=full win=push", "Fen is pushed 1 hex back")],
            seed=SEED_ANA_HITS)
     g = script([("to P1 5", ""),
-                ("attack {Ana} {Fen} defense=duel win=hold", "1-1 doubles")],
+                ("attack {Ana} {Fen} defense=duel win=hold", "1-1 tie: no effect")],
                seed=SEED_QWIKS_EVEN)
     assert g.state["game"]["hold"] == "" and piece_state(g, "Fen")["crouch"] == 0
 
@@ -611,3 +612,32 @@ def test_on_the_device_the_arm_form_offers_only_weapons(rig):
     open_menu_item(rig, "Arm")
     weapons = [field[1] for field in rig.app.screen.fields if field[0] == "weapon"][0]
     assert weapons == ["sword_shield", "long_sword", "staff", "qtip", "chain"]
+
+
+def test_on_the_device_a_wrestle_ends_on_its_outcome_not_a_hit(rig):
+    # "Si el Qwik atacante gana el Forcejeo éste puede elegir: ... Empujar: El defensor es
+    # desplazado 1 hexágono hacia atrás"; "Los Qwiks no pueden esgrimir armas"
+    from helpers.device import act, said
+
+    game = device_to_act(rig)
+    assert game.active_player() == "P1"  # the device's dice: P1's initiative
+    act(rig, "attack {Ana} {Fen} defense=none boost=2 win=push")  # Ana's 3 dice: a Jugg
+    rig.run(100)
+    shown = said(rig)
+    assert "1-0 Ana wins Fen is pushed 1 hex back" in shown and "hit" not in shown, shown
+    assert game.state["message"] == "Fen is pushed 1 hex back"
+
+
+def test_a_wrestle_says_who_wins_then_what_the_winner_does(runtime):
+    # "Si el Qwik atacante gana el Forcejeo éste puede elegir: Robar el Jugg ...
+    # Contener/Apresar ... Empujar"; "Si el Duelo acaba en un empate en la tirada de dados
+    # de combate, el forcejeo o agarre no tiene efecto ni sobre el atacante ni sobre el
+    # defensor."
+    g = script([("to P1 5", ""),
+                ("attack {Ana} {Fen} defense=full win=hold", "1-0 Ana wins")],
+               seed=SEED_ANA_HITS)
+    assert notes(g)[-2:] == ["1-0 Ana wins", "Ana holds Fen: Apresado"]
+    g = script([("to P1 5", ""),
+                ("attack {Ana} {Fen} defense=duel win=hold", "1-1 tie: no effect")],
+               seed=SEED_QWIKS_EVEN)
+    assert notes(g)[-1] == "1-1 tie: no effect"
