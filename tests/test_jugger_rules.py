@@ -186,6 +186,25 @@ def test_no_reaction_is_declared_while_another_is_being_resolved(runtime):
         ("react {Bo}", "Bo takes the reaction")])
 
 
+def test_a_bonus_attack_comes_with_a_talent_costs_nothing_and_takes_no_boost(runtime):
+    # "Los Ataques de Bonificación son ataques especiales proporcionados por ciertos
+    # Talentos"; "El atacante no tiene que gastar ningún Punto de Concentración para
+    # realizar el ataque (el coste del Ataque de Bonificación está incluido en el coste de
+    # realizar el Talento)"; "El Jugger realizando el Ataque de Bonificación no puede
+    # Potenciar el Ataque."; "Si un Jugger declara un Talento, el efecto de éste debe de
+    # completarse antes de que el Jugger realice cualquier otra acción."
+    g = script([
+        ("to P1 4", ""),
+        ("attack {Bo} {Gus} kind=bonus defense=none", "!a bonus attack comes with Bo's talent"),
+        ("talent {Bo} n=2", "Bo uses a talent for 2"),
+        ("attack {Bo} {Gus} kind=bonus boost=1 defense=none", "!a bonus attack cannot be boosted"),
+        ("attack {Bo} {Gus} kind=bonus defense=none", "0-1 miss"),  # free
+        ("attack {Bo} {Hal} defense=none", "-"),  # his Basic Attack is still his
+        ("attack {Bo} {Gus} kind=bonus defense=none", "!a bonus attack comes with Bo's talent")])
+    assert piece_state(g, "Bo")["focus"] == 4 - 2 - 2
+    assert [len(r["rolls"]) for r in rolls(g, "attack")] == [2, 2]  # attack 1 + sword 1
+
+
 # -- (4) exhaustion ------------------------------------------------------------------------
 
 
