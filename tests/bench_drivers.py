@@ -137,7 +137,7 @@ def jugger(rig):
                 continue
             activate(name)
             if voa == 4:  # it runs (1 focus) past an opponent, who reacts
-                done("Spend points", [key(name), "focus", 1])
+                done("Move", [key(name), "focus", "run"])
                 reactor = next((n for n in us[3] + us[4] if standing(n)), None)
                 if reactor:
                     done("Attack (2 focus)", [key(reactor), key(name), 0, 0, "none",

@@ -11,7 +11,7 @@ it is refused; ``to P1 4`` passes (``next``) to P1's turn at Reflexes 4
 Cyd, Dag, Eli (chain) against Ravens Fen (Qwik), Gus, Hal, Ivo, Jo (chain)."""
 
 import pytest
-from helpers.game import new_game, piece_state, rolls
+from helpers.game import new_game, notes, piece_state, rolls
 from helpers.jugger import juggs, named, script
 from helpers.runtimes import RUNTIMES, replayed
 
@@ -118,13 +118,34 @@ def test_an_attack_of_opportunity_is_the_other_sides_reaction(runtime):
     # usando la Cadena debe gastar como mínimo 3 PC"
     g = script([
         ("to P1 5", ""),
-        ("attack {Gus} {Ana} kind=opportunity defense=none", "-"),  # Ana moves past Gus
+        ("move {Ana} kind=run", "Ana may run 6 hexes"),
+        ("attack {Jo} {Ana} kind=opportunity defense=full", "-"),  # an unready chain: 3
         ("attack {Gus} {Fen} kind=opportunity", "!" + ON_THE_SIDE_IN_TURN),
-        ("attack {Jo} {Bo} kind=opportunity defense=none", "-"),  # an unready chain: 3
-        ("attack {Bo} {Hal} kind=opportunity", "!" + ON_THE_SIDE_IN_TURN)])
+        ("attack {Bo} {Hal} kind=opportunity", "!" + ON_THE_SIDE_IN_TURN),
+        ("attack {Gus} {Ana} kind=opportunity defense=full", "Ana crouches 3")])
     gus, jo = piece_state(g, "Gus"), piece_state(g, "Jo")
     assert (gus["focus"], jo["focus"]) == (2, 1)
     assert gus["acted"] == 0 and jo["acted"] == 0  # a reaction is no activation
+
+
+def test_an_attack_of_opportunity_is_only_on_the_jugger_moving(runtime):
+    # "Un Jugger en movimiento activará un Ataque de Oportunidad cuando se mueva 1
+    # hexágono (o más) a través del Rango de Ataque de un Jugger"; "contra un Jugger en
+    # movimiento del oponente"
+    script([
+        ("to P1 5", ""),
+        ("attack {Gus} {Ana} kind=opportunity defense=none", "!Ana is not moving"),
+        ("attack {Gus} {Bo} kind=opportunity defense=none", "!Bo is not moving"),
+        ("act {Ana}", "Ana activates"),
+        ("attack {Gus} {Ana} kind=opportunity defense=none", "!Ana is not moving"),
+        ("move {Ana} kind=walk", "Ana may walk 3 hexes"),
+        ("attack {Gus} {Bo} kind=opportunity defense=none", "!Bo is not moving"),
+        ("to P1 4", ""),  # Ana's activation is over: she moves no more
+        ("attack {Gus} {Ana} kind=opportunity defense=none", "!Ana is not moving"),
+        ("act {Bo}", "Bo activates"),
+        ("attack {Hal} {Bo} kind=opportunity defense=none", "!Bo is not moving"),
+        ("move {Bo} kind=walk", "Bo may walk 3 hexes"),
+        ("attack {Hal} {Bo} kind=opportunity defense=none", "-")])
 
 
 def test_when_both_sides_declare_a_reaction_higher_reflexes_then_initiative_take_it(runtime):
@@ -133,6 +154,7 @@ def test_when_both_sides_declare_a_reaction_higher_reflexes_then_initiative_take
     # puntuación de Reflejos, el Jugger que tiene la Iniciativa realiza la Reacción."
     g = script([
         ("to P1 5", ""),
+        ("move {Ana} kind=walk", "Ana may walk 3 hexes"),
         ("react {Bo} vs={Cyd}", "!one jugger of each side"),
         ("react {Gus} vs={Bo}", "Bo takes the reaction"),  # Reflexes 4 each: P1's initiative
         ("attack {Gus} {Ana} kind=opportunity defense=none", "!Bo has the reaction"),
@@ -162,6 +184,25 @@ def test_no_reaction_is_declared_while_another_is_being_resolved(runtime):
         ("react {Jo}", "Jo takes the reaction"),
         ("act {Fen}", "Fen activates"),  # the activation goes on: Jo's was not taken
         ("react {Bo}", "Bo takes the reaction")])
+
+
+def test_a_bonus_attack_comes_with_a_talent_costs_nothing_and_takes_no_boost(runtime):
+    # "Los Ataques de Bonificación son ataques especiales proporcionados por ciertos
+    # Talentos"; "El atacante no tiene que gastar ningún Punto de Concentración para
+    # realizar el ataque (el coste del Ataque de Bonificación está incluido en el coste de
+    # realizar el Talento)"; "El Jugger realizando el Ataque de Bonificación no puede
+    # Potenciar el Ataque."; "Si un Jugger declara un Talento, el efecto de éste debe de
+    # completarse antes de que el Jugger realice cualquier otra acción."
+    g = script([
+        ("to P1 4", ""),
+        ("attack {Bo} {Gus} kind=bonus defense=none", "!a bonus attack comes with Bo's talent"),
+        ("talent {Bo} n=2", "Bo uses a talent for 2"),
+        ("attack {Bo} {Gus} kind=bonus boost=1 defense=none", "!a bonus attack cannot be boosted"),
+        ("attack {Bo} {Gus} kind=bonus defense=none", "0-1 miss"),  # free
+        ("attack {Bo} {Hal} defense=none", "-"),  # his Basic Attack is still his
+        ("attack {Bo} {Gus} kind=bonus defense=none", "!a bonus attack comes with Bo's talent")])
+    assert piece_state(g, "Bo")["focus"] == 4 - 2 - 2
+    assert [len(r["rolls"]) for r in rolls(g, "attack")] == [2, 2]  # attack 1 + sword 1
 
 
 # -- (4) exhaustion ------------------------------------------------------------------------
@@ -246,6 +287,21 @@ def test_a_defender_who_cannot_pay_does_not_defend(runtime):
     assert piece_state(g, "Hal")["stamina"] == 1
 
 
+def test_a_boost_the_defender_cannot_pay_never_costs_it_the_defense_it_can(runtime):
+    # "El defensor también puede potenciar sus dados de combate una vez por combate
+    # pagando 2 PC por cada dado ... Se pueden comprar tantos dados adicionales como
+    # puedan permitirse."; "No se defiende: Si el Jugger no puede permitirse pagar por su
+    # defensa esta opción ocurre por defecto."
+    g = script([
+        ("to P1 4", ""),
+        ("spend {Hal} n=4", "Hal spends 4"),  # 3 stamina left: a full defense, no boost
+        ("attack {Bo} {Hal} defense=full dboost=1", "!Hal cannot pay 4"),
+        ("attack {Bo} {Hal} defense=full", "-")])
+    dfn = rolls(g, "defense")[-1]
+    assert dfn["reason"] == "defense full" and len(dfn["rolls"]) == 2 + 3  # not the 3 of none
+    assert piece_state(g, "Hal")["stamina"] == 1
+
+
 # -- (7) disputes --------------------------------------------------------------------------
 
 
@@ -285,6 +341,29 @@ def test_a_qwik_wields_no_weapon(runtime):
     a, d = juggs(g)
     assert 0 < a == d and piece_state(g, "Bo")["crouch"] == 0  # doubles: only Fen crouches
     assert piece_state(g, "Fen")["crouch"] == 3
+
+
+def test_a_qwik_is_no_hitter(runtime):
+    # "Los Qwiks no pueden esgrimir armas"; "Hay 2 motivos por los que un Jugger adquiere
+    # el estado AGACHADO: 1. Ha sido impactado por un Arma de Jugger 2. Está Fuera del Campo"
+    g = script([
+        ("hit {Gus} by={Ana}", "!Ana carries no weapon: a Qwik crouches no one"),
+        ("hit {Bo} by={Fen}", "!Fen carries no weapon: a Qwik crouches no one"),
+        ("hit {Gus} by={Bo}", "Gus crouches 3")])
+    assert piece_state(g, "Gus")["crouch"] == 3 and piece_state(g, "Bo")["crouch"] == 0
+
+
+def test_on_the_device_the_hit_form_offers_no_qwik_as_the_hitter(rig):
+    # "Los Qwiks no pueden esgrimir armas"
+    from helpers.device import open_menu_item, open_setup, seal
+
+    open_setup(rig, "jugger")
+    rig.keys("a")
+    seal(rig)
+    open_menu_item(rig, "Hit: crouch")
+    hitters = [field[1] for field in rig.app.screen.fields if field[0] == "by"][0]
+    assert "P1.j1" not in hitters and "P2.j1" not in hitters  # Ana, Fen
+    assert len(hitters) == 8
 
 
 NO_QWIK_BOOST = "a Qwik is held: no Qwik boosts its defense against a Defender"
@@ -327,7 +406,7 @@ def test_a_wrestle_won_steals_the_jugg_or_pushes_and_a_tie_does_nothing(runtime)
             ("attack {Ana} {Fen} defense=full win=push", "Fen is pushed 1 hex back")],
            seed=SEED_ANA_HITS)
     g = script([("to P1 5", ""),
-                ("attack {Ana} {Fen} defense=duel win=hold", "1-1 doubles")],
+                ("attack {Ana} {Fen} defense=duel win=hold", "1-1 tie: no effect")],
                seed=SEED_QWIKS_EVEN)
     assert g.state["game"]["hold"] == "" and piece_state(g, "Fen")["crouch"] == 0
 
@@ -341,6 +420,48 @@ def test_the_held_qwik_escapes_by_winning_a_wrestle_in_its_activation(runtime):
         ("to P2 5", ""),
         ("attack {Fen} {Ana} defense=full", "Fen escapes the hold")], seed=SEED_FEN_ESCAPES)
     assert g.state["game"]["hold"] == ""
+
+
+def test_only_the_holder_ends_the_hold_in_its_activation(runtime):
+    # "Una presa también puede terminar si, durante su Activación, el atacante declara que
+    # termina con la presa (es decir, libera al oponente)."
+    g = script([
+        ("to P1 5", ""),
+        ("attack {Ana} {Fen} defense=full win=hold", "Ana holds Fen"),
+        ("to P2 5", ""),
+        ("act {Fen}", "Fen activates"),
+        ("unhold", "!only Ana ends the hold, in its activation"),  # the held side's turn
+        ("to P1 4", ""),
+        ("act {Bo}", "Bo activates"),
+        ("unhold", "!only Ana ends the hold, in its activation"),  # Ana's is over
+        ("to P1 5", ""),
+        ("act {Ana}", "Ana keeps the hold: 1 focus"),
+        ("unhold", "The hold ends")], seed=SEED_ANA_HITS)
+    assert g.state["game"]["hold"] == ""
+
+
+def test_a_holder_that_lets_its_activation_go_by_loses_the_hold(runtime):
+    # "Para mantener la Presa sobre el oponente, el atacante debe gastar 1PC al comienzo de
+    # su Activación"
+    script([
+        ("to P1 5", ""),
+        ("attack {Ana} {Fen} defense=full win=hold", "Ana holds Fen"),
+        ("to P1 4", ""),
+        ("to P1 5", ""),  # the next stone, P1's initiative again: Ana does not activate
+        ("next", "The hold ends: Ana did not keep it"),
+        ("move {Fen} kind=walk", "Fen may walk 3 hexes")], seed=SEED_ANA_HITS)
+    g = script([
+        ("to P1 5", ""),
+        ("attack {Ana} {Fen} defense=full win=hold", "Ana holds Fen"),
+        ("to P1 4", ""),
+        ("to P1 5", ""),  # the next stone
+        ("delay {Ana}", "Ana delays"),  # she may still activate, and pay, this stone
+        ("next", "R5: Fen"),
+        ("move {Fen} kind=walk", "!Fen is held (Apresado)"),
+        ("to P1 2", ""),  # to the end of the stone, Ana never activating
+        ("to P1 5", "")], seed=SEED_ANA_HITS)
+    assert g.state["game"]["hold"] == ""
+    assert "The hold ends: Ana did not keep it" in notes(g)
 
 
 # -- (10) rosters and stats ----------------------------------------------------------------
@@ -410,3 +531,132 @@ def test_the_players_own_team_is_entered_on_the_pc_and_picked_in_play(tmp_path, 
     assert arbiter(["run", "jugger", "--teams", str(teams), "--runtime", runtime,
                     "--do", "roster P1 team=Mine"]) == 2
     assert "refused: a Qwik carries no weapon" in capsys.readouterr().err
+
+
+def device_to_act(rig):
+    """A short game on the device, A pressed to the first turn of the Act phase: the game."""
+    from helpers.device import open_setup, play_screen, seal
+
+    open_setup(rig, "jugger")
+    rig.keys("a")
+    seal(rig)
+    game = play_screen(rig).game
+    for _ in range(10):
+        if game.phase()["name"] == "activation":
+            return game
+        rig.keys("a")
+    raise AssertionError(rig.lines)
+
+
+def test_on_the_device_an_attack_of_opportunity_waits_for_a_jugger_moving(rig):
+    # "Un Jugger en movimiento activará un Ataque de Oportunidad cuando se mueva 1
+    # hexágono (o más) a través del Rango de Ataque de un Jugger"
+    from helpers.device import fill_form, open_menu_item, said
+
+    game = device_to_act(rig)
+    side = game.active_player()
+    qwik, reactor = ("Ana", "Gus") if side == "P1" else ("Fen", "Bo")
+    qwik, reactor = named(game, "{%s}" % qwik), named(game, "{%s}" % reactor)
+    events = len(game.history.events)
+    open_menu_item(rig, "Attack (2 focus)")  # the form the bench's game uses
+    fill_form(rig, [reactor, qwik, 0, 0, "none", "focus", "focus", "opportunity"])
+    shown = said(rig)
+    assert "%s is not moving" % game.state["pieces"][qwik]["name"] in shown, shown
+    assert len(game.history.events) == events
+
+
+def bent(team, name, key, stat, value):
+    """A copy of ``team`` called ``name``, the jugger ``key``'s ``stat`` set to ``value``."""
+    import copy
+
+    team = copy.deepcopy(team)
+    team["name"] = name
+    next(p for p in team["pieces"] if p["key"] == key)["stats"][stat] = value
+    return team
+
+
+# each team, a short one bent from MINE or a long one from tests/data/jugger_teams.json,
+# and the one line that refuses it
+BAD_TEAMS = [
+    ("short", ("j4", "cost", -5), "Pit costs -5: a cost is 0 or more"),
+    ("short", ("j1", "reflexes", 9), "Mia has Reflexes 9: 1 to 5"),
+    ("short", ("j3", "reflexes", 0), "Ole has Reflexes 0: 1 to 5"),
+    ("short", ("j2", "weapon", "laser"), "Nils wields laser, no Jugger weapon"),
+    ("short", ("j3", "weapon", "none"), "Ole is a Defender and needs a weapon"),
+    ("long", ("j4", "reserve", 1), "Bad has 4 juggers in play, not 5"),
+    ("long", ("j6", "reserve", 0), "Bad has 6 juggers in play, not 5"),
+]
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_an_own_team_is_checked_card_by_card_and_fields_five(tmp_path, capsys, runtime):
+    # "Cada Defensor será equipado con una sola Arma de Jugger"; "El valor del orden de
+    # activación (VOA) empieza en 5 y va en orden descendiente"; "Cada Carta de
+    # Estadísticas Personales tiene un COSTE DE RECLUTAMIENTO (CR)"; "Cada Jugador
+    # selecciona 5 Juggers de su equipo de 8 para ser los JUGGERS EN JUEGO"
+    import json
+
+    from helpers import REPO
+
+    from arbiter_referee.cli import main as arbiter
+
+    harbour = json.loads((REPO / "tests" / "data" / "jugger_teams.json").read_text())[
+        "teams"][0]
+    teams = tmp_path / "teams.json"
+    for length, (key, stat, value), reason in BAD_TEAMS:
+        base = MINE["teams"][0] if length == "short" else harbour
+        teams.write_text(json.dumps([bent(base, "Bad", key, stat, value)]))
+        assert arbiter(["run", "jugger", "--teams", str(teams), "--runtime", runtime,
+                        "--option", "length=" + length, "--do", "roster P1 team=Bad"]) == 2
+        err = capsys.readouterr().err
+        assert "refused: " + reason + "\n" in err, (key, stat, value, err)
+    teams.write_text(json.dumps([bent(harbour, "Good", "j1", "cost", 0)]))
+    assert arbiter(["run", "jugger", "--teams", str(teams), "--runtime", runtime,
+                    "--option", "length=long", "--do", "roster P1 team=Good"]) == 0
+
+
+def test_a_defender_is_armed_with_a_weapon(runtime):
+    # "Cada Defensor será equipado con una sola Arma de Jugger"
+    script([("arm {Bo} weapon=none", "!Bo is a Defender and needs a weapon"),
+            ("arm {Bo} weapon=staff", "Bo takes the staff")])
+
+
+def test_on_the_device_the_arm_form_offers_only_weapons(rig):
+    # "Cada Defensor será equipado con una sola Arma de Jugger"
+    from helpers.device import open_menu_item, open_setup, seal
+
+    open_setup(rig, "jugger")
+    rig.keys("a")
+    seal(rig)
+    open_menu_item(rig, "Arm")
+    weapons = [field[1] for field in rig.app.screen.fields if field[0] == "weapon"][0]
+    assert weapons == ["sword_shield", "long_sword", "staff", "qtip", "chain"]
+
+
+def test_on_the_device_a_wrestle_ends_on_its_outcome_not_a_hit(rig):
+    # "Si el Qwik atacante gana el Forcejeo éste puede elegir: ... Empujar: El defensor es
+    # desplazado 1 hexágono hacia atrás"; "Los Qwiks no pueden esgrimir armas"
+    from helpers.device import act, said
+
+    game = device_to_act(rig)
+    assert game.active_player() == "P1"  # the device's dice: P1's initiative
+    act(rig, "attack {Ana} {Fen} defense=none boost=2 win=push")  # Ana's 3 dice: a Jugg
+    rig.run(100)
+    shown = said(rig)
+    assert "1-0 Ana wins Fen is pushed 1 hex back" in shown and "hit" not in shown, shown
+    assert game.state["message"] == "Fen is pushed 1 hex back"
+
+
+def test_a_wrestle_says_who_wins_then_what_the_winner_does(runtime):
+    # "Si el Qwik atacante gana el Forcejeo éste puede elegir: Robar el Jugg ...
+    # Contener/Apresar ... Empujar"; "Si el Duelo acaba en un empate en la tirada de dados
+    # de combate, el forcejeo o agarre no tiene efecto ni sobre el atacante ni sobre el
+    # defensor."
+    g = script([("to P1 5", ""),
+                ("attack {Ana} {Fen} defense=full win=hold", "1-0 Ana wins")],
+               seed=SEED_ANA_HITS)
+    assert notes(g)[-2:] == ["1-0 Ana wins", "Ana holds Fen: Apresado"]
+    g = script([("to P1 5", ""),
+                ("attack {Ana} {Fen} defense=duel win=hold", "1-1 tie: no effect")],
+               seed=SEED_QWIKS_EVEN)
+    assert notes(g)[-1] == "1-1 tie: no effect"
