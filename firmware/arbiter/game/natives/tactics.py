@@ -63,6 +63,19 @@ def _face_up(game, i):
         game.change("game.face_up", g["face_up"] + [i])
 
 
+def lookers(game, i):
+    """Fog of war: the players who may look at the card at ``i``, P1 first. "At any
+    time you can look at a card adjacent to a card you occupy. On a mountain top, you
+    can look two cards away, due to your higher vantage point." (7.2)"""
+    g = game.state["game"]
+    army, board, out = g["army"], g["board"], []
+    for j in range(49):
+        p, d = army[j][:2], dist(i, j)
+        if p and p not in out and (d == 1 or d == 2 and terrain(board[j]) == "mountain"):
+            out.append(p)
+    return sorted(out)
+
+
 def deal(game):
     """The battlefield from the shuffled 54 cards, a king at each corner; the 5 not
     dealt are the leftover stack, but for a joker."""
@@ -168,6 +181,7 @@ def go(game):
     g = game.state["game"]
     if g["push"]:
         raise Illegal("first push the defeated army back: push")
+    waiting(game)
     a, b = square(game.arg("from")), square(game.arg("to"))
     army, board = list(g["army"]), g["board"]
     src = army[a]
@@ -187,16 +201,8 @@ def go(game):
         raise Illegal("an army is at most 6 units: %s holds %d" % (name(b), len(dest) - 2))
     _spend(game, p, n)
     card = board[b]
-    if card == "JK":
-        pick = game.arg(["card", ""])
-        if pick not in g["leftover"]:
-            raise Illegal("%s is a joker: card= one of %s" % (name(b), " ".join(g["leftover"])))
-        left = list(g["leftover"])
-        left.remove(pick)
-        game.change("game.leftover", left)
-        board = board[:b] + [pick] + board[b + 1:]
-        game.change("game.board", board)
-        card = pick
+    if card == "JK":  # its card named before the move: its terrain is entered
+        card = _card(game, b)
     moving, stay = [chr(ord(u) + 1) for u in units[:n]], units[n:]
     into, out = terrain(card), terrain(board[a])
     if into in ("forest", "mountain") and out != into:
@@ -210,29 +216,37 @@ def go(game):
     army[a] = p + "".join(sorted(stay)) if stay else ""
     if moving:
         _face_up(game, b)
+        if board[b] == "JK":  # landed on: the joker is replaced (none landed: it stays)
+            _replace(game, b, card)
         if dest and dest[:2] != p:
             _combat(game, army, a, b, moving)
         else:
             army[b] = (dest or p) + "".join(moving)
-            _recruit(game, army, b)
+            got = _recruit(game, army, b)  # a recruit is a plain: no roll to enter it
             if into not in ("forest", "mountain") or out == into:
-                game.say("%s %s to %s, %d move(s) left" % (
-                    p, name(a), name(b), game.get(p + ".moves_left")))
+                game.say("%s %s to %s, %d move(s) left%s" % (
+                    p, name(a), name(b), game.get(p + ".moves_left"), got))
     game.change("game.army", army)
     castles(game)
 
 
 def _recruit(game, army, b):
     """A jack or queen landed on adds a unit to the army, once; the recruit has used a
-    move ("being recruited also counts against that limit")."""
+    move ("being recruited also counts against that limit"). An army of 6, or a
+    player with no token left, gains none: the card stays to recruit later. What
+    the table does, said after the move's own words ("" for none)."""
     g, here = game.state["game"], army[b]
-    p, at = here[:2], name(b)
-    if g["board"][b][0] not in "JQ" or g["board"][b] == "JK" or at in g["flipped"]:
-        return
+    p, at, card = here[:2], name(b), g["board"][b]
+    if card[0] not in "JQ" or card == "JK" or at in g["flipped"]:
+        return ""
+    if len(here) >= 8:
+        return "; %s stays a recruit: an army is at most 6" % card
+    if game.get(p + ".reserve") <= 0:
+        return "; %s stays a recruit: %s has no token left" % (card, p)
     game.change("game.flipped", g["flipped"] + [at])
-    if len(here) < 8 and game.get(p + ".reserve") > 0:
-        army[b] = here + "1"
-        _add(game, p + ".reserve", -1)
+    army[b] = here + "1"
+    _add(game, p + ".reserve", -1)
+    return "; recruited: add a %s token, turn %s over" % (p, card)
 
 
 def _support(army, b, p):
@@ -290,9 +304,10 @@ def _combat(game, army, a, b, att):
     if a_t > d_t or d_n == 0 and a_n:
         army[b] = p + att
         text += ", %s wins %s" % (p, name(b))
-        _recruit(game, army, b)
+        got = _recruit(game, army, b)
         if d_n:
             text += _push(game, army, a, b, d + de)
+        text += got
     elif a_n:  # the attacker lost (or both are left after a tie): back to where it was
         army[a] = p + "".join(sorted(army[a][2:] + att))
         text += ", %s holds, %s back to %s" % (d, p, name(a))
@@ -301,7 +316,9 @@ def _combat(game, army, a, b, att):
     else:
         army[b] = ""
         text += ", both armies die"
-    game.say(text + " (-%d -%d)" % (a_lost, d_lost))
+    losses = " (-%d -%d)" % (a_lost, d_lost)
+    i = text.find("; ")  # the losses with the combat's words, before what the table does
+    game.say(text + losses if i < 0 else text[:i] + losses + text[i:])
     if a_t != d_t:  # the ring flashes the winner's colour (screens/colours.py)
         game.log[-1]["flash"] = p if a_t > d_t else d
 
@@ -318,7 +335,8 @@ def _push(game, army, a, b, loser):
     back = r * 7 + c if 0 <= r < 7 and 0 <= c < 7 else -1
     if back >= 0 and _room(army, back, owner, n):
         army[back] = (army[back] or owner) + loser[2:]
-        return ", %s pushed to %s" % (owner, name(back))
+        _face_up(game, back)  # "when a card becomes occupied, flip it over"
+        return ", %s pushed to %s%s" % (owner, name(back), _landed(game, back, owner))
     ways = [i for i in range(49) if near(i, b) and _room(army, i, owner, n)]
     if not ways:
         _add(game, owner + ".units_lost", n)
@@ -343,4 +361,56 @@ def push(game):
     game.change("game.army", army)
     _face_up(game, i)
     castles(game)
-    game.say("%s pushed to %s" % (loser[:2], name(i)))
+    game.say("%s pushed to %s%s" % (loser[:2], name(i), _landed(game, i, loser[:2])))
+
+
+# -- jokers: "When you land on a joker, choose a card from the leftover stack of cards,
+# and replace the joker with that."
+
+
+def _card(game, b):
+    """The leftover card named for the joker at ``b`` (``card=``)."""
+    pick, left = game.arg(["card", ""]), game.state["game"]["leftover"]
+    if pick not in left:
+        raise Illegal("%s is a joker: choose its card, one of %s" % (name(b), " ".join(left)))
+    return pick
+
+
+def _replace(game, b, card):
+    g = game.state["game"]
+    left = list(g["leftover"])
+    left.remove(card)
+    game.change("game.leftover", left)
+    game.change("game.board", g["board"][:b] + [card] + g["board"][b + 1:])
+
+
+def _landed(game, i, owner):
+    """A pushed army landed on a joker: its owner chooses the card (``joker``)."""
+    if game.state["game"]["board"][i] != "JK":
+        return ""
+    game.change("game.joker", name(i))
+    return ", on a joker: %s chooses its card" % owner
+
+
+def waiting(game):
+    """Nothing goes on while a pushed army's joker waits for its card."""
+    at = game.state["game"].get("joker", "")
+    if at:
+        owner = game.state["game"]["army"][square(at)][:2]
+        raise Illegal("first %s chooses the card for the joker at %s" % (owner, at))
+
+
+def joker(game):
+    """``joker P C``: the owner of the army pushed onto a joker chooses its card."""
+    g, p = game.state["game"], game.bound("p")
+    at = g.get("joker", "")
+    if not at:
+        raise Illegal("no joker waits for its card")
+    b = square(at)
+    owner = g["army"][b][:2]
+    if p != owner:
+        raise Illegal("%s's army is on the joker at %s: %s chooses" % (owner, at, owner))
+    card = _card(game, b)
+    _replace(game, b, card)
+    game.change("game.joker", "")
+    game.say("%s: the joker at %s is %s" % (p, at, card))
