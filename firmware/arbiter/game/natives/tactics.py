@@ -49,15 +49,15 @@ def value(card):
         0 if card == "JK" else int(r)
 
 
-def _race(game, p):
+def race(game, p):
     return game.state["players"][p].get("race", "none")
 
 
-def _add(game, path, n):
+def add(game, path, n):
     game.change(path, game.get(path) + n)
 
 
-def _face_up(game, i):
+def face_up(game, i):
     g = game.state["game"]
     if game.option("fog") == "on" and i not in g["face_up"]:
         game.change("game.face_up", g["face_up"] + [i])
@@ -106,7 +106,7 @@ def flip(game):
         raise Illegal("fog of war is off: every card is face up")
     if i in game.state["game"]["face_up"]:
         raise Illegal(name(i) + " is face up")
-    _face_up(game, i)
+    face_up(game, i)
     game.say("%s is %s" % (name(i), game.state["game"]["board"][i]))
 
 
@@ -133,11 +133,11 @@ def place(game):
         raise Illegal("an army is 1 to 6 units; %s holds %d" % (name(i), held))
     if n > game.get(p + ".reserve"):
         raise Illegal("%s's reserve holds %d" % (p, game.get(p + ".reserve")))
-    _add(game, p + ".reserve", -n)
+    add(game, p + ".reserve", -n)
     army = list(g["army"])
     army[i] = (here or p) + "0" * n
     game.change("game.army", army)
-    _face_up(game, i)
+    face_up(game, i)
     castles(game)
     game.say("%s %d at %s" % (p, len(army[i]) - 2, at))
 
@@ -151,11 +151,11 @@ def turn(game):
     got = []
     if held and game.get(p + ".reserve") > 0:
         rolls = game.roll("d6", len(held), p, "reinforcements", "r")
-        need = 4 if _race(game, p) == "kobolds" else 6
+        need = 4 if race(game, p) == "kobolds" else 6
         for i, face in zip(held, rolls):
             if face >= need and game.get(p + ".reserve") > 0 and len(army[i]) < 8:
                 army[i] += "0"
-                _add(game, p + ".reserve", -1)
+                add(game, p + ".reserve", -1)
                 got.append(name(i))
         game.say("%s reinforces %s" % (p, " ".join(got)) if got else
              "%s: no reinforcements" % p)
@@ -170,7 +170,7 @@ def _spend(game, p, n):
     if game.get(p + ".moves_left") <= 0:
         raise Illegal("the extra move is for a one-unit army"
                       if game.get(p + ".bonus_move") else "no moves left this turn")
-    _add(game, p + ".moves_left", -1)
+    add(game, p + ".moves_left", -1)
 
 
 def go(game):
@@ -206,8 +206,8 @@ def go(game):
     moving, stay = [chr(ord(u) + 1) for u in units[:n]], units[n:]
     into, out = terrain(card), terrain(board[a])
     if into in ("forest", "mountain") and out != into:
-        race = _race(game, p)
-        need = 2 if (race, into) in (("elves", "forest"), ("dwarves", "mountain")) else 4
+        who = race(game, p)
+        need = 2 if (who, into) in (("elves", "forest"), ("dwarves", "mountain")) else 4
         rolls = game.roll("d6", n, p, "entering " + into, "e")
         went = [u for u, face in zip(moving, rolls) if face >= need]
         stay = stay + [u for u, face in zip(moving, rolls) if face < need]
@@ -215,14 +215,16 @@ def go(game):
         game.say("%d of %d enter %s" % (len(moving), n, into))
     army[a] = p + "".join(sorted(stay)) if stay else ""
     if moving:
-        _face_up(game, b)
+        face_up(game, b)
         if board[b] == "JK":  # landed on: the joker is replaced (none landed: it stays)
             _replace(game, b, card)
         if dest and dest[:2] != p:
-            _combat(game, army, a, b, moving)
+            from arbiter.game.natives.tactics_combat import combat
+
+            combat(game, army, a, b, moving)
         else:
             army[b] = (dest or p) + "".join(moving)
-            got = _recruit(game, army, b)  # a recruit is a plain: no roll to enter it
+            got = recruit(game, army, b)  # a recruit is a plain: no roll to enter it
             if into not in ("forest", "mountain") or out == into:
                 game.say("%s %s to %s, %d move(s) left%s" % (
                     p, name(a), name(b), game.get(p + ".moves_left"), got))
@@ -230,7 +232,7 @@ def go(game):
     castles(game)
 
 
-def _recruit(game, army, b):
+def recruit(game, army, b):
     """A jack or queen landed on adds a unit to the army, once; the recruit has used a
     move ("being recruited also counts against that limit"). An army of 6, or a
     player with no token left, gains none: the card stays to recruit later. What
@@ -245,104 +247,12 @@ def _recruit(game, army, b):
         return "; %s stays a recruit: %s has no token left" % (card, p)
     game.change("game.flipped", g["flipped"] + [at])
     army[b] = here + "1"
-    _add(game, p + ".reserve", -1)
+    add(game, p + ".reserve", -1)
     return "; recruited: add a %s token, turn %s over" % (p, card)
 
 
-def _support(army, b, p):
-    return sum(len(army[i]) - 2 for i in range(49) if army[i][:2] == p and near(i, b))
-
-
-def _dice(game, p, n, reason):
-    return sum(game.roll("kobold_d6" if _race(game, p) == "kobolds" else "d6", n, p, reason))
-
-
-def _raise(game, p, killed, left):
-    """Undead: a d6 per unit killed, 4-6 joins the army, never past 6."""
-    if _race(game, p) != "undead" or not killed:
-        return 0
-    rolls = game.roll("d6", killed, p, "undead raise the slain", "u")
-    return min(sum(1 for f in rolls if f >= 4), 6 - left)
-
-
-def _combat(game, army, a, b, att):
-    """The attackers ``att`` (digits) from ``a`` meet the army at ``b``."""
-    board = game.state["game"]["board"]
-    p, d = game.bound("p"), army[b][:2]
-    de = army[b][2:]
-    t_att, t_def = terrain(board[a]), terrain(board[b])
-    a_bonus = 0 if t_def == "forest" and t_att != "forest" else value(board[a])
-    d_bonus = 0 if t_att == "mountain" and t_def != "mountain" else value(board[b])
-    a_sup, d_sup = _support(army, b, p), _support(army, b, d)
-    a_n, d_n, a_lost, d_lost = len(att), len(de), 0, 0
-    for _ in range(100):
-        a_t = _dice(game, p, a_n, "attack") + a_bonus + a_sup
-        d_t = _dice(game, d, d_n, "defence") + d_bonus + d_sup
-        if a_t != d_t:
-            break
-        a_n, d_n, a_lost, d_lost = a_n - 1, d_n - 1, a_lost + 1, d_lost + 1
-        if not (a_n and d_n):
-            break
-    loss = 1 + abs(a_t - d_t) // 5
-    if a_t > d_t:
-        k = min(loss, d_n)
-        d_n, d_lost = d_n - k, d_lost + k
-    elif a_t < d_t:
-        k = min(loss, a_n)
-        a_n, a_lost = a_n - k, a_lost + k
-    a_up = _raise(game, p, d_lost, a_n)
-    d_up = _raise(game, d, a_lost, d_n)
-    _add(game, p + ".units_lost", a_lost)
-    _add(game, d + ".units_lost", d_lost)
-    # the most-moved units die first; the raised have no move left this turn
-    att = "".join(sorted(att)[:a_n]) + "2" * a_up
-    de = "".join(sorted(de)[:d_n]) + "2" * d_up
-    a_n, d_n = a_n + a_up, d_n + d_up
-    game.change("game.att_total", a_t)
-    game.change("game.def_total", d_t)
-    text = "%s %d:%d %s" % (p, a_t, d_t, d)
-    if a_t > d_t or d_n == 0 and a_n:
-        army[b] = p + att
-        text += ", %s wins %s" % (p, name(b))
-        got = _recruit(game, army, b)
-        if d_n:
-            text += _push(game, army, a, b, d + de)
-        text += got
-    elif a_n:  # the attacker lost (or both are left after a tie): back to where it was
-        army[a] = p + "".join(sorted(army[a][2:] + att))
-        text += ", %s holds, %s back to %s" % (d, p, name(a))
-    elif d_n:
-        text += ", %s holds" % d
-    else:
-        army[b] = ""
-        text += ", both armies die"
-    losses = " (-%d -%d)" % (a_lost, d_lost)
-    i = text.find("; ")  # the losses with the combat's words, before what the table does
-    game.say(text + losses if i < 0 else text[:i] + losses + text[i:])
-    if a_t != d_t:  # the ring flashes the winner's colour (screens/colours.py)
-        game.log[-1]["flash"] = p if a_t > d_t else d
-
-
-def _room(army, i, owner, n):
+def room(army, i, owner, n):
     return army[i] == "" or army[i][:2] == owner and len(army[i]) - 2 + n <= 6
-
-
-def _push(game, army, a, b, loser):
-    """The defeated army moves straight back; if it cannot, the attacker chooses where
-    (``push``); with nowhere to go it is lost."""
-    owner, n = loser[:2], len(loser) - 2
-    r, c = 2 * (b // 7) - a // 7, 2 * (b % 7) - a % 7
-    back = r * 7 + c if 0 <= r < 7 and 0 <= c < 7 else -1
-    if back >= 0 and _room(army, back, owner, n):
-        army[back] = (army[back] or owner) + loser[2:]
-        _face_up(game, back)  # "when a card becomes occupied, flip it over"
-        return ", %s pushed to %s%s" % (owner, name(back), _landed(game, back, owner))
-    ways = [i for i in range(49) if near(i, b) and _room(army, i, owner, n)]
-    if not ways:
-        _add(game, owner + ".units_lost", n)
-        return ", %s has nowhere to go: lost" % owner
-    game.change("game.push", name(b) + loser)
-    return ", %s chooses where %s goes: push" % (game.bound("p"), owner)
 
 
 def push(game):
@@ -354,14 +264,14 @@ def push(game):
     b, loser = square(g["push"][:3]), g["push"][3:]
     i = square(game.arg("to"))
     army = list(g["army"])
-    if not (near(i, b) and _room(army, i, loser[:2], len(loser) - 2)):
+    if not (near(i, b) and room(army, i, loser[:2], len(loser) - 2)):
         raise Illegal("%s cannot go to %s" % (loser[:2], name(i)))
     army[i] = (army[i] or loser[:2]) + loser[2:]
     game.change("game.push", "")
     game.change("game.army", army)
-    _face_up(game, i)
+    face_up(game, i)
     castles(game)
-    game.say("%s pushed to %s%s" % (loser[:2], name(i), _landed(game, i, loser[:2])))
+    game.say("%s pushed to %s%s" % (loser[:2], name(i), landed(game, i, loser[:2])))
 
 
 # -- jokers: "When you land on a joker, choose a card from the leftover stack of cards,
@@ -384,7 +294,7 @@ def _replace(game, b, card):
     game.change("game.board", g["board"][:b] + [card] + g["board"][b + 1:])
 
 
-def _landed(game, i, owner):
+def landed(game, i, owner):
     """A pushed army landed on a joker: its owner chooses the card (``joker``)."""
     if game.state["game"]["board"][i] != "JK":
         return ""
