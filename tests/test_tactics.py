@@ -1106,7 +1106,7 @@ LOOKING = {"1,1": "", "1,7": "", "7,1": "", "7,7": "",
 def test_a_player_may_look_only_next_to_an_army_or_two_away_from_a_mountain():
     # 7.2: "At any time you can look at a card adjacent to a card you occupy. On a
     # mountain top, you can look two cards away, due to your higher vantage point."
-    from arbiter.game.natives.tactics import lookers
+    from arbiter.game.natives.tactics_board import lookers
 
     g = arrange(fogged_started(), {"2,2": "3H", "6,6": "4S", "4,4": "5C"}, LOOKING)
     seen = {square_of(i): lookers(g, i) for i in range(49)}
@@ -1121,7 +1121,7 @@ def test_who_may_look_is_the_same_in_micropython():
     import tempfile
     from pathlib import Path
 
-    from arbiter.game.natives.tactics import lookers
+    from arbiter.game.natives.tactics_board import lookers
     from arbiter_referee.build import device_firmware
     from arbiter_referee.compiled import compiled_copy
     from arbiter_referee.emulator.session import run_driver
@@ -1144,7 +1144,7 @@ for action in drvdata.ACTIONS:
     vrun.act(game, 0, action)
 game.state['game']['board'] = drvdata.BOARD
 game.state['game']['army'] = drvdata.ARMY
-tactics = __import__('arbiter.game.natives.tactics', None, None, ('lookers',))
+tactics = __import__('arbiter.game.natives.tactics_board', None, None, ('lookers',))
 print('L ' + ' '.join('/'.join(tactics.lookers(game, i)) or '-' for i in range(49)))
 """
     path = ruleset_path("tactics")

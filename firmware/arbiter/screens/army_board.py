@@ -20,7 +20,7 @@ on board_page.py: one module less in the heap of a game in play.
 """
 
 from arbiter.game.expr import evaluate
-from arbiter.game.natives.tactics import CORNERS, dist, lookers, near
+from arbiter.game.natives.tactics_board import CORNERS, dist, lookers, near
 from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.screens.grid import GridPage
 

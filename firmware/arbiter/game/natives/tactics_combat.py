@@ -7,7 +7,7 @@ unit plus one per 5 points; a beaten defender is pushed back, a beaten attacker
 returns; a tie costs each a unit and both roll again.
 """
 
-from arbiter.game.natives.tactics import (
+from arbiter.game.natives.tactics_board import (
     add,
     face_up,
     landed,
