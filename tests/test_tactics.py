@@ -323,7 +323,7 @@ def test_a_joker_landed_on_becomes_the_movers_choice_of_leftover_card(runtime):
     g = arrange(plains(SEED_TWO_JOKERS), {"2,2": "JK"})
     left = list(g.state["game"]["leftover"])
     assert len(left) == 5 and "JK" not in left
-    refused(g, "go P1 1,1 2,2", "2,2 is a joker: card= one of " + " ".join(left))
+    refused(g, "go P1 1,1 2,2", "2,2 is a joker: choose its card, one of " + " ".join(left))
     refused(g, "go P1 1,1 2,2 card=JK", "is a joker")
     card = next(c for c in left if c[-1] in "HD")
     g.apply("go P1 1,1 2,2 units=1 card=%s" % card)
@@ -874,13 +874,9 @@ def test_fog_of_war_on_the_device_hides_the_cards_until_turned_up_and_peeks(rig)
     assert rig.lines[7] == short_of(board[42]) + " ?? ?? ?? ?? ?? " + short_of(board[48])
     rig.keys("right")
     assert rig.lines[0] == "1,2 ??"
-    events = list(g.history.events)
-    rig.keys("a:long")  # a peek: for one player's eyes, and not recorded
-    assert rig.lines[0] == "Peek 1,2" and "others look away" in rig.lines
-    rig.keys("a")
-    assert rig.lines[1].startswith(board[1])
-    rig.keys("b", "b", "b")  # the card, the board, the menu
-    assert g.history.events == events
+    rig.keys("a:long")  # no army on the board yet: nobody may look (see below)
+    assert rig.lines[:2] == ["no army is near", "enough to look at 1,2"]
+    rig.keys("b", "b")  # the board, the menu
     open_menu_item(rig, "Table")
     assert not any(line.startswith("board") for line in rig.app.screen.lines)
     rig.keys("b", "b")
@@ -960,3 +956,341 @@ def test_a_move_onto_a_joker_on_the_board_is_done_once_its_form_is_gone(rig, mon
     on_the_board(rig, g, "go P1 1,1 2,2 units=5 card=%s" % card)
     assert loaded == [False]
     assert g.state["game"]["board"][8] == card and army(g, "2,2")[0] == "P1"
+
+
+# -- issue 46: pushes, recruits and jokers, peeks and undo under fog of war -------------
+
+
+def fogged_started(seed=1):
+    """A started game under fog of war (the castles taken, the armies placed)."""
+    return new_game(RULES, seed, options={"fog": "on"}, actions=["layout"] + CASTLES)
+
+
+def pushed_back(make, limit=40):
+    """The first game ``make(seed)`` gives where P1's attack 3,3 to 4,4 pushes P2's
+    army straight back to 5,5."""
+    for seed in range(limit):
+        g = make(seed)
+        g.apply("go P1 3,3 4,4")
+        if army(g, "5,5")[0] == "P2":
+            return g
+    raise AssertionError("no seed pushed P2 back")
+
+
+BEATEN = {"3,3": "P1 6", "4,4": "P2 6", "3,4": "P1 2"}  # P1 wins, P2 keeps some units
+
+
+def test_under_fog_an_army_pushed_back_turns_its_card_up(runtime):
+    # 7.2: "All cards are face down. When a card becomes occupied, flip it over." 3: "If
+    # the defender lost, his remaining army is pushed backward"
+    g = pushed_back(lambda seed: arrange(fogged_started(seed), {"3,3": "KH", "4,4": "AH",
+                                                               "5,5": "4D"}, BEATEN))
+    assert "P2 pushed to 5,5" in g.state["message"]
+    assert at("5,5") in g.state["game"]["face_up"]
+
+
+def test_the_attackers_choice_of_push_turns_its_card_up_too(runtime):
+    # 7.2: "When a card becomes occupied, flip it over."
+    for seed in range(40):
+        g = arrange(fogged_started(seed), {"3,3": "KH", "4,4": "AH"},
+                    dict(BEATEN, **{"5,5": "P1 1"}))
+        g.apply("go P1 3,3 4,4")
+        if g.state["game"]["push"]:
+            break
+    g.apply("push P1 4,5")
+    assert at("4,5") in g.state["game"]["face_up"]
+
+
+def test_a_6_unit_army_on_a_recruit_gains_none_and_leaves_it_for_later(runtime):
+    # 4: "When you land on a queen or jack card, add a unit to that army. Then flip the
+    # face card over. Recruits can only be collected once before they are depleted."
+    # 1: "An army can never be bigger than 6 units"
+    g = arrange(plains(), {"2,2": "QH"}, {"2,2": "P1 5"})
+    g.apply("go P1 1,1 2,2 units=1")  # lands: 6 units, none to add
+    assert army(g, "2,2") == ("P1", 6) and g.state["game"]["flipped"] == []
+    assert g.state["message"] == "P1 1,1 to 2,2, 2 move(s) left; QH stays a recruit: " \
+        "an army is at most 6"
+    g.apply("go P1 2,2 2,3 units=2")
+    g.apply("go P1 2,3 2,2 units=1")  # 5 there again: the recruit still works
+    assert army(g, "2,2") == ("P1", 6) and g.state["game"]["flipped"] == ["2,2"]
+
+
+def test_a_recruit_with_no_token_left_in_reserve_stays_for_later(runtime):
+    # 4: "When you land on a queen or jack card, add a unit to that army." 1: "2 groups of
+    # 15 tokens": with none left, there is no unit to add
+    g = arrange(plains(), {"2,2": "JD"})
+    g.apply("set P1.reserve 0")
+    g.apply("go P1 1,1 2,2 units=2")
+    assert army(g, "2,2") == ("P1", 2) and g.state["game"]["flipped"] == []
+    assert g.state["message"].endswith("; JD stays a recruit: P1 has no token left")
+
+
+def test_a_recruit_tells_the_table_to_add_the_token_and_turn_the_card_over(runtime):
+    # 4: "When you land on a queen or jack card, add a unit to that army. Then flip the
+    # face card over."
+    g = arrange(plains(), {"2,2": "QH"})
+    g.apply("go P1 1,1 2,2 units=2")
+    assert g.state["message"] == \
+        "P1 1,1 to 2,2, 2 move(s) left; recruited: add a P1 token, turn QH over"
+    for seed in range(40):  # a combat won on a recruit: after the combat's words
+        g = fight(seed, {"3,3": "KH", "4,4": "JC"}, {"3,3": "P1 5", "4,4": "P2 1"})
+        if army(g, "4,4")[0] == "P1":
+            break
+    assert g.state["message"].endswith("; recruited: add a P1 token, turn JC over")
+    assert army(g, "4,4")[1] == 6 - g.state["players"]["P1"]["units_lost"]
+
+
+def joker_behind(seed, push_to="5,5", blocked=False):
+    """P1's 6 at 3,3 on a king about to beat P2's 6 at 4,4 on an ace, a joker at
+    ``push_to``; ``blocked``: P1's unit at 5,5, the way back."""
+    return arrange(plains(seed), {"3,3": "KH", "4,4": "AH", push_to: "JK"},
+                   dict(BEATEN, **({"5,5": "P1 1"} if blocked else {})))
+
+
+def test_an_army_pushed_onto_a_joker_has_its_owner_choose_the_card(runtime):
+    # 4: "When you land on a joker, choose a card from the leftover stack of cards, and
+    # replace the joker with that."
+    g = pushed_back(joker_behind)
+    left = list(g.state["game"]["leftover"])
+    assert g.state["game"]["joker"] == "5,5"
+    assert "P2 pushed to 5,5, on a joker: P2 chooses its card" in g.state["message"]
+    refused(g, "go P1 4,4 4,5 units=1", "first P2 chooses the card for the joker at 5,5")
+    refused(g, "next", "first P2 chooses the card for the joker at 5,5")
+    refused(g, "joker P1 %s" % left[0], "P2's army is on the joker at 5,5: P2 chooses")
+    refused(g, "joker P2 JK", "5,5 is a joker: choose its card, one of " + " ".join(left))
+    g.apply("joker P2 %s" % left[0])
+    assert g.state["game"]["board"][at("5,5")] == left[0] and g.state["game"]["joker"] == ""
+    assert g.state["game"]["leftover"] == left[1:]
+    assert g.state["message"] == "P2: the joker at 5,5 is %s" % left[0]
+    refused(g, "joker P2 %s" % left[1], "no joker waits for its card")
+    g.apply("go P1 4,4 4,5 units=1")
+
+
+def test_an_army_the_attacker_pushes_onto_a_joker_chooses_its_card_too(runtime):
+    # 4: "When you land on a joker, choose a card from the leftover stack"
+    for seed in range(40):
+        g = joker_behind(seed, "4,5", blocked=True)
+        g.apply("go P1 3,3 4,4")
+        if g.state["game"]["push"]:
+            break
+    g.apply("push P1 4,5")
+    assert g.state["game"]["joker"] == "4,5"
+    assert g.state["message"] == "P2 pushed to 4,5, on a joker: P2 chooses its card"
+
+
+def test_a_joker_no_unit_lands_on_stays_a_joker(runtime):
+    # 4: "When you land on a joker, choose a card ... and replace the joker with that."
+    # "Each unit that rolls 4-6 moves into the terrain. The others are left behind."
+    seen = set()
+    for seed in range(20):
+        g = arrange(plains(seed), {"2,2": "JK"})
+        patched(g, {"leftover": ["5C", "6H", "7D"]})
+        g.apply("go P1 1,1 2,2 units=1 card=5C")  # a forest: a roll to enter
+        if army(g, "2,2")[0]:
+            seen.add("landed")
+            assert g.state["game"]["board"][at("2,2")] == "5C"
+            assert g.state["game"]["leftover"] == ["6H", "7D"]
+        else:
+            seen.add("stayed out")
+            assert g.state["game"]["board"][at("2,2")] == "JK"
+            assert g.state["game"]["leftover"] == ["5C", "6H", "7D"]
+        if len(seen) == 2:
+            break
+    assert seen == {"landed", "stayed out"}
+
+
+LOOKING = {"1,1": "", "1,7": "", "7,1": "", "7,7": "",
+           "2,2": "P1 1", "6,6": "P2 1", "4,4": "P2 1"}
+
+
+def test_a_player_may_look_only_next_to_an_army_or_two_away_from_a_mountain():
+    # 7.2: "At any time you can look at a card adjacent to a card you occupy. On a
+    # mountain top, you can look two cards away, due to your higher vantage point."
+    from arbiter.game.natives.tactics_board import lookers
+
+    g = arrange(fogged_started(), {"2,2": "3H", "6,6": "4S", "4,4": "5C"}, LOOKING)
+    seen = {square_of(i): lookers(g, i) for i in range(49)}
+    assert seen["1,1"] == ["P1"] and seen["3,3"] == ["P1", "P2"]  # 3,3: next to both
+    assert seen["2,4"] == []  # two from P1's plain 2,2, two from P2's forest 4,4
+    assert seen["4,6"] == ["P2"] and seen["7,7"] == ["P2"]  # two from P2's mountain 6,6
+    assert seen["1,4"] == [] and seen["4,1"] == [] and seen["2,2"] == []  # its own: up
+
+
+def test_who_may_look_is_the_same_in_micropython():
+    # 7.2, as the device's Board works it out on a Pico (its MicroPython)
+    import tempfile
+    from pathlib import Path
+
+    from arbiter.game.natives.tactics_board import lookers
+    from arbiter_referee.build import device_firmware
+    from arbiter_referee.compiled import compiled_copy
+    from arbiter_referee.emulator.session import run_driver
+    from arbiter_referee.headless import RUN_HEAP
+    from arbiter_referee.rulesets import ruleset_path
+
+    g = arrange(fogged_started(), {"2,2": "3H", "6,6": "4S", "4,4": "5C"}, LOOKING)
+    here = " ".join("/".join(lookers(g, i)) or "-" for i in range(49))
+    body = """\
+steps = vrun.load_steps(drvdata.RULESET)
+done = False
+while not done:
+    gc.collect()
+    done, rules = vrun.load_step(steps)
+steps = None
+gc.collect()
+game = vrun.start(rules, 2, 1, {'fog': 'on'})
+for action in drvdata.ACTIONS:
+    gc.collect()
+    vrun.act(game, 0, action)
+game.state['game']['board'] = drvdata.BOARD
+game.state['game']['army'] = drvdata.ARMY
+tactics = __import__('arbiter.game.natives.tactics_board', None, None, ('lookers',))
+print('L ' + ' '.join('/'.join(tactics.lookers(game, i)) or '-' for i in range(49)))
+"""
+    path = ruleset_path("tactics")
+    with tempfile.TemporaryDirectory() as folder:
+        compiled_copy(path, Path(folder))
+        result = run_driver("vrun", body, {"/rs": (Path(folder), False)}, RUN_HEAP,
+                            device_firmware(), {"RULESET": "/rs/" + path.name,
+                                                "ACTIONS": ["layout"] + CASTLES,
+                                                "BOARD": g.state["game"]["board"],
+                                                "ARMY": g.state["game"]["army"]},
+                            preload=False)
+    assert result.exit_code == 0, result.stderr
+    assert [line[2:] for line in result.stdout.splitlines() if line[:2] == "L "] == [here]
+
+
+def test_under_fog_undoing_a_move_that_turned_a_card_up_needs_everyones_agreement(runtime):
+    # 7.2: "When a card becomes occupied, flip it over"; the referee's rule: "A revealed
+    # secret stays revealed." Everyone has seen the card: a plain undo does not hide
+    # it again, the table agrees to (as to an undo of dice seen)
+    g = arrange(fogged_started(), {"1,2": "2H", "2,1": "3D"})
+    g.apply("go P1 1,1 1,2 units=1")
+    assert 1 in g.state["game"]["face_up"]
+    refused(g, "undo", "undo needs everyone's agreement .undo agreed.: a card turned up "
+                       "would be hidden again")
+    g.apply("undo agreed")
+    assert 1 not in g.state["game"]["face_up"] and army(g, "1,2") == ("", 0)
+    g.apply("redo")
+    g.apply("go P1 1,2 1,1 units=1")  # onto a card already up: a plain undo
+    g.apply("undo")
+    assert army(g, "1,2") == ("P1", 1) and 1 in g.state["game"]["face_up"]
+
+
+def fog_on_the_device(rig, fog=True):
+    """A game under fog of war on the device (``fog`` False: without), the castles
+    taken and the armies placed, P1's turn: the play screen."""
+    g = deal_on_the_device(rig, *(("down", "right") if fog else ()))  # Fog of war <on>
+    for action in CASTLES[:-1] + ["next"]:
+        act(rig, action)
+    rig.keys("b", "b")
+    return g
+
+
+def board_cell(rig, sq):
+    """What the Board draws on square ``sq`` (the page open, zoomed out; the cursor,
+    drawn inverted, elsewhere in the first rows)."""
+    assert rig.app.screen.cursor != at(sq) and rig.app.screen.cursor < 14
+    row = rig.lines[rig.app.screen.head_lines + int(sq[0]) - 1]
+    return row[3 * int(sq[2]) - 3:3 * int(sq[2])].strip()  # 18 pixels: 3 characters
+
+
+def cursor_on(rig, sq):
+    board = rig.app.screen
+    while board.cursor // 7 != int(sq[0]) - 1:
+        rig.keys("down")
+    while board.cursor % 7 != int(sq[2]) - 1:
+        rig.keys("right")
+
+
+def test_on_the_device_a_peek_is_only_for_the_players_whose_armies_may_look(rig):
+    # 7.2: "At any time you can look at a card adjacent to a card you occupy. On a
+    # mountain top, you can look two cards away"
+    g = fog_on_the_device(rig)
+    board = g.state["game"]["board"]
+    open_menu_item(rig, "Board")
+    events = list(g.history.events)
+    cursor_on(rig, "1,2")  # next to P1's castle 1,1
+    rig.keys("a:long")
+    assert rig.lines[0] == "Peek 1,2" and "Only P1 may look:" in rig.lines
+    assert "others look away" in rig.lines
+    rig.keys("a")
+    assert rig.lines[1].startswith(board[1])
+    rig.keys("b")  # the card: back on the board
+    cursor_on(rig, "3,3")  # two away from every army
+    rig.keys("a:long")
+    assert rig.lines[:2] == ["no army is near", "enough to look at 3,3"]
+    assert g.history.events == events  # a peek is not recorded
+
+
+def test_on_the_device_an_army_pushed_onto_a_face_down_card_shows_on_it(rig):
+    # 7.2: "When a card becomes occupied, flip it over." 3: "his remaining army is
+    # pushed backward"
+    g = fog_on_the_device(rig)
+    arrange(g, {"3,3": "KH", "4,4": "AH", "5,5": "4D"}, BEATEN)
+    for _ in range(20):  # the device's dice: again (undone, agreed) until a push back
+        act(rig, "go P1 3,3 4,4")
+        if army(g, "5,5")[0] == "P2":
+            break
+        act(rig, "undo agreed")
+    rig.keys("down")  # the Board
+    cursor_on(rig, "1,1")
+    assert board_cell(rig, "5,5") == "-2%d" % army(g, "5,5")[1]
+    cursor_on(rig, "5,5")
+    assert rig.lines[0] == "5,5 4D plain P2x%d" % army(g, "5,5")[1]
+
+
+def test_on_the_device_recruits_used_and_unused_are_drawn_apart(rig):
+    # 4: "When you land on a queen or jack card, add a unit to that army. Then flip the
+    # face card over. Recruits can only be collected once before they are depleted."
+    g = fog_on_the_device(rig, fog=False)
+    arrange(g, {"2,2": "QH", "2,3": "JD"})
+    act(rig, "go P1 1,1 2,2 units=2")
+    assert g.state["message"].endswith("; recruited: add a P1 token, turn QH over")
+    rig.keys("down")  # the Board
+    cursor_on(rig, "1,1")
+    assert board_cell(rig, "2,2") == "U13" and board_cell(rig, "2,3") == "JD"
+    cursor_on(rig, "2,2")
+    assert rig.lines[:2] == ["2,2 QH used recruit", "P1x3"]
+    rig.keys("b")
+    act(rig, "go P1 2,2 3,3 units=1")
+    act(rig, "go P1 2,2 3,3 units=2")
+    rig.keys("down")
+    cursor_on(rig, "1,1")
+    assert board_cell(rig, "2,2") == "Q-" and board_cell(rig, "2,3") == "JD"
+    cursor_on(rig, "2,3")
+    assert rig.lines[0] == "2,3 JD recruit"
+
+
+def test_on_the_device_the_owner_of_an_army_pushed_onto_a_joker_chooses_its_card(rig):
+    # 4: "When you land on a joker, choose a card from the leftover stack of cards, and
+    # replace the joker with that."
+    g = fog_on_the_device(rig, fog=False)
+    arrange(g, {"3,3": "KH", "4,4": "AH", "5,5": "JK"}, BEATEN)
+    for _ in range(20):
+        act(rig, "go P1 3,3 4,4")
+        if g.state["game"]["joker"]:
+            break
+        act(rig, "undo agreed")
+    card = g.state["game"]["leftover"][-1]
+    rig.keys("down")  # the Board: A asks P2 for the card
+    rig.keys("a")
+    assert rig.lines[0] == "P2: joker's card?"
+    fill_form(rig, [card])
+    rig.run(100)
+    assert g.state["game"]["board"][at("5,5")] == card and g.state["game"]["joker"] == ""
+
+
+def test_on_the_device_undoing_a_move_that_turned_a_card_up_asks_the_table(rig):
+    # "A revealed secret stays revealed" (the referee's rule): everyone saw the card
+    g = fog_on_the_device(rig)
+    arrange(g, {"1,2": "2H"})
+    act(rig, "go P1 1,1 1,2 units=1")
+    event = g.history.events[-1]
+    rig.keys("b:long")
+    assert rig.lines[0] == "Undo?" and "A card turned up" in rig.lines
+    assert "goes face down." in rig.lines and "All agree?" in rig.lines
+    rig.keys("b")  # no: nothing undone
+    assert g.history.events[-1] == event and 1 in g.state["game"]["face_up"]
+    rig.keys("b:long", "a")  # everyone agrees
+    assert event not in g.history.events and 1 not in g.state["game"]["face_up"]

@@ -16,8 +16,8 @@ LINES = "~lines"
 
 # What a ruleset may run of a game's own module in firmware/arbiter/game/: these
 # names only, so a ruleset stays data that cannot reach any other code.
-NATIVE = ("tactics.deal", "tactics.flip", "tactics.go", "tactics.place", "tactics.push",
-          "tactics.turn")
+NATIVE = ("tactics.deal", "tactics.flip", "tactics.go", "tactics.joker", "tactics.place",
+          "tactics.push", "tactics.turn", "tactics.waiting")
 MAX_DICE = 100  # dice in one roll, cards in one draw
 MAX_PIECES = 256  # pieces in a game
 NUMBERS = (0, 30)  # a number an action takes, unless its ``range`` says (the device's forms')

@@ -9,7 +9,8 @@ from arbiter.game.state import shared_copy
 
 def undo(history, agreed=False):
     """The last event taken back: the state as before it, its dice kept in the log
-    (marked undone); one that rolled needs the table's agreement (``agreed``)."""
+    (marked undone); one that rolled, or turned up a square of the grid (its
+    ``shown``: a card everyone saw), needs the table's agreement (``agreed``)."""
     if not history.events:
         raise Illegal("no further undo: it reaches the last %d actions" % history.undo_reach()
                       if history.dropped else "nothing to undo")
@@ -18,14 +19,17 @@ def undo(history, agreed=False):
         raise Illegal("undo needs everyone's agreement (undo agreed): " + (
             "its rolls " + history.needs() + " stay in the log" if history.needs() else
             "the game is over"))
-    revealed = len(game.state["revealed"])
+    revealed, shown = len(game.state["revealed"]), _shown(game)
     event, start = history.events.pop(), history.starts.pop()
     history.undone.append((event, start))
     rewind(history, history.count())
-    if len(game.state["revealed"]) < revealed:  # rare: back as it was, then no
+    hidden = not agreed and shown is not None and _hides(shown, _shown(game))
+    if len(game.state["revealed"]) < revealed or hidden:  # rare: back as it was, then no
         game.cut_log(start[4])
         redo(history)
-        raise Illegal("no undo past a reveal: a revealed secret stays revealed")
+        raise Illegal("undo needs everyone's agreement (undo agreed): a card turned up "
+                      "would be hidden again" if hidden else
+                      "no undo past a reveal: a revealed secret stays revealed")
     text, bar, _ = event.partition("|")
     if not bar:  # nothing drawn: it goes from the log as well
         game.cut_log(start[4])
@@ -35,6 +39,22 @@ def undo(history, agreed=False):
             entry["undone"] = True
     game.log.append({"event": "undo", "action": text})
     return "undo"
+
+
+def _shown(game):
+    """The grid's squares face up (its ``shown``), or None: all are."""
+    grid = game.rules.get("grid")
+    if not grid or "shown" not in grid:
+        return None
+    from arbiter.game.expr import evaluate
+
+    shown = evaluate(game, grid["shown"])
+    return shown if isinstance(shown, list) else None
+
+
+def _hides(shown, now):
+    """Would ``now`` hide a square ``shown`` showed? (A card everyone has seen.)"""
+    return now is not None and any(i not in now for i in shown)
 
 
 def redo(history):

@@ -1,7 +1,8 @@
 """The board with its armies (Tactics Joker's ``grid.armies``): moves are made on it.
 
 A square shows its card (``7H``) or, holding an army, its terrain's letter, the
-owner's number and the units (``M14``: P1's 4 units on a mountain). The title
+owner's number and the units (``M14``: P1's 4 units on a mountain); a recruit
+used up shows its rank alone (``Q-``, ``U`` under an army). The title
 line names the cursor's square (``2,3 10S mountain P1x4``), then what the last
 action said. The cursor opens on the army of the player in turn most likely to
 move: the one just moved while it can go on, else the one with units to send nearest
@@ -12,19 +13,20 @@ not hold first, the title saying what the move will do; the arrows jump between
 its legal destinations (and back to the army, where A takes one unit fewer, round
 to all); A moves it there (``go``); onto a joker, a form asks for its card and the
 move ends on the play screen. While a beaten army waits, A sends it there
-(``push``). B drops what is picked, else goes back. A long A
-peeks at a face-down card (fog of war, as board_page.py), else zooms. Not built
+(``push``); while a pushed army's joker waits, A asks its owner for the card. B
+drops what is picked, else goes back. A long A peeks at a face-down card (fog of
+war) for the players whose armies may look at it, else zooms. Not built
 on board_page.py: one module less in the heap of a game in play.
 """
 
 from arbiter.game.expr import evaluate
-from arbiter.game.natives.tactics import CORNERS, dist, near
+from arbiter.game.natives.tactics_board import CORNERS, dist, lookers, near
 from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.screens.grid import GridPage
 
 LETTER = {"S": "M", "C": "F"}  # mountains, forests; face cards and red suits are plains
 NAMES = {"C": "castle", "R": "recruit", "-": "plain", "F": "forest", "M": "mountain",
-         "J": "joker"}
+         "J": "joker", "U": "used recruit"}
 STEP = {UP: (-1, 0), DOWN: (1, 0), LEFT: (0, -1), RIGHT: (0, 1)}
 
 
@@ -61,6 +63,15 @@ class ArmyBoard(GridPage):
 
     def hidden(self, i):
         return self.shown is not None and i not in self.shown
+
+    def used(self, i):
+        """A recruit collected: a plain now (its card turned over on the table)."""
+        return "%d,%d" % (i // 7 + 1, i % 7 + 1) in self.game.state["game"]["flipped"]
+
+    def mark(self, i):
+        """The letter of the card at ``i``'s terrain: a used recruit is ``U``."""
+        card = self.items[i] if i < len(self.items) else ""
+        return "" if not card else "U" if letter(card) == "R" and self.used(i) else letter(card)
 
     def army(self, i):
         armies = self.armies
@@ -141,11 +152,13 @@ class ArmyBoard(GridPage):
     def cell(self, row, col):
         i = row * self.columns + col
         here = self.army(i)
+        if here and not self.zoomed:  # an army is on the table, its card up or not
+            return ("?" if self.hidden(i) else self.mark(i)) + here[1] + str(len(here) - 2)
         if self.hidden(i):
             return "??"
-        if not here or self.zoomed:
-            return super().cell(row, col)
-        return letter(self.items[i]) + here[1] + str(len(here) - 2)
+        if self.mark(i) == "U":  # its card turned over: the rank alone
+            return self.items[i][:-1].replace("10", "T") + "-"
+        return super().cell(row, col)
 
     def head(self, row, col):
         # two lines from a pick to the next move's: the board below stays where it is
@@ -161,10 +174,10 @@ class ArmyBoard(GridPage):
             if here and here[:2] != self.army(self.picked)[:2]:
                 text += " vs %sx%d" % (here[:2], len(here) - 2)
             else:
-                text += " " + ("??" if self.hidden(i) else NAMES[letter(card)])
+                text += " " + ("??" if self.hidden(i) else NAMES[self.mark(i)])
             return text + "\narrows:where A:go"
         text = "%d,%d " % (row + 1, col + 1) + (
-            "??" if self.hidden(i) else "%s %s" % (card, NAMES[letter(card)]) if card else "")
+            "??" if self.hidden(i) else "%s %s" % (card, NAMES[self.mark(i)]) if card else "")
         return text + " %sx%d" % (here[:2], len(here) - 2) if here else text
 
     def act(self, app, text, now):
@@ -184,20 +197,37 @@ class ArmyBoard(GridPage):
         code let go (with it, the move was Tactics' heap peak)."""
         app.later = lambda app, now: self.act(app, text, now)
 
+    def choose_card(self, app):
+        """A pushed army on a joker: its owner chooses the card, in a form."""
+        from arbiter.screens.forms import Form
+
+        g = self.game.state["game"]
+        owner = self.army(int(g["joker"][0]) * 7 + int(g["joker"][2]) - 8)[:2]
+        form = Form(self.play, "%s: joker's card?" % owner, [["card", list(g["leftover"]), 0]],
+                    lambda values: "joker %s %s" % (owner, values[0]))
+        form.then = self.act_later
+        app.push(form)
+
     def key(self, app, button, kind, now):
         self.notice = ""
         p = self.game.active_player()
         at = "%d,%d" % (self.cursor // 7 + 1, self.cursor % 7 + 1)
         if button == A and kind == LONG and not self.hidden(self.cursor):
             self.zoomed = not self.zoomed
-        elif button == A and kind == LONG:  # a peek: for one player's eyes, not recorded
-            from arbiter.ui.menu import Confirm, TextPage
+        elif button == A and kind == LONG:  # a peek: for its lookers' eyes, not recorded
+            who = lookers(self.game, self.cursor)
+            if not who:
+                self.notice = "no army is near enough to look at " + at
+            else:
+                from arbiter.ui.menu import Confirm, TextPage
 
-            card = self.items[self.cursor]
-            text = "%s %s" % (card, NAMES[letter(card)])
-            app.push(Confirm("Peek " + at, ["Only the player", "who may look:",
-                                             "others look away"],
-                             lambda app, now: app.push(TextPage(at, [text]))))
+                card = self.items[self.cursor]
+                text = "%s %s" % (card, NAMES[letter(card)])
+                app.push(Confirm("Peek " + at, ["Only %s may look:" % "/".join(who),
+                                                 "others look away"],
+                                 lambda app, now: app.push(TextPage(at, [text]))))
+        elif button == A and self.game.state["game"].get("joker"):
+            self.choose_card(app)
         elif button == A and self.game.state["game"].get("push"):
             self.act(app, "push %s %s" % (p, at), now)
         elif button == A and self.picked == self.cursor:

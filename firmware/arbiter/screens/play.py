@@ -235,17 +235,20 @@ class PlayScreen:
         app.push(menu)
 
     def undo(self, app, now):
-        """Of an action that rolled, or of a finished game's last, once the table
-        agrees: its dice stay in the log."""
+        """Of an action that rolled, that turned a card up (fog of war), or of a
+        finished game's last, once the table agrees: its dice stay in the log."""
         game = self.game
         dice = game.history.needs()
+        seen = False
         if dice is None and not (game.state["result"] and game.history.events):
-            self.act(app, "undo", now)
-            return
+            if self.act(app, "undo", now) or not self.notice.startswith("undo needs"):
+                return
+            seen, self.notice = True, ""  # it would hide a card everyone has seen
         from arbiter.ui.menu import Confirm
 
-        said = ["Its rolls " + dice, "stay in the log."] if dice else ["The game is over:",
-                                                                       "play on?"]
+        said = ["Its rolls " + dice, "stay in the log."] if dice else [
+            "A card turned up", "goes face down."] if seen else ["The game is over:",
+                                                                  "play on?"]
         app.push(Confirm("Undo?", [public_text(game.history.events[-1]) + "?"] + said +
                          ["All agree?"], lambda app, now: self.act(app, "undo agreed", now)))
 

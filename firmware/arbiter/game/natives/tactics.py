@@ -3,64 +3,25 @@
 
 ``game.army`` holds the 49 squares row by row: "" or an army, its owner and a
 digit per unit, the spaces that unit moved this turn ("P1012": P1, 3 units).
-Text, not lists: nothing shared with an undo's snapshot, little heap.
+Text, not lists: nothing shared with an undo's snapshot, little heap. The board's
+squares and cards are natives/tactics_board.py; a combat, tactics_combat.py.
 """
 
 from arbiter.game import Illegal
-
-CORNERS = (0, 6, 42, 48)
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")
-
-
-def square(text):
-    """``ROW,COL`` as 0..48."""
-    text = str(text)
-    if len(text) != 3 or text[1] != "," or text[0] not in "1234567" or \
-            text[2] not in "1234567":
-        raise Illegal("a square is ROW,COL from 1,1 to 7,7, not " + text)
-    return (int(text[0]) - 1) * 7 + int(text[2]) - 1
-
-
-def name(i):
-    return "%d,%d" % (i // 7 + 1, i % 7 + 1)
-
-
-def dist(a, b):
-    """Squares between ``a`` and ``b``, diagonals counting one (a king's moves)."""
-    return max(abs(a // 7 - b // 7), abs(a % 7 - b % 7))
-
-
-def near(a, b):
-    return a != b and dist(a, b) <= 1
-
-
-def terrain(card):
-    """plain, forest, mountain (kings and face cards count as plains), or joker."""
-    if card == "JK":
-        return "joker"
-    if card[0] in "JQK":
-        return "plain"
-    return "mountain" if card[-1] == "S" else "forest" if card[-1] == "C" else "plain"
-
-
-def value(card):
-    r = card[:-1]
-    return 1 if r == "A" else 13 if r == "K" else 10 if r in ("J", "Q") else \
-        0 if card == "JK" else int(r)
-
-
-def _race(game, p):
-    return game.state["players"][p].get("race", "none")
-
-
-def _add(game, path, n):
-    game.change(path, game.get(path) + n)
-
-
-def _face_up(game, i):
-    g = game.state["game"]
-    if game.option("fog") == "on" and i not in g["face_up"]:
-        game.change("game.face_up", g["face_up"] + [i])
+from arbiter.game.natives.tactics_board import (
+    CORNERS,
+    RANKS,
+    add,
+    face_up,
+    landed,
+    name,
+    near,
+    race,
+    recruit,
+    room,
+    square,
+    terrain,
+)
 
 
 def deal(game):
@@ -93,7 +54,7 @@ def flip(game):
         raise Illegal("fog of war is off: every card is face up")
     if i in game.state["game"]["face_up"]:
         raise Illegal(name(i) + " is face up")
-    _face_up(game, i)
+    face_up(game, i)
     game.say("%s is %s" % (name(i), game.state["game"]["board"][i]))
 
 
@@ -120,11 +81,11 @@ def place(game):
         raise Illegal("an army is 1 to 6 units; %s holds %d" % (name(i), held))
     if n > game.get(p + ".reserve"):
         raise Illegal("%s's reserve holds %d" % (p, game.get(p + ".reserve")))
-    _add(game, p + ".reserve", -n)
+    add(game, p + ".reserve", -n)
     army = list(g["army"])
     army[i] = (here or p) + "0" * n
     game.change("game.army", army)
-    _face_up(game, i)
+    face_up(game, i)
     castles(game)
     game.say("%s %d at %s" % (p, len(army[i]) - 2, at))
 
@@ -138,11 +99,11 @@ def turn(game):
     got = []
     if held and game.get(p + ".reserve") > 0:
         rolls = game.roll("d6", len(held), p, "reinforcements", "r")
-        need = 4 if _race(game, p) == "kobolds" else 6
+        need = 4 if race(game, p) == "kobolds" else 6
         for i, face in zip(held, rolls):
             if face >= need and game.get(p + ".reserve") > 0 and len(army[i]) < 8:
                 army[i] += "0"
-                _add(game, p + ".reserve", -1)
+                add(game, p + ".reserve", -1)
                 got.append(name(i))
         game.say("%s reinforces %s" % (p, " ".join(got)) if got else
              "%s: no reinforcements" % p)
@@ -157,7 +118,7 @@ def _spend(game, p, n):
     if game.get(p + ".moves_left") <= 0:
         raise Illegal("the extra move is for a one-unit army"
                       if game.get(p + ".bonus_move") else "no moves left this turn")
-    _add(game, p + ".moves_left", -1)
+    add(game, p + ".moves_left", -1)
 
 
 def go(game):
@@ -168,6 +129,7 @@ def go(game):
     g = game.state["game"]
     if g["push"]:
         raise Illegal("first push the defeated army back: push")
+    waiting(game)
     a, b = square(game.arg("from")), square(game.arg("to"))
     army, board = list(g["army"]), g["board"]
     src = army[a]
@@ -187,21 +149,13 @@ def go(game):
         raise Illegal("an army is at most 6 units: %s holds %d" % (name(b), len(dest) - 2))
     _spend(game, p, n)
     card = board[b]
-    if card == "JK":
-        pick = game.arg(["card", ""])
-        if pick not in g["leftover"]:
-            raise Illegal("%s is a joker: card= one of %s" % (name(b), " ".join(g["leftover"])))
-        left = list(g["leftover"])
-        left.remove(pick)
-        game.change("game.leftover", left)
-        board = board[:b] + [pick] + board[b + 1:]
-        game.change("game.board", board)
-        card = pick
+    if card == "JK":  # its card named before the move: its terrain is entered
+        card = _card(game, b)
     moving, stay = [chr(ord(u) + 1) for u in units[:n]], units[n:]
     into, out = terrain(card), terrain(board[a])
     if into in ("forest", "mountain") and out != into:
-        race = _race(game, p)
-        need = 2 if (race, into) in (("elves", "forest"), ("dwarves", "mountain")) else 4
+        who = race(game, p)
+        need = 2 if (who, into) in (("elves", "forest"), ("dwarves", "mountain")) else 4
         rolls = game.roll("d6", n, p, "entering " + into, "e")
         went = [u for u, face in zip(moving, rolls) if face >= need]
         stay = stay + [u for u, face in zip(moving, rolls) if face < need]
@@ -209,122 +163,21 @@ def go(game):
         game.say("%d of %d enter %s" % (len(moving), n, into))
     army[a] = p + "".join(sorted(stay)) if stay else ""
     if moving:
-        _face_up(game, b)
+        face_up(game, b)
+        if board[b] == "JK":  # landed on: the joker is replaced (none landed: it stays)
+            _replace(game, b, card)
         if dest and dest[:2] != p:
-            _combat(game, army, a, b, moving)
+            from arbiter.game.natives.tactics_combat import combat
+
+            combat(game, army, a, b, moving)
         else:
             army[b] = (dest or p) + "".join(moving)
-            _recruit(game, army, b)
+            got = recruit(game, army, b)  # a recruit is a plain: no roll to enter it
             if into not in ("forest", "mountain") or out == into:
-                game.say("%s %s to %s, %d move(s) left" % (
-                    p, name(a), name(b), game.get(p + ".moves_left")))
+                game.say("%s %s to %s, %d move(s) left%s" % (
+                    p, name(a), name(b), game.get(p + ".moves_left"), got))
     game.change("game.army", army)
     castles(game)
-
-
-def _recruit(game, army, b):
-    """A jack or queen landed on adds a unit to the army, once; the recruit has used a
-    move ("being recruited also counts against that limit")."""
-    g, here = game.state["game"], army[b]
-    p, at = here[:2], name(b)
-    if g["board"][b][0] not in "JQ" or g["board"][b] == "JK" or at in g["flipped"]:
-        return
-    game.change("game.flipped", g["flipped"] + [at])
-    if len(here) < 8 and game.get(p + ".reserve") > 0:
-        army[b] = here + "1"
-        _add(game, p + ".reserve", -1)
-
-
-def _support(army, b, p):
-    return sum(len(army[i]) - 2 for i in range(49) if army[i][:2] == p and near(i, b))
-
-
-def _dice(game, p, n, reason):
-    return sum(game.roll("kobold_d6" if _race(game, p) == "kobolds" else "d6", n, p, reason))
-
-
-def _raise(game, p, killed, left):
-    """Undead: a d6 per unit killed, 4-6 joins the army, never past 6."""
-    if _race(game, p) != "undead" or not killed:
-        return 0
-    rolls = game.roll("d6", killed, p, "undead raise the slain", "u")
-    return min(sum(1 for f in rolls if f >= 4), 6 - left)
-
-
-def _combat(game, army, a, b, att):
-    """The attackers ``att`` (digits) from ``a`` meet the army at ``b``."""
-    board = game.state["game"]["board"]
-    p, d = game.bound("p"), army[b][:2]
-    de = army[b][2:]
-    t_att, t_def = terrain(board[a]), terrain(board[b])
-    a_bonus = 0 if t_def == "forest" and t_att != "forest" else value(board[a])
-    d_bonus = 0 if t_att == "mountain" and t_def != "mountain" else value(board[b])
-    a_sup, d_sup = _support(army, b, p), _support(army, b, d)
-    a_n, d_n, a_lost, d_lost = len(att), len(de), 0, 0
-    for _ in range(100):
-        a_t = _dice(game, p, a_n, "attack") + a_bonus + a_sup
-        d_t = _dice(game, d, d_n, "defence") + d_bonus + d_sup
-        if a_t != d_t:
-            break
-        a_n, d_n, a_lost, d_lost = a_n - 1, d_n - 1, a_lost + 1, d_lost + 1
-        if not (a_n and d_n):
-            break
-    loss = 1 + abs(a_t - d_t) // 5
-    if a_t > d_t:
-        k = min(loss, d_n)
-        d_n, d_lost = d_n - k, d_lost + k
-    elif a_t < d_t:
-        k = min(loss, a_n)
-        a_n, a_lost = a_n - k, a_lost + k
-    a_up = _raise(game, p, d_lost, a_n)
-    d_up = _raise(game, d, a_lost, d_n)
-    _add(game, p + ".units_lost", a_lost)
-    _add(game, d + ".units_lost", d_lost)
-    # the most-moved units die first; the raised have no move left this turn
-    att = "".join(sorted(att)[:a_n]) + "2" * a_up
-    de = "".join(sorted(de)[:d_n]) + "2" * d_up
-    a_n, d_n = a_n + a_up, d_n + d_up
-    game.change("game.att_total", a_t)
-    game.change("game.def_total", d_t)
-    text = "%s %d:%d %s" % (p, a_t, d_t, d)
-    if a_t > d_t or d_n == 0 and a_n:
-        army[b] = p + att
-        text += ", %s wins %s" % (p, name(b))
-        _recruit(game, army, b)
-        if d_n:
-            text += _push(game, army, a, b, d + de)
-    elif a_n:  # the attacker lost (or both are left after a tie): back to where it was
-        army[a] = p + "".join(sorted(army[a][2:] + att))
-        text += ", %s holds, %s back to %s" % (d, p, name(a))
-    elif d_n:
-        text += ", %s holds" % d
-    else:
-        army[b] = ""
-        text += ", both armies die"
-    game.say(text + " (-%d -%d)" % (a_lost, d_lost))
-    if a_t != d_t:  # the ring flashes the winner's colour (screens/colours.py)
-        game.log[-1]["flash"] = p if a_t > d_t else d
-
-
-def _room(army, i, owner, n):
-    return army[i] == "" or army[i][:2] == owner and len(army[i]) - 2 + n <= 6
-
-
-def _push(game, army, a, b, loser):
-    """The defeated army moves straight back; if it cannot, the attacker chooses where
-    (``push``); with nowhere to go it is lost."""
-    owner, n = loser[:2], len(loser) - 2
-    r, c = 2 * (b // 7) - a // 7, 2 * (b % 7) - a % 7
-    back = r * 7 + c if 0 <= r < 7 and 0 <= c < 7 else -1
-    if back >= 0 and _room(army, back, owner, n):
-        army[back] = (army[back] or owner) + loser[2:]
-        return ", %s pushed to %s" % (owner, name(back))
-    ways = [i for i in range(49) if near(i, b) and _room(army, i, owner, n)]
-    if not ways:
-        _add(game, owner + ".units_lost", n)
-        return ", %s has nowhere to go: lost" % owner
-    game.change("game.push", name(b) + loser)
-    return ", %s chooses where %s goes: push" % (game.bound("p"), owner)
 
 
 def push(game):
@@ -336,11 +189,55 @@ def push(game):
     b, loser = square(g["push"][:3]), g["push"][3:]
     i = square(game.arg("to"))
     army = list(g["army"])
-    if not (near(i, b) and _room(army, i, loser[:2], len(loser) - 2)):
+    if not (near(i, b) and room(army, i, loser[:2], len(loser) - 2)):
         raise Illegal("%s cannot go to %s" % (loser[:2], name(i)))
     army[i] = (army[i] or loser[:2]) + loser[2:]
     game.change("game.push", "")
     game.change("game.army", army)
-    _face_up(game, i)
+    face_up(game, i)
     castles(game)
-    game.say("%s pushed to %s" % (loser[:2], name(i)))
+    game.say("%s pushed to %s%s" % (loser[:2], name(i), landed(game, i, loser[:2])))
+
+
+# -- jokers: "When you land on a joker, choose a card from the leftover stack of cards,
+# and replace the joker with that."
+
+
+def _card(game, b):
+    """The leftover card named for the joker at ``b`` (``card=``)."""
+    pick, left = game.arg(["card", ""]), game.state["game"]["leftover"]
+    if pick not in left:
+        raise Illegal("%s is a joker: choose its card, one of %s" % (name(b), " ".join(left)))
+    return pick
+
+
+def _replace(game, b, card):
+    g = game.state["game"]
+    left = list(g["leftover"])
+    left.remove(card)
+    game.change("game.leftover", left)
+    game.change("game.board", g["board"][:b] + [card] + g["board"][b + 1:])
+
+
+def waiting(game):
+    """Nothing goes on while a pushed army's joker waits for its card."""
+    at = game.state["game"].get("joker", "")
+    if at:
+        owner = game.state["game"]["army"][square(at)][:2]
+        raise Illegal("first %s chooses the card for the joker at %s" % (owner, at))
+
+
+def joker(game):
+    """``joker P C``: the owner of the army pushed onto a joker chooses its card."""
+    g, p = game.state["game"], game.bound("p")
+    at = g.get("joker", "")
+    if not at:
+        raise Illegal("no joker waits for its card")
+    b = square(at)
+    owner = g["army"][b][:2]
+    if p != owner:
+        raise Illegal("%s's army is on the joker at %s: %s chooses" % (owner, at, owner))
+    card = _card(game, b)
+    _replace(game, b, card)
+    game.change("game.joker", "")
+    game.say("%s: the joker at %s is %s" % (p, at, card))
