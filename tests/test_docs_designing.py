@@ -6,7 +6,7 @@ import re
 
 import pytest
 from helpers import REPO
-from test_docs_rulesets import FENCE, _run, _steps
+from helpers.docs import FENCE, run_command, steps
 
 DOC = REPO / "docs" / "designing.md"
 SESSIONS = [m.group(2) for m in FENCE.finditer(DOC.read_text()) if m.group(1) == "console"]
@@ -21,8 +21,8 @@ def test_the_walk_through_builds_two_games_a_step_at_a_time():
 def test_every_step_prints_what_the_page_shows(index, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     last = {"code": None, "json": None}
-    for command, expected, heredoc in _steps(SESSIONS[index]):
-        got = _run(command, heredoc, tmp_path, capsys, last)
+    for command, expected, heredoc in steps(SESSIONS[index]):
+        got = run_command(command, heredoc, tmp_path, capsys, last)
         if got is not None:
             assert got == expected, f"$ {command}"
 

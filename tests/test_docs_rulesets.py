@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 
 import pytest
 from helpers import REPO
+from helpers.docs import FENCE, run_command, steps
 
-from arbiter_referee.cli import main as arbiter
 from arbiter_referee.rulesets import SCHEMA, bundled, check_text
 
 DOC = REPO / "docs" / "rulesets.md"
 TEXT = DOC.read_text()
-FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.S | re.M)
 BLOCKS = [(m.group(1), m.group(2)) for m in FENCE.finditer(TEXT)]
 
 
@@ -61,33 +59,6 @@ def test_every_fragment_validates_as_part_of_a_ruleset(index):
 # -- (2) the shell sessions print what the doc shows -----------------------------------
 
 
-def _steps(block: str):
-    """(command, expected output lines, heredoc text or None) for each ``$`` line."""
-    lines = block.splitlines()
-    steps, i = [], 0
-    while i < len(lines):
-        assert lines[i].startswith("$ "), f"not a command: {lines[i]!r}"
-        command = lines[i][2:]
-        i += 1
-        while command.endswith("\\"):
-            command = command[:-1] + " " + lines[i].strip()
-            i += 1
-        body = []
-        if "<<'EOF'" in command:
-            while lines[i] != "EOF":
-                body.append(lines[i])
-                i += 1
-            i += 1
-            steps.append((command, [], "\n".join(body) + "\n"))
-            continue
-        while i < len(lines) and not lines[i].startswith("$ "):
-            if not lines[i].startswith("# "):
-                body.append(lines[i])
-            i += 1
-        steps.append((command, body, None))
-    return steps
-
-
 def _shown_json_after(session_index: int):
     """The json block with a ``screen`` that follows the session, before the next one."""
     seen = -1
@@ -114,39 +85,14 @@ def _contains(actual, shown, where="state"):
         assert actual == shown, f"{where}: the doc shows {shown!r}, the code gives {actual!r}"
 
 
-def _run(command: str, heredoc, tmp_path, capsys, last: dict):
-    """Run one documented command; the output lines, or None when not to compare."""
-    words = shlex.split(command)
-    if words[0] == "arbiter":
-        last["code"] = arbiter(words[1:])
-        out = capsys.readouterr()
-        if "--json" in words:
-            assert last["code"] == 0, out.err
-            last["json"] = json.loads(out.out)
-            return None
-        return (out.out + out.err).splitlines()
-    if words == ["echo", "$?"]:
-        return [str(last["code"])]
-    if words[:2] == ["cat", ">"]:
-        (tmp_path / words[2]).write_text(heredoc)
-        return []
-    if words[:2] == ["sed", "-i"]:
-        old, new = re.fullmatch(r"s/([^/]*)/([^/]*)/", words[2]).groups()
-        path = tmp_path / words[3]
-        assert old in path.read_text(), f"sed: {old!r} is not in {words[3]}"
-        path.write_text(path.read_text().replace(old, new))
-        return []
-    pytest.fail(f"a console block runs a command this test cannot check: {command}")
-
-
 def _play(index, tmp_path, monkeypatch, capsys):
     """Run session ``index`` as a reader would; the last ``--json`` state, if any."""
     monkeypatch.chdir(tmp_path)
     for name, text in RULESETS.items():
         (tmp_path / f"{name}.json").write_text(text)
     last = {"code": None, "json": None}
-    for command, expected, heredoc in _steps(SESSIONS[index]):
-        got = _run(command, heredoc, tmp_path, capsys, last)
+    for command, expected, heredoc in steps(SESSIONS[index]):
+        got = run_command(command, heredoc, tmp_path, capsys, last)
         if got is not None:
             assert got == expected, f"$ {command}"
     return last["json"]

@@ -10,6 +10,8 @@
   ``helpers.tactics``: a game of each set up for a test, and the seeds that deal what
   a test needs, by name;
 - ``helpers.terminal``: ``arbiter sim`` in a pseudo-terminal;
+- ``helpers.docs``: the docs' shell sessions, run and compared;
+- ``helpers.examples``: the example rulesets in examples/ and an independent Raj scorer;
 - ``helpers.emulator``: the emulated device behind a serial port (``arbiter emulate``);
 - ``helpers.chromium``: a headless Chromium for the page ``arbiter web`` builds.
 
