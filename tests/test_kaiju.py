@@ -153,8 +153,8 @@ def test_each_damaging_attack_gives_the_damaged_team_one_fury(runtime):
     assert piece_state(g, "Kraken")["damage"] == 3
     for bad, why in [("damage {Kraken} 0 by=P1", "damage is 1 or more"),
                      ("damage {Kraken} 2", "missing by="),
-                     ("damage {Kraken} 2 by=P2", "by= is another player, card or location"),
-                     ("damage {Kraken} 2 by=P9", "by= is another player, card or location")]:
+                     ("damage {Kraken} 2 by=P2", "the damage comes from another player, a card or a location"),
+                     ("damage {Kraken} 2 by=P9", "the damage comes from another player, a card or a location")]:
         refused(g, bad, why)
 
 
@@ -434,7 +434,7 @@ def test_several_reach_twenty_glory_at_the_same_moment(runtime):
     g = new(players=3)
     g.apply("glory P1 20 also=P2 source=event")  # Titans have 3 kaiju, Abyss 2
     assert (g.state["result"], g.state["winner"]) == ("win", "P1")
-    refused(new(players=3), "glory P1 2 also=P7", "also= names players")
+    refused(new(players=3), "glory P1 2 also=P7", "P7 is not a player")
 
 
 def test_the_city_moves_and_a_rampage_reaches_up_to_three_spaces(runtime):
