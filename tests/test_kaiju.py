@@ -1159,9 +1159,12 @@ def test_a_knockdown_discard_is_rolled_by_the_device(runtime):
     (roll,) = [e for e in g.log if e["event"] == "roll"]
     assert (roll["die"], roll["player"], roll["reason"]) == ("d4", "P2", "Knockdown discard")
     assert g.state["message"] == "P2 discards card %d of 4, from the left" % roll["rolls"][0]
-    g.apply("card P2 attack 1 0 0 2 0 fx=knockdown")  # P2's own, but a BLUFF: no discard
-    g.apply("card P1 defense 9 0 0 0 1")
+    g.apply("card P2 attack 9 0 0 2 0 fx=knockdown")  # P2's own, but a BLUFF: no discard
+    g.apply("card P1 defense 0 0 0 0 1")
     assert g.state["game"]["kd"] == [] and "discards" not in g.state["message"]
+    g.apply("card P1 attack 1 0 0 2 0 fx=knockdown")  # a knockdown that works: P2 again
+    g.apply("card P2 defense 0 9 0 0 1")  # (a BLUFF: the reply that does not answer)
+    assert g.state["game"]["kd"] == ["P2"]
 
 
 # "2. Planning draw & discard phase (simultaneous) - All players may discard any number of
