@@ -435,6 +435,7 @@ def test_several_reach_twenty_glory_at_the_same_moment(runtime):
     g.apply("glory P1 20 also=P2 source=event")  # Titans have 3 kaiju, Abyss 2
     assert (g.state["result"], g.state["winner"]) == ("win", "P1")
     refused(new(players=3), "glory P1 2 also=P7", "P7 is not a player")
+    refused(new(players=3), "glory P1 2 also=P1", "P1 gains the Glory once")
 
 
 def test_the_city_moves_and_a_rampage_reaches_up_to_three_spaces(runtime):
