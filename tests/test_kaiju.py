@@ -7,7 +7,16 @@ An action names them in braces: "damage {Rex} 2 by=P2" is applied as "damage P1.
 by=P2". The forms on the device show the names; "active P1 k1" takes a key's last part."""
 
 import pytest
-from helpers.device import act, by_fast_path, game_of, lit, open_menu_item, said, start_game
+from helpers.device import (
+    act,
+    by_fast_path,
+    game_of,
+    lit,
+    open_menu_item,
+    play_screen,
+    said,
+    start_game,
+)
 from helpers.game import (
     apply,
     canonical,
@@ -144,8 +153,8 @@ def test_each_damaging_attack_gives_the_damaged_team_one_fury(runtime):
     assert piece_state(g, "Kraken")["damage"] == 3
     for bad, why in [("damage {Kraken} 0 by=P1", "damage is 1 or more"),
                      ("damage {Kraken} 2", "missing by="),
-                     ("damage {Kraken} 2 by=P2", "by= is another player, card or location"),
-                     ("damage {Kraken} 2 by=P9", "by= is another player, card or location")]:
+                     ("damage {Kraken} 2 by=P2", "the damage comes from another player, a card or a location"),
+                     ("damage {Kraken} 2 by=P9", "the damage comes from another player, a card or a location")]:
         refused(g, bad, why)
 
 
@@ -325,6 +334,7 @@ def test_a_combat_card_by_card(runtime):
     assert piece_state(g, "Kraken")["damage"] == 5
     assert g.state["message"] == (
         "P1 paid 2, P2 none 0, P2 discards at random. P2 has the initiative")
+    g.apply("discard P2 4")  # the device picks the card (see the Knockdown's own test)
     # "If the player with initiative cannot or chooses not to play a card, the initiative
     # passes to the other player."
     g.apply("card P2 attack 2 0 0 4 0")
@@ -388,7 +398,7 @@ def test_a_challenge_is_accepted_or_declined_an_ally_must_accept(runtime):
     assert g.state["message"] == "Leviath declines: nothing happens"
     refused(g, named(g, "attack P1 {Hive}"), "P1 already took its action this turn")
     g.apply("next")
-    refused(g, "decline P1", "only nobody may decline now")
+    refused(g, "decline P1", "nobody may decline now")
     apply(g, "challenge P2 {Gorath}", "accept P1")
     assert piece_state(g, "Gorath")["active"] == 1 and g.state["game"]["d"] == [piece(g, "Gorath")]
     g.apply("nocard P2")
@@ -424,7 +434,8 @@ def test_several_reach_twenty_glory_at_the_same_moment(runtime):
     g = new(players=3)
     g.apply("glory P1 20 also=P2 source=event")  # Titans have 3 kaiju, Abyss 2
     assert (g.state["result"], g.state["winner"]) == ("win", "P1")
-    refused(new(players=3), "glory P1 2 also=P7", "also= names players")
+    refused(new(players=3), "glory P1 2 also=P7", "P7 is not a player")
+    refused(new(players=3), "glory P1 2 also=P1", "P1 gains the Glory once")
 
 
 def test_the_city_moves_and_a_rampage_reaches_up_to_three_spaces(runtime):
@@ -861,7 +872,7 @@ def test_on_the_device_forms_offer_the_kaiju_and_players_that_make_sense(rig):
     assert offered(rig, 2) == ["P2.k1", "P3.k2", "P3.k3"]
     rig.keys("b", "b")
     open_menu_item(rig, "Glory")
-    assert offered(rig, 3) == ["location", "opponent", "event", "face-down", "other"]
+    assert offered(rig, 4) == ["location", "opponent", "event", "face-down", "other"]
 
 
 # "When your team has accumulated 10 Fury (or whatever is specified on your Team Card)
@@ -913,9 +924,10 @@ def test_a_complete_five_player_game_on_the_device(rig):
     assert 20 <= len(state["log"]) < len(headless["log"])
     unseeded = [[e for e in log if e["event"] != "seed"] for log in (state["log"],
                                                                       headless["log"])]
-    for e in unseeded[0]:  # the form gives a card's fx as "-" when it has none; typed, left out
-        if e["event"] == "card" and e["args"]["fx"] == "-":
-            del e["args"]["fx"]
+    for e in unseeded[0]:  # the form gives a card's fx (a Glory's also) as "-" when it has
+        for name in ("fx", "also"):  # none; typed, left out
+            if e.get("args", {}).get(name) == "-":
+                del e["args"][name]
     assert unseeded[0] == unseeded[1][-len(unseeded[0]):]  # the device drew its own seed
     check_full_game(dict(state, log=headless["log"], screen=rig.lines))
     assert "BLUFF" in " ".join(previews)  # the form says a card cannot be paid before A
@@ -937,7 +949,7 @@ def test_on_the_device_the_forms_and_the_preview_are_the_same_under_micropython(
               + "b " + "down " * 6 + "a a wait=300 " + "b a a wait=300 " * 2  # Pass, P1-P3
               + "b a a wait=300 " * 3  # Active kaiju: each one's first
               + "b " + "down " * 4 + "a right down right right wait=300 a wait=600 "  # Damage
-              + "b " + "down " * 8 + "a wait=300 ")  # Rage Attack
+              + "b " + "down " * 9 + "a wait=300 ")  # Rage Attack
     cp = run_session(5, script, "cpython")
     mp = run_session(5, script, "micropython")
     assert mp.frames == cp.frames
@@ -1030,3 +1042,226 @@ def test_on_the_device_dice_rolled_in_a_game_show_each_die_and_the_total(rig):
     open_menu_item(rig, "Log")
     rig.keys(*["down"] * len(rig.app.screen.lines))  # to its end: the newest
     assert shown in rig.lines
+
+
+# -- issue 46 ---------------------------------------------------------------------------
+
+
+# "If a character takes damage equal to or greater than their FORTITUDE ... that character
+# is Knocked Out (KO'd.) Remove that character from the game": knocked out by a Rage
+# Attack, Rex is out of its combat, which ends; it plays no more cards.
+def test_a_knock_out_by_a_rage_attack_ends_the_combat(runtime):
+    g = in_action(players=3, actions=["add P2.fury 8"])
+    apply(g, "add {Rex}.damage 4", "next", "attack P2 {Rex}", "rage P2")
+    assert piece_state(g, "Rex")["ko"] == 1 and g.state["game"]["combat"] == 0
+    said = notes(g)[-4:]
+    assert said[:3] == ["Combat over: P2 and P1 draw back to 5", "Rex knocked out",
+                        "Rex 4/6 -> 6/6 KO, P2 +5 glory"]
+    refused(g, "card P1 attack 2 0 0 9 0", "no combat goes on")  # Rex is out of the game
+    assert (player(g, "P1")["glory"], player(g, "P2")["glory"]) == (0, 5)
+    g.apply("next")  # the turn moves on: no combat goes on
+
+
+# "Remove that character from the game": a knock-out entered by hand (a card's text, an
+# effect) ends the combat too; the turn moves on.
+def test_a_knock_out_entered_as_damage_ends_the_combat(runtime):
+    g = in_action(players=2)
+    apply(g, "attack P1 {Kraken}", "damage {Kraken} 9 by=P1")
+    assert g.state["game"]["combat"] == 0 and player(g, "P1")["glory"] == 5
+    assert g.state["message"] == "Kraken 0/7 -> 9/7 KO, P1 +5 glory"
+    refused(g, "nocard P2", "no combat goes on")
+    g.apply("next")  # P2, whose kaiju in the city is out, skips
+    assert g.phase()["name"] == "healing"
+
+
+# "If the challenged character is a kaiju, the player who owns the kaiju may accept or
+# decline." "Remove that character from the game": a challenged kaiju knocked out before
+# its owner answers is no longer there to accept.
+def test_a_challenged_kaiju_knocked_out_before_the_answer_cannot_accept(runtime):
+    g = in_action(players=2)
+    apply(g, "challenge P1 {Leviath}", "damage {Leviath} 9 by=P1")
+    assert g.state["message"] == "Leviath 0/7 -> 9/7 KO, P1 +5 glory"
+    assert "Leviath knocked out: no answer to the challenge" in notes(g)
+    refused(g, "accept P2", "nobody may accept now")
+    refused(g, "decline P2", "nobody may decline now")
+    g.apply("next")
+
+
+# "combats always happen between exactly 2 players ... Likewise, a third (or fourth!)
+# player may never join in a combat in progress."
+def test_a_third_player_never_deals_damage_in_a_combat_in_progress(runtime):
+    g = in_action(players=3)
+    apply(g, "attack P1 {Kraken}")
+    refused(g, "damage {Kraken} 9 by=P3", "P3 is not in Kraken's combat")  # no final blow
+    refused(g, "damage {Rex} 1 by=P3", "P3 is not in Rex's combat")
+    apply(g, "damage {Leviath} 1 by=P3")  # not in this combat
+    apply(g, "damage {Kraken} 1 by=card")  # a card's effect, not a player
+    apply(g, "nocard P1", "nocard P2", "next", "attack P2 {Hive}")
+    refused(g, "damage {Hive} 1 by=P1", "P1 is not in Hive's combat")
+    apply(g, "damage {Hive} 6 by=P2")  # FORTITUDE 3, Swarm +3
+    assert player(g, "P2")["glory"] == 5 and player(g, "P1")["glory"] == 0
+
+
+# "Cards in the city can also be attacked and damaged for GLORY. The glory earned from
+# defeating a location or opponent is the black number in a yellow box": the location
+# keeps its damage, and is knocked out at its FORTITUDE, its Glory to who dealt it.
+def test_a_location_keeps_its_damage_and_is_knocked_out_for_its_glory(runtime):
+    g = new(players=2, actions=["next", "next", "city P1 glory=3 fort=5", "pass P2",
+                                "pass P1"])
+    to_phase(g, "action", step=passing)
+    g.apply("rampage P1 0")
+    g.apply("card P1 attack 2 0 0 4 0")
+    g.apply("card P2 defense 0 0 0 0 1")  # 4 - 1
+    assert g.state["game"]["cs"] == [[3, 5, 3, "P1"]]
+    assert notes(g)[-2:] == ["L1 0/5 -> 3/5", "P1 paid 3, P2 paid 0. P2 has the initiative"]
+    refused(g, "raze P1 3", "L1 has 3 of 5 damage")
+    g.apply("card P2 attack 0 0 0 1 0")  # the location attacks, Rex counters
+    g.apply("card P1 counter 0 0 0 2 0")
+    assert (g.state["game"]["city"], g.state["game"]["combat"]) == ([], 0)
+    assert player(g, "P1")["glory"] == 3 and g.state["message"] == "L1 knocked out, P1 +3 glory"
+
+
+# "The glory earned from defeating a location or opponent is the black number in a
+# yellow box": only who damaged it knocks it out by hand, and for its Glory.
+def test_a_location_is_razed_only_by_who_damaged_it_and_for_its_glory(runtime):
+    g = new(players=3, actions=["next", "next", "city P1 glory=4", "city P2 card=opponent",
+                                "pass P3", "pass P1", "pass P2"])
+    to_phase(g, "action", step=passing)
+    refused(g, "raze P1 4", "P1 has not damaged O2")
+    apply(g, "rampage P1 1", "card P1 attack 2 0 0 4 0", "card P2 defense 0 0 0 0 1")
+    assert g.state["game"]["city"] == ["O2", "L1"] and notes(g)[-2] == "L1 0 -> 3 damage"
+    refused(g, "raze P3 4", "P3 has not damaged L1")
+    refused(g, "raze P1 9", "L1 is worth 4 Glory")
+    g.apply("raze P1 4")  # its FORTITUDE not given: the players say it is knocked out
+    assert player(g, "P1")["glory"] == 4 and g.state["game"]["combat"] == 0
+    assert g.state["game"]["city"] == ["O2"]
+
+
+# "5. There is no limit to the number of Energy Tokens you may spend in this combat."
+def test_a_rage_lifts_the_energy_cap_for_its_combat_only(runtime):
+    g = in_action(players=2, actions=["add P1.fury 10"])
+    apply(g, "attack P1 {Kraken}", "rage P1", "spend P1 6")  # over Rex's POWER 4
+    assert g.state["message"] == "P1 spends 6: 6 of no cap, 14 left"
+    apply(g, "nocard P1", "nocard P2")
+    refused(g, "spend P1 1", "P1 may spend 4 Energy this combat")
+
+
+# "Knockdown - Your opponent must discard a combat card at random.": the device rolls
+# which one, from the cards the player says they hold, before the next card.
+def test_a_knockdown_discard_is_rolled_by_the_device(runtime):
+    g = in_action(players=2)
+    apply(g, "attack P1 {Kraken}", "card P1 attack 2 0 0 3 0 fx=knockdown",
+          "card P2 defense 0 1 0 0 1")
+    assert g.state["game"]["kd"] == ["P2"]
+    refused(g, "card P2 attack 1 0 0 2 0", "P2 discards a combat card at random first")
+    refused(g, "nocard P2", "P2 discards a combat card at random first")
+    refused(g, "discard P1 4", "P1 has no card to discard at random")
+    g.apply("discard P2 4")
+    (roll,) = [e for e in g.log if e["event"] == "roll"]
+    assert (roll["die"], roll["player"], roll["reason"]) == ("d4", "P2", "Knockdown discard")
+    assert g.state["message"] == "P2 discards card %d of 4, from the left" % roll["rolls"][0]
+    g.apply("card P2 attack 9 0 0 2 0 fx=knockdown")  # P2's own, but a BLUFF: no discard
+    g.apply("card P1 defense 0 0 0 0 1")
+    assert g.state["game"]["kd"] == [] and "discards" not in g.state["message"]
+    g.apply("card P1 attack 1 0 0 2 0 fx=knockdown")  # a knockdown that works: P2 again
+    g.apply("card P2 defense 0 9 0 0 1")  # (a BLUFF: the reply that does not answer)
+    assert g.state["game"]["kd"] == ["P2"]
+
+
+# "2. Planning draw & discard phase (simultaneous) - All players may discard any number of
+# planning cards, and then draw planning cards from the top of their deck until the
+# number of cards in their hand is equal to their planning draw.": each team's own
+# number is said.
+def test_each_teams_planning_draw_is_said(runtime):
+    g = new(players=3, actions=["next"])
+    assert g.state["message"] == "Draw up to: P1 5 P2 6 P3 5"
+
+
+# -- issue 46 on the device ---------------------------------------------------------------
+
+
+def in_action_on_device(rig, players=3):
+    return on_device(rig, players, ["next", "next"] + ["pass P%d" % i for i in
+                                                       range(1, players + 1)]
+                     + ["active P%d k1" % i for i in range(1, players + 1)])
+
+
+# "Remove that character from the game": a knock-out entered on the Damage form ends
+# its combat; A, which the key line offers, moves on.
+def test_on_the_device_a_knock_out_entered_as_damage_ends_the_combat(rig):
+    game = in_action_on_device(rig, 3)
+    device_do(rig, "attack P1 {Kraken}")
+    device_do(rig, "damage {Kraken} 9 by=P1")
+    assert game.state["game"]["combat"] == 0 and player(game, "P1")["glory"] == 5
+    assert rig.lines[7].startswith("A:next")
+    rig.keys("a")
+    assert game.history.events[-1] == "next" and game.active_player() == "P3"
+
+
+# "a third (or fourth!) player may never join in a combat in progress": the Damage form
+# offers, for a kaiju in a combat, only the other side's player (or a card, a location),
+# and a third player typed is refused in one line.
+def test_on_the_device_only_the_other_side_damages_a_kaiju_in_a_combat(rig):
+    game = on_device(rig, 3)
+    for action in ["next", "next", "pass P1", "pass P2", "pass P3", "active P1 k1",
+                   "active P2 k1", "active P3 k1", "attack P1 {Kraken}"]:
+        act(rig, action)
+    open_menu_item(rig, "Damage")
+    while rig.lines[1] != "k <Kraken>":
+        rig.keys("right")
+    assert offered(rig, 3) == ["P1", "card", "location"]
+    rig.keys("b", "b")
+    screen = play_screen(rig)
+    assert not screen.act(rig.app, named(game, "damage {Kraken} 9 by=P3"), rig.board.elapsed)
+    assert screen.notice == "P3 is not in Kraken's combat"
+    assert piece_state(game, "Kraken")["damage"] == 0
+
+
+# "If multiple players reach 20+ GLORY at the same moment, the highest total wins": the
+# Glory form gives the same Glory to several players at once (`also`).
+def test_on_the_device_the_glory_form_gives_several_players_glory_at_once(rig):
+    game = on_device(rig, 3, ["glory P2 2"])
+    open_menu_item(rig, "Glory")
+    assert rig.lines[3] == "also <->"
+    assert offered(rig, 3) == ["-", "P2", "P3", "P2,P3"]  # P1's: every group of the others
+    rig.keys("b", "b")
+    device_do(rig, "glory P1 18 also=P2,P3 source=event")
+    assert [player(game, p)["glory"] for p in ("P1", "P2", "P3")] == [18, 20, 18]
+    assert (game.state["result"], game.state["winner"]) == ("win", "P2")
+
+
+# "Knockdown - Your opponent must discard a combat card at random.": the play screen says
+# who discards; the Knockdown discard form, at that player, rolls which card.
+def test_on_the_device_a_knockdown_discard_is_rolled(rig):
+    game = in_action_on_device(rig, 2)
+    device_do(rig, "attack P1 {Kraken}")
+    device_do(rig, "card P1 attack 2 0 0 3 0 fx=knockdown")
+    device_do(rig, "card P2 defense 0 1 0 0 1")
+    assert "P2 discards at random" in said(rig)
+    screen = play_screen(rig)
+    assert not screen.act(rig.app, "nocard P2", rig.board.elapsed)
+    assert screen.notice == "P2 discards a combat card at random first"
+    open_menu_item(rig, "Knockdown discard")
+    assert rig.lines[1] == "p <P2>"
+    rig.keys("down", "right", "right", "right", "right", "a")  # 5 cards in P2's hand
+    (roll,) = [e for e in game.log if e["event"] == "roll"]
+    assert roll["die"] == "d5"
+    assert "P2 discards card %d of 5, from the left" % roll["rolls"][0] in said(rig)
+    device_do(rig, "nocard P2")
+
+
+# "draw planning cards ... until the number of cards in their hand is equal to their
+# planning draw": the play screen says each team's, five players too.
+def test_on_the_device_the_planning_draw_of_each_team_is_on_the_screen(rig):
+    game = on_device(rig, 5, ["next"])
+    draw = {"P1": 5, "P2": 6, "P3": 5, "P4": 5, "P5": 4}  # Titans, Abyss, Swarm, ..., Storm
+    shown = "Draw up to: " + " ".join("%s %d" % (p, draw[p]) for p in game.state["order"])
+    assert shown in said(rig), rig.lines
+
+
+# "The glory earned from defeating a location or opponent is the black number in a
+# yellow box": the Location/Opponent form takes its Glory and FORTITUDE.
+def test_on_the_device_a_location_is_played_with_its_glory_and_fortitude(rig):
+    game = on_device(rig, 2, ["next", "next"])
+    device_do(rig, "city P1 fort=5 glory=3")
+    assert game.state["game"]["cs"] == [[3, 5, 0, ""]] and game.state["game"]["city"] == ["L1"]

@@ -241,7 +241,9 @@ def _check_turn(game, name, spec):
         allowed = evaluate(game, who)
         if actor != allowed and not (isinstance(allowed, list) and actor in allowed):
             if isinstance(allowed, list):
-                allowed = " or ".join(allowed) or "nobody"
+                if not allowed:  # (not "only nobody")
+                    raise Illegal("nobody may %s now" % name)
+                allowed = " or ".join(allowed)
             raise Illegal("only %s may %s now" % (allowed, name))
     limit = spec.get("limit")
     if limit is None:

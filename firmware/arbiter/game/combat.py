@@ -26,7 +26,10 @@ def combat(game, effect):
     (fields ``kind``, ``cost`` {name: amount}, ``damage``, ``toughness``, ``combo``,
     ``knockdown``: the card ``$p`` reveals), ``pass`` (``$p`` plays no card), ``end``.
     When both cards are out: the effects that deal the hits and then say the clash
-    (effects._combat runs them), else None."""
+    (effects._combat runs them), else None. The damage a card deals goes through the
+    action ``hit`` (``k``, ``n``, ``by``), or ``place`` (``n``, ``by``) when the side
+    hit has no character; ``knock`` (``p``) is called for each player a knockdown
+    makes discard. A combat those actions end is not ended again."""
     step, values = effect["combat"], game.writable("game", "game")
     if step is _SAID:
         _said(game, values, effect)
@@ -171,11 +174,14 @@ def _clash(game, values, p, reply):
     for piece, n, by in ((target, hit, attacker), (source, back, p)):
         if n and piece is not None:
             then.append({"call": spec["hit"], "with": {"k": piece, "n": n, "by": by}})
+        elif n and "place" in spec:  # the side with no character: a location's damage
+            then.append({"call": spec["place"], "with": {"n": n, "by": by}})
     text = "%s %s %d, %s %s %d" % (attacker, lead[0], hit, p, reply[0], back)
-    if works and lead[4]:
-        text += ", %s discards at random" % p
-    if answers and reply[4]:
-        text += ", %s discards at random" % attacker
+    for who, knocks in ((p, works and lead[4]), (attacker, answers and reply[4])):
+        if knocks:
+            text += ", %s discards at random" % who
+            if "knock" in spec:
+                then.append({"call": spec["knock"], "with": {"p": who}})
     then.append({"combat": _SAID, "text": text, "keep": keep, "at": len(game.log),
                  "pieces": (target, source)})
     return then
@@ -184,6 +190,9 @@ def _clash(game, values, p, reply):
 def _said(game, values, said):
     """A clash's hits are dealt: what it says (a knock-out ends the combat)."""
     text, at = said["text"], said["at"]
+    if not values.get("combat"):  # its hits ended it (a knock-out's own effects)
+        game.log.insert(at, {"event": "note", "text": text})  # the knock-out said last
+        return
     out, pieces = game.rules["combat"].get("out"), game.state["pieces"]
     if out and any(piece and pieces[piece].get(out) for piece in said["pieces"]):
         game.log.insert(at, {"event": "note", "text": text})  # the knock-out said last
