@@ -151,10 +151,11 @@ def test_each_damaging_attack_gives_the_damaged_team_one_fury(runtime):
     apply(g, "damage {Leviath} 1 by=P3")
     assert (player(g, "P1")["fury"], player(g, "P2")["fury"], player(g, "P3")["fury"]) == (0, 2, 0)
     assert piece_state(g, "Kraken")["damage"] == 3
+    elsewhere = "the damage comes from another player, a card or a location"
     for bad, why in [("damage {Kraken} 0 by=P1", "damage is 1 or more"),
                      ("damage {Kraken} 2", "missing by="),
-                     ("damage {Kraken} 2 by=P2", "the damage comes from another player, a card or a location"),
-                     ("damage {Kraken} 2 by=P9", "the damage comes from another player, a card or a location")]:
+                     ("damage {Kraken} 2 by=P2", elsewhere),
+                     ("damage {Kraken} 2 by=P9", elsewhere)]:
         refused(g, bad, why)
 
 

@@ -39,7 +39,8 @@ _SHAPES = {
               "knob:[s private:b who:x limit:@limit strict:[s range:{[x repeats:[s "
               "effects:f ",
     "limit": " per:!x times:i as:s named:s ",
-    "combat": " lead:![s reply:![s costs:{s pool:!s spent:!s cap:!s free:s hit:!s place:s knock:s out:s over:s ",
+    "combat": " lead:![s reply:![s costs:{s pool:!s spent:!s cap:!s free:s hit:!s place:s "
+              "knock:s out:s over:s ",
     # the argument of the effects that take an object of fields
     "opposed": " a:!@side b:!@side score:s as:s ties:s reason:x ",
     "side": " die:!x count:x player:x as:s ",
