@@ -312,7 +312,17 @@ def _effect(todo, effect, data, depth):
         return ".roll", "unknown die %r" % (effect["roll"],)
     if kind == "native" and not (isinstance(effect["native"], str) and
                                  effect["native"] in NATIVE):
-        return ".native", "unknown native %r: one of %s" % (effect["native"], " ".join(NATIVE))
+        module = str(effect["native"]).partition(".")[0]
+        offered = [n[len(module) + 1:] for n in NATIVE if n.startswith(module + ".")]
+        if offered:  # what its module offers
+            return ".native", "unknown native %r: %s has %s" % (
+                effect["native"], module, " ".join(offered))
+        modules = []
+        for n in NATIVE:
+            if n.partition(".")[0] not in modules:
+                modules.append(n.partition(".")[0])
+        return ".native", "unknown native %r: the firmware's are in %s" % (
+            effect["native"], " ".join(modules))
     if kind == "call" and effect["call"] not in data.get("actions", {}):
         return ".call", "unknown action %r" % (effect["call"],)
     fields = _FIELDS.get(kind, " ")
