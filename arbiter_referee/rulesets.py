@@ -112,7 +112,7 @@ def trial_starts(rules: dict) -> str | None:
 def _pick(game, secret, player) -> None:
     """``player`` picks the first choice of ``secret`` it may (Illegal if none)."""
     from arbiter.game import Illegal
-    from arbiter.game.actions import pick_choices
+    from arbiter.game.picks import pick_choices
 
     if secret is None:
         return

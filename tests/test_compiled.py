@@ -255,9 +255,12 @@ def test_a_long_actions_lines_are_parsed_and_done_one_at_a_time(tmp_path):
     rules[LINES] = reading
     game.apply("damage by=P2 k=P1.k2 n=1")
     # the action's own line, then each of its effects' lines, each read once the
-    # effects of the one before have run
-    assert len(steps_at_read) == 1 + parts > 2
-    assert steps_at_read[1:] == sorted(set(steps_at_read[1:]))
+    # effects of the one before have run; then, as it calls it, hurt's alike
+    assert parts > 1 and len(steps_at_read) > 1 + parts  # (and what it calls: hurt)
+    own = steps_at_read[1:1 + parts]
+    assert own == sorted(set(own))
+    assert steps_at_read[1 + parts:] == sorted(steps_at_read[1 + parts:])
+    assert own[-1] < steps_at_read[1 + parts]  # hurt is read once damage calls it
 
 
 @pytest.mark.parametrize("name", sorted(bundled()))

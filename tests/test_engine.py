@@ -39,7 +39,7 @@ def test_illegal_action_changes_nothing_and_says_why():
         ("add P1.energy -100", "below its minimum 0"),
         ("add P9.energy 1", "no such player or piece: P9"),
         ("roar P1", "roar is for the action phase, not start"),
-        ("glory P1 0", "glory is gained"),
+        ("glory P1 0", "Glory gained is 1 or more"),
         ("fly P1", "unknown action fly"),
         ("add P1.k1.damage 500", "above its maximum 99"),
         ("set P1.energy lots", "takes a whole number"),

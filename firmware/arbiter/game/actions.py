@@ -6,7 +6,7 @@ An event is the canonical action text, plus ``|`` and the dice it rolled
 """
 
 
-from arbiter.game import NUMBERS, Illegal, RuleError
+from arbiter.game import NUMBERS, Illegal
 from arbiter.game.effects import action, bind_args, of_action, run
 from arbiter.game.expr import EMPTY, evaluate
 
@@ -105,8 +105,7 @@ def _secret_pick(game, args, named):
                                  " PLAYER CHOICE")
     try:
         secret, expected = pending_pick(game)
-        choices = pick_choices(game, secret, expected) if secret is not None else ()
-        if picks.pick(game, player, choice, named, secret, expected, choices) and \
+        if picks.pick(game, player, choice, named, secret, expected) and \
                 game.state["round"] == 0 and pending_pick(game)[0] is None:
             game.begin_play()
     finally:
@@ -116,7 +115,7 @@ def _secret_pick(game, args, named):
 def pending_pick(game):
     """The secret being picked and whose turn it is to pick, or (None, None): before
     play, the opening secrets, one after the other; in play, a secret of the phase
-    (``phase``), opened as it begins (Game.open_picks) until its reveal."""
+    (``phase``), opened as it begins (picks.open_picks) until its reveal."""
     state = game.state
     opening = state["round"] == 0
     for secret in game.rules.get("secrets", ()):
@@ -131,26 +130,6 @@ def pending_pick(game):
             if player not in picks:
                 return secret, player
     return None, None
-
-
-def pick_choices(game, secret, player):
-    """What ``player`` may pick: the secret's list, or its expression worked out with
-    ``$p`` bound (the cards a player still holds)."""
-    choices = secret["choices"]
-    if choices.__class__ is dict:
-        choices = game.bound_eval("p", player, choices)
-        if choices.__class__ is not list:
-            raise RuleError("%s's choices are not a list: %r" % (secret["name"], choices))
-    return choices
-
-
-def pick_prompt(game, secret, player):
-    """The question a player is asked: a text, or parts with ``$p`` bound (what is at
-    stake: "Bid for +7")."""
-    prompt = secret.get("prompt", secret["name"])
-    if prompt.__class__ is str:
-        return prompt
-    return "".join([str(part) for part in game.bound_eval("p", player, prompt)])
 
 
 def _secret_named(game, name):

@@ -377,18 +377,12 @@ class Game(Context):
         if self.per_player(phase):
             self.run(effects.of_phase(self, phase, "turn"), "p", self.active_player())
             self._check_end("turn_start")
-        if (state["round"], state["phase"]) == at and not state["result"]:
-            self._open_picks(phase["name"])
+        if self.rules.get("secrets") and (state["round"], state["phase"]) == at and \
+                not state["result"]:  # the phase's own secrets, if any, are picked now
+            from arbiter.game.picks import open_picks
 
-    def _open_picks(self, phase):
-        """The phase's secrets (``phase`` in a secret): every player still in picks
-        anew; one with nothing to pick (an empty hand) is passed over, their pick none."""
-        for secret in self.rules.get("secrets", ()):
-            if secret.get("phase") == phase:
-                order = self.players_in_order()
-                picks = {p: None for p in order if not actions.pick_choices(self, secret, p)}
-                if len(picks) < len(order):
-                    self.state["picks"][secret["name"]] = picks
+            open_picks(self, phase["name"])
+            let_go("game", "picks")
 
     def _check_end(self, moment):
         # At the start of a turn only the player whose turn it is is checked.

@@ -3,13 +3,15 @@ only their own choice list, hidden again before the next takes it. Loaded while
 picks are due (a game's first moments, a phase's picks in play)."""
 
 from arbiter import ui
-from arbiter.game.actions import pending_pick, pick_choices, pick_prompt
+from arbiter.game.actions import pending_pick
 from arbiter.game.jobs import let_go
 from arbiter.hw.buttons import DOWN, LONG, UP, A, B
 
 
 def draw_choices(play, fb):
     """The secret's choices for the player whose turn it is to pick."""
+    from arbiter.game.picks import pick_choices, pick_prompt
+
     secret, player = pending_pick(play.game)
     first = ui.title(fb, player + ": " + pick_prompt(play.game, secret, player))
     rows = 7 - first
@@ -29,6 +31,8 @@ def pick_key(play, app, button, kind, now):
         if button == A and kind != LONG:
             play.choosing = 0
         return
+    from arbiter.game.picks import pick_choices
+
     choices = pick_choices(play.game, secret, player)
     count = len(choices)  # (never none: a player with none is passed over)
     if button == UP:

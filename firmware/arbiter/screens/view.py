@@ -2,7 +2,7 @@
 and log entry in a line (log page, serial console)."""
 
 from arbiter import ui
-from arbiter.game.actions import pending_pick, pick_prompt
+from arbiter.game.actions import pending_pick
 from arbiter.game.expr import EMPTY
 
 
@@ -27,6 +27,8 @@ def screen_lines(game):
     mark = "%s%d" % (game.rules.get("round_label", "Round")[:1], state["round"])
     secret, picker = pending_pick(game)
     if secret is not None:  # in play too: a round's bids
+        from arbiter.game.picks import pick_prompt
+
         if state["round"] and len(title) + 1 + len(mark) <= ui.COLS:
             title += " " + mark
         return [title, pick_prompt(game, secret, picker),
