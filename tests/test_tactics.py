@@ -1121,6 +1121,8 @@ def test_who_may_look_is_the_same_in_micropython():
     import tempfile
     from pathlib import Path
 
+    from helpers.runtimes import LOAD_RULESET
+
     from arbiter.game.natives.tactics_board import lookers
     from arbiter_referee.build import device_firmware
     from arbiter_referee.compiled import compiled_copy
@@ -1130,13 +1132,7 @@ def test_who_may_look_is_the_same_in_micropython():
 
     g = arrange(fogged_started(), {"2,2": "3H", "6,6": "4S", "4,4": "5C"}, LOOKING)
     here = " ".join("/".join(lookers(g, i)) or "-" for i in range(49))
-    body = """\
-steps = vrun.load_steps(drvdata.RULESET)
-done = False
-while not done:
-    gc.collect()
-    done, rules = vrun.load_step(steps)
-steps = None
+    body = LOAD_RULESET + """\
 gc.collect()
 game = vrun.start(rules, 2, 1, {'fog': 'on'})
 for action in drvdata.ACTIONS:

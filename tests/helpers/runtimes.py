@@ -77,17 +77,21 @@ def previewed(game, text):
 # read as it comes. The driver's own code is in the heap too: the previews' and the
 # patches' parts only when played (a Jugger refusal's rewind fits with a few hundred
 # bytes to spare). (mp_program: every name a global: a from-import makes a local.)
-DRIVER = """\
-json = __import__('json')
-where, size = host.call('blob', '').split()
-blob = __import__('uctypes').bytearray_at(int(where), int(size))
-where = size = None
+# The ruleset drvdata.RULESET read a step at a time, collected between, as rules
+LOAD_RULESET = """\
 steps = vrun.load_steps(drvdata.RULESET)
 done = False
 while not done:
     gc.collect()
     done, rules = vrun.load_step(steps)
 steps = None
+"""
+DRIVER = """\
+json = __import__('json')
+where, size = host.call('blob', '').split()
+blob = __import__('uctypes').bytearray_at(int(where), int(size))
+where = size = None
+""" + LOAD_RULESET + """\
 for n in range(len(drvdata.GAMES)):
     gc.collect()
     at, base = drvdata.GAMES[n]
