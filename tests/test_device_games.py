@@ -157,7 +157,7 @@ def test_a_ruleset_action_from_the_menu(rig):
         pytest.fail("the Action phase never came: " + rig.lines[1])
     energy = game_of(rig).state["players"]["P1"]["energy"]
     open_menu_item(rig, "Roar: +2 Energy")
-    assert rig.lines[1].startswith("p <P1>")
+    assert rig.lines[1].startswith("player <P1>")
     rig.keys("a")
     assert game_of(rig).state["players"]["P1"]["energy"] == energy + 2
     assert f"E{energy + 2}" in rig.lines[2]
@@ -381,13 +381,13 @@ def test_a_number_held_speeds_up_and_a_tap_moves_it_by_one(rig):
     start_game(rig, "kaiju")
     open_menu_item(rig, "Spend Energy")
     rig.keys("down")  # to the amount, at 1
-    assert rig.lines[2] == "n <1>"
+    assert rig.lines[2] == "amount <1>"
     rig.press("right", hold=2000)
-    assert rig.lines[2] == "n <30>"
+    assert rig.lines[2] == "amount <30>"
     rig.keys("left")
-    assert rig.lines[2] == "n <29>"
+    assert rig.lines[2] == "amount <29>"
     rig.keys("left")
-    assert rig.lines[2] == "n <28>"
+    assert rig.lines[2] == "amount <28>"
 
 
 def test_dice_rolled_from_the_game_menu_show_their_result(rig):

@@ -697,7 +697,7 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
     rig.keys("b", "a", "a")  # to the first activation turn
     open_menu_item(rig, "Attack (2 focus)")
     # by name; the attacker among those who may act now, the target an opponent
-    assert rig.lines[1:3] == ["k <Ana>", "t <Fen>"]
+    assert rig.lines[1:3] == ["piece <Ana>", "target <Fen>"]
     rig.keys("b", "b")
     rig.keys("b")
     acting = [label for label, _ in rig.app.screen.items]

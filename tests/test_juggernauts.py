@@ -1191,10 +1191,10 @@ def test_on_the_device_a_battle_royale_attack_offers_the_other_players(rig):
     rig.keys("a", "a", "a", "a")
     assert rig.lines[1] == "Resolve"
     open_menu_item(rig, "Attack")
-    assert rig.lines[1] == "p <P1>" and rig.lines[5] == "on <P2>"
+    assert rig.lines[1] == "player <P1>" and rig.lines[5] == "on <P2>"
     assert rig.app.screen.fields[4][1] == ["P2", "P3"]
     rig.keys("right")  # P2 attacks: the others are P1 and P3
-    assert rig.lines[1] == "p <P2>" and rig.app.screen.fields[4][1] == ["P1", "P3"]
+    assert rig.lines[1] == "player <P2>" and rig.app.screen.fields[4][1] == ["P1", "P3"]
     rig.keys("down", "down", "down", "down", "right", "a")  # on P3
     assert game.history.events[-1].startswith("attack discard=0 level=1 mode=accurate on=P3 p=P2|")
     assert rolls(game, "attack")[-1]["player"] == "P3"

@@ -831,7 +831,7 @@ def test_on_the_device_a_damage_shows_its_result_before_it_is_confirmed(rig):
                               "active P1 k1", "active P2 k1", "active P3 k1",
                               "add {Rex}.damage 4"])
     open_menu_item(rig, "Damage")
-    assert rig.lines[1:4] == ["k <Rex>", "n <1>", "by <P2>"]  # forms show names
+    assert rig.lines[1:4] == ["piece <Rex>", "amount <1>", "by <P2>"]  # forms show names
     assert rig.lines[4] == "Rex 4/6 -> 5/6"
     rig.keys("down", "right", "right")  # 3 damage
     assert rig.lines[4:6] == ["Rex 4/6 -> 7/6 KO, P2", "+5 glory"]
@@ -850,7 +850,7 @@ def test_on_the_device_forms_offer_the_kaiju_and_players_that_make_sense(rig):
                               "set {Gorath}.ko 1"])
     # Select: P1 chooses among its own conscious kaiju (Gorath is knocked out)
     open_menu_item(rig, "Active kaiju")
-    assert rig.lines[1] == "p <P1>" and offered(rig, 2) == ["k1", "k3"]  # Rex, Lumina
+    assert rig.lines[1] == "player <P1>" and offered(rig, 2) == ["k1", "k3"]  # Rex, Lumina
     rig.keys("a")
     assert piece_state(game, "Rex")["active"] == 1 and game.active_player() == "P2"
     device_do(rig, "active P2 k2")  # Leviath
@@ -861,9 +861,10 @@ def test_on_the_device_forms_offer_the_kaiju_and_players_that_make_sense(rig):
     assert offered(rig, 1) == ["P1.k1", "P2.k2", "P3.k1", "P1.k3", "P2.k1", "P3.k2",
                                "P3.k3"]
     # (or a combat card, or a location: "damage from a card or a location")
-    assert rig.lines[1] == "k <Rex>" and offered(rig, 3) == ["P2", "P3", "card", "location"]
+    assert rig.lines[1] == "piece <Rex>" and offered(rig, 3) == ["P2", "P3", "card", "location"]
     rig.keys("up", "up", "right")  # Leviath (P2's): P1 first, then P3
-    assert rig.lines[1] == "k <Leviath>" and offered(rig, 3) == ["P1", "P3", "card", "location"]
+    assert rig.lines[1] == "piece <Leviath>"
+    assert offered(rig, 3) == ["P1", "P3", "card", "location"]
     rig.keys("b", "b")
     # an attack on an opponent in the city; a challenge to an inactive one
     open_menu_item(rig, "Attack")
@@ -955,9 +956,9 @@ def test_on_the_device_the_forms_and_the_preview_are_the_same_under_micropython(
     mp = run_session(5, script, "micropython")
     assert mp.frames == cp.frames
     screens = [read_lines(Frame.parse(f).ram) for f in cp.frames]
-    assert ["Damage", "k <Kraken>", "n <3>", "by <P1>", "Kraken 0/7 -> 3/7", "", "",
+    assert ["Damage", "piece <Kraken>", "amount <3>", "by <P1>", "Kraken 0/7 -> 3/7", "", "",
             "<> A:do B:back"] in screens
-    assert screens[-1][:3] == ["Rage Attack", "p <P1>", "P1 is in no combat"]
+    assert screens[-1][:3] == ["Rage Attack", "player <P1>", "P1 is in no combat"]
 
 
 # The issue: "Kraken knocked o" loses the Glory. "When a character is knocked out ... the
@@ -988,22 +989,22 @@ def test_on_the_device_the_damage_form_names_the_dealer_the_situation_implies(ri
                               "challenge P2 {Hive}", "accept P3"])  # Kraken fights Hive
     assert game.state["game"]["combat"] == 1 and game.active_player() == "P2"
     open_menu_item(rig, "Damage")
-    assert rig.lines[1:4] == ["k <Rex>", "n <1>", "by <P2>"]  # the turn's player
+    assert rig.lines[1:4] == ["piece <Rex>", "amount <1>", "by <P2>"]  # the turn's player
     for name, by in (("Kraken", "P3"), ("Stinger", "P2"), ("Hive", "P2"), ("Rex", "P2")):
         rig.keys("right")  # the next target: Kraken, Stinger, then the inactive ones
-        while rig.lines[1] != "k <%s>" % name:
+        while rig.lines[1] != "piece <%s>" % name:
             rig.keys("right")
         assert rig.lines[3] == "by <%s>" % by, (name, rig.lines)
     rig.keys("down", "down", "right")  # by P3, set by hand: it stays while offered
     assert rig.lines[3] == "by <P3>"
     rig.keys("up", "up", "right")
-    assert rig.lines[1] == "k <Kraken>" and rig.lines[3] == "by <P3>"
+    assert rig.lines[1] == "piece <Kraken>" and rig.lines[3] == "by <P3>"
     rig.keys("right")  # Hive is P3's own: Kraken's P2, who fights it
-    assert rig.lines[1] == "k <Hive>" and rig.lines[3] == "by <P2>"
+    assert rig.lines[1] == "piece <Hive>" and rig.lines[3] == "by <P2>"
     rig.keys("b", "b")
     act(rig, "add {Hive}.damage 5")
     open_menu_item(rig, "Damage")
-    while rig.lines[1] != "k <Hive>":
+    while rig.lines[1] != "piece <Hive>":
         rig.keys("right")
     device_do(rig, "damage {Hive} 1")  # the form's own dealer: Kraken's P2
     assert piece_state(game, "Hive")["ko"] == 1 and player(game, "P2")["glory"] == 5
@@ -1208,7 +1209,7 @@ def test_on_the_device_only_the_other_side_damages_a_kaiju_in_a_combat(rig):
                    "active P2 k1", "active P3 k1", "attack P1 {Kraken}"]:
         act(rig, action)
     open_menu_item(rig, "Damage")
-    while rig.lines[1] != "k <Kraken>":
+    while rig.lines[1] != "piece <Kraken>":
         rig.keys("right")
     assert offered(rig, 3) == ["P1", "card", "location"]
     rig.keys("b", "b")
@@ -1243,7 +1244,7 @@ def test_on_the_device_a_knockdown_discard_is_rolled(rig):
     assert not screen.act(rig.app, "nocard P2", rig.board.elapsed)
     assert screen.notice == "P2 discards a combat card at random first"
     open_menu_item(rig, "Knockdown discard")
-    assert rig.lines[1] == "p <P2>"
+    assert rig.lines[1] == "player <P2>"
     rig.keys("down", "right", "right", "right", "right", "a")  # 5 cards in P2's hand
     (roll,) = [e for e in game.log if e["event"] == "roll"]
     assert roll["die"] == "d5"

@@ -35,8 +35,8 @@ _SHAPES = {
     "end": " at:s win_if:x lose_if:x why:s ", "leds": " piece:!x level:x flash:{[s ",
     "grid": " value:s armies:s cell:x name:x caption:x shown:x columns:i label:s ",
     "page": " label:!s phases:[s lines:![x ", "team": " name:!s counters:{i pieces:[@piece ",
-    "action": " params:[s flags:[s phases:[s label:s choices:{x defaults:x preview:b "
-              "knob:[s private:b who:x limit:@limit strict:[s range:{[x repeats:[s "
+    "action": " params:[s flags:[s phases:[s label:s labels:{s choices:{x defaults:x "
+              "preview:b knob:[s private:b who:x limit:@limit strict:[s range:{[x repeats:[s "
               "effects:f ",
     "limit": " per:!x times:i as:s named:s ",
     "combat": " lead:![s reply:![s costs:{s pool:!s spent:!s cap:!s free:s hit:!s place:s "

@@ -142,7 +142,7 @@ class FastForm(ActionForm):
             if i == self.who or i == self.amount:
                 value = "<" + value + ">"  # what the arrows set
             words.append(value if knob or i == self.who or field[0] == "n" else
-                         field[0] + " " + value)
+                         self.word(field[0]) + " " + value)
         notice = self.notice or self.said
         below = ui.wrap(" ".join(words)) + (ui.wrap(notice) if notice else [])
         # in place of the play screen's message: what is above stays as it was (the

@@ -7,6 +7,8 @@ from arbiter.hw.buttons import DOWN, LEFT, LONG, REPEAT, RIGHT, UP, A, B
 
 FAST_AFTER = 5  # repeats of a held Left/Right before a number moves FAST_STEP at a time
 FAST_STEP = 5
+# what a field is called when its ruleset's action has no ``labels`` for it
+WORDS = {"p": "player", "k": "piece", "t": "target", "n": "amount"}
 
 
 class Form:
@@ -18,6 +20,7 @@ class Form:
     """
 
     slow_keys = ()  # A's action is done in a pass of its own, which marks it (App)
+    labels = EMPTY  # an action's words for its fields (ActionForm)
 
     def __init__(self, play, title, fields, build, numbers=None):
         self.numbers = numbers
@@ -45,11 +48,16 @@ class Form:
         rows = max(1, 7 - first - len(said))  # the fields give way to what the action says
         self.top, shown = ui.listing(
             fb, self.top, self.cursor,
-            ["%s <%s>" % (label, self.shown(choices[i])) if choices else label + " -"
-             for label, choices, i in self.fields], first, min(6 - first, rows))
+            ["%s <%s>" % (self.word(key), self.shown(choices[i])) if choices else
+             self.word(key) + " -" for key, choices, i in self.fields], first,
+            min(6 - first, rows))
         for row, text in enumerate(said[: 7 - first - shown]):
             ui.line(fb, first + shown + row, text)
         ui.hint(fb, "<> A:do B:back")
+
+    def word(self, key):
+        """A field as players call it: its ruleset's ``labels``, else a plain word."""
+        return self.labels.get(key) or WORDS.get(key, key)
 
     def shown(self, value):
         """A choice as players read it: a piece by its name (Kaiju's ``k1`` of the
@@ -132,6 +140,7 @@ class ActionForm(Form):
     def __init__(self, play, name, spec, fields):
         super().__init__(play, spec.get("label", name), fields, self._text, AMOUNTS)
         self.name = name
+        self.labels = spec.get("labels", EMPTY)
         # the actions its previews read from flash, its own first: read once a form
         at = play.game.rules.get("actions", EMPTY).get(name)
         self.specs = {} if at is None else {at: spec}
