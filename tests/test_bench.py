@@ -93,6 +93,25 @@ def test_a_refereed_action_takes_at_most_3_presses_at_the_median(name):
     assert found["median"] <= 3, found
 
 
+# "`arbiter bench` prints presses per refereed action, median and p90, per game;
+# p90 at most 6 in every game" (issue 48). Still over, each says why:
+WHY_P90_OVER = {
+    name: "issue 48: actions entered field by field in the game menu" for name in
+    ("juggernauts", "impactics", "jugger", "tactics", "kaiju")}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=WHY_P90_OVER[name]))
+    if name in WHY_P90_OVER else name for name in scenarios.NAMES])
+def test_nine_refereed_actions_in_ten_take_at_most_6_presses(name):
+    from arbiter_referee.bench.presses import P90_BUDGET, figures
+
+    game = GAMES[name]
+    found = figures(game.device_seed, game.keys)
+    assert found["median"] <= found["p90"] <= found["most"]
+    assert found["p90"] <= P90_BUDGET, found
+
+
 def test_presses_per_action_count_every_press_since_the_last_action():
     from arbiter_referee.bench.presses import per_action
 

@@ -39,7 +39,8 @@ class Progress:
 
 def press_figures(seed: int, keys: str) -> dict:
     figures = presses.figures(seed, keys)
-    figures["budget_ok"] = figures["median"] <= presses.BUDGET
+    figures["budget_ok"] = figures["median"] <= presses.BUDGET and \
+        figures["p90"] <= presses.P90_BUDGET
     return figures
 
 
@@ -178,9 +179,10 @@ def table(result: dict) -> str:
                    f"{c['worst_fuel']:,} ({c['flushed']} presses flushed a frame)")
         if "presses" in row:
             p = row["presses"]
-            out.append(f"  presses/action median {p['median']:g}, most {p['most']} over "
-                       f"{p['actions']} refereed actions ({p['presses']} presses)  budget "
-                       f"{presses.BUDGET} {_ok(p['budget_ok'])}")
+            out.append(f"  presses/action median {p['median']:g}, p90 {p['p90']:g}, most "
+                       f"{p['most']} over {p['actions']} refereed actions ({p['presses']} "
+                       f"presses)  budget median {presses.BUDGET}, p90 "
+                       f"{presses.P90_BUDGET} {_ok(p['budget_ok'])}")
     out.append("== flash per game event (headless journal vs whole state as JSON; on littlefs "
                "as a Pico mounts it: 4 KB blocks erased, bytes programmed)")
     for name, f in result["flash"].items():
