@@ -63,6 +63,8 @@ def compiled(source: bytes | str) -> bytes:
             holder[key] = place(_text(holder[key]))
         for name in actions if isinstance(actions, dict) else ():
             actions[name] = place(_text(actions[name]))  # read when the action is wanted
+        if isinstance(data.get("title"), str):  # first: the device's list of games reads
+            data = {"title": data.pop("title"), **data}  # it alone (screens/setup.title)
         source = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
     head = f"{LINES_HEAD}{at:08d}\n".encode()
     return b"".join([head, *(line + b"\n" for line in lines), source])

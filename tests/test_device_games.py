@@ -22,13 +22,25 @@ from arbiter_referee.emulator.rig import Rig
 from arbiter_referee.paths import RULESETS
 
 
-def test_the_play_menu_lists_the_rulesets_on_flash(rig, tmp_path):
+def test_the_play_menu_lists_the_games_on_flash_by_their_titles(rig, tmp_path):
+    import json
+
     rig.keys("a")
-    assert rig.lines[1:1 + len(BUNDLED)] == BUNDLED
+    titles = [json.loads((RULESETS / f"{name}.json").read_text())["title"] for name in BUNDLED]
+    # "Play a game" lists file names (jugger beside juggernauts), not the games' names
+    # (issue 48)
+    shown = " / ".join(rig.lines[1:7])  # a title longer than a row wraps onto the next
+    assert shown.startswith(" / ".join(titles).replace("Kaiju Combat", "Kaiju / Combat")[:40])
+    assert "Jugger TTG" in titles and "Juggernauts" in titles
     house = compiled((RULESETS / "kaiju.json").read_bytes())
     (tmp_path / "rulesets" / "house.json").write_bytes(house)
+    untitled = json.loads((RULESETS / "kaiju.json").read_text())
+    del untitled["title"]  # a game without a title: its file's name
+    (tmp_path / "rulesets" / "nameless.json").write_bytes(compiled(json.dumps(untitled)))
     rig.keys("b", "a")
-    assert "house" in rig.lines
+    assert rig.lines[1:3] == ["Colossal Kaiju", "Combat"]  # house.json: its title
+    rig.keys(*["down"] * 5)
+    assert "nameless" in rig.lines
 
 
 def test_no_rulesets_on_flash_says_how_to_add_one(make_rig):

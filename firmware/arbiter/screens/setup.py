@@ -45,7 +45,11 @@ def _ruleset_file(flash, name, ruleset):
 
 def choose(app, now):
     names = [n[:-5] for n in app.flash.names(FOLDER[:-1]) if n.endswith(".json")]
-    items = [(n, lambda app, now, n=n: _open(app, n)) for n in names]
+    from arbiter.game.ruleset import LINES_HEAD
+
+    items = [(title(app.flash, n, LINES_HEAD), lambda app, now, n=n: _open(app, n))
+             for n in names]
+    let_go("game", "ruleset")
     if saved.unfinished(app.flash):
         items.insert(0, ("Resume game", resume_saved))
     if not items:
@@ -53,6 +57,29 @@ def choose(app, now):
                                    "Add one from a PC: arbiter push NAME"]))
         return
     app.push(Menu("Play", items))
+
+
+def title(flash, name, head):
+    """The game's title, for the list of games (``jugger`` is Jugger TTG): the PC puts
+    it first in the compiled file's JSON (arbiter_referee/compiled.py), read here
+    without reading the rest. A file without one is listed by its name."""
+    try:
+        with flash.open(FOLDER + name + ".json") as f:
+            start = f.read(len(head) + 9)
+            f.seek(int(start[len(head):len(head) + 8]))
+            text = f.read(80)
+        if not text.startswith('{"title":"'):
+            return name
+        end = 10
+        while text[end] != '"':
+            end += 2 if text[end] == "\\" else 1
+        if "\\" not in text[:end]:
+            return text[10:end] or name
+        import json
+
+        return json.loads(text[9:end + 1]) or name
+    except Exception:  # cut short, broken: the load says why (Loading)
+        return name
 
 
 def _open(app, name):
