@@ -91,30 +91,38 @@ def test_interactive_sim_draws_the_device_in_80x24_and_answers_keys(tmp_path):
         os.close(main)
     rows = drawn_rows(first)
     assert max(rows) <= 24 and max(len(text) for text in rows.values()) <= 80
-    assert rows[1] == "\u250c" + "\u2500" * 64 + "\u2510"  # Braille: 2x4 pixels a cell
-    assert rows[18] == "\u2514" + "\u2500" * 64 + "\u2518"
-    assert any("\u2800" < ch <= "\u28ff" for row in range(2, 18) for ch in rows[row])
-    assert rows[19].startswith(" LEDs ") and "Enter/z: A" in rows[20] and "seed 5" in rows[21]
+    # "In an 80x24 terminal the simulator draws the OLED in Braille, each letter a 3x2
+    # patch of dots, readable only with effort" (issue 48): its lines, as text
+    assert rows[1] == "\u250c" + "\u2500" * 21 + "\u2510"
+    assert rows[2].startswith(">") and "ARBITER" in rows[2]  # the title bar, inverted
+    assert rows[3] == ">" + "Play a game".ljust(21) + "\u2502"  # the menu's cursor
+    assert rows[4] == "\u2502" + "Roll dice".ljust(21) + "\u2502"
+    assert rows[10] == "\u2514" + "\u2500" * 21 + "\u2518"
+    assert rows[11].startswith(" LEDs ") and "Enter/z: A" in rows[12]
+    assert "t: the screen as a picture" in rows[14] and "seed 5" in rows[15]
 
 
 @needs_pty
 def test_sim_in_a_terminal_too_small_says_so_in_one_line(tmp_path):
-    proc, main = start_sim(tmp_path, 60, 20)
+    proc, main = start_sim(tmp_path, 30, 12)
     try:
         out = drain(main, lambda out: proc.poll() is not None)
     finally:
         os.close(main)
     assert proc.wait(timeout=300) == 2
     lines = ESCAPE.sub("", out.decode()).strip().splitlines()
-    cols, rows = sim.SIZES["braille"]
-    assert lines == [f"arbiter sim: the terminal is 60x20; arbiter sim needs {cols}x{rows} "
+    cols, rows = sim.SIZES["text"]
+    assert lines == [f"arbiter sim: the terminal is 30x12; arbiter sim needs {cols}x{rows} "
                      "or more (or use --screenshot)"]
 
 
-def test_the_braille_drawing_fits_80x24_and_the_blocks_need_more():
-    assert sim.SIZES["braille"][0] <= 80 and sim.SIZES["braille"][1] <= 24 - 1
-    assert sim.layout(80, 24) == "braille" and sim.layout(130, 37) == "blocks"
-    assert sim.layout(77, 24) is None and sim.layout(80, 20) is None
+def test_80x24_shows_the_text_or_on_t_the_braille_picture_and_the_blocks_need_more():
+    for cells in ("braille", "text"):
+        assert sim.SIZES[cells][0] <= 80 and sim.SIZES[cells][1] <= 24 - 1
+    assert sim.layout(80, 24) == "text" and sim.layout(130, 37) == "blocks"
+    assert sim.layout(80, 24, picture=True) == "braille"
+    assert sim.layout(50, 20, picture=True) == "text"  # too small for the picture
+    assert sim.layout(38, 24) is None and sim.layout(80, 14) is None
 
 
 def test_braille_cells_hold_2x4_pixels():

@@ -2,6 +2,8 @@
 
 Arrows are the four direction buttons, Enter or z is A, Backspace or x is B;
 capital Z and X hold A or B for a long press; p saves a screenshot; q quits.
+A terminal too small for the OLED's pixels in half blocks (80x24) shows its
+lines as text; t turns that into a picture in Braille cells and back.
 A terminal reports key presses, not releases, so each key is a press of
 fixed length; a held arrow's key repeat arrives as a run of presses.
 """
@@ -17,13 +19,16 @@ import time
 from pathlib import Path
 
 from arbiter_referee.compiled import factory_flash
-from arbiter_referee.emulator.frames import Frame, to_png, to_text
+from arbiter_referee.emulator.frames import Frame, leds_text, text_panel, to_png, to_text
 from arbiter_referee.emulator.session import use_firmware_path
 
 PRESS_MS = 80
 LONG_MS = 900
 GAP_MS = 40  # between a release and the next press: twice the firmware's debounce
 KEYS_HELP = "arrows: buttons  Enter/z: A  Bksp/x: B  Z/X: long A/B  p: screenshot  q: quit"
+# beside the text of a small terminal's OLED: shorter lines, and t for the picture
+TEXT_HELP = ["arrows: buttons  Enter/z: A  Bksp/x: B", "Z/X: long A/B  p: screenshot  q: quit",
+             "t: the screen as a picture, or text"]
 KEYMAP = {  # blessed's key names, or the character typed
     "KEY_UP": (0, PRESS_MS), "KEY_DOWN": (1, PRESS_MS), "KEY_LEFT": (2, PRESS_MS),
     "KEY_RIGHT": (3, PRESS_MS), "KEY_ENTER": (4, PRESS_MS), "z": (4, PRESS_MS),
@@ -173,8 +178,9 @@ def _screenshot(seed: int, flash_dir: str, keys: str, path: str, pico=None) -> i
 
 class Terminal:
     """The device in a terminal through blessed (raw keys and sizes on POSIX and Windows).
-    The OLED is drawn in half blocks when the terminal has room, else in Braille cells,
-    which fit 80x24; a terminal too small for either says so instead of garbling."""
+    The OLED is drawn in half blocks when the terminal has room, else as its lines of
+    text (an 80x24 terminal), or on t in Braille cells; a terminal too small for any
+    says so instead of garbling."""
 
     def __init__(self, seed: int, flash_dir: str, keys: str, term=None, pico=None):
         from blessed import Terminal as Blessed
@@ -185,19 +191,20 @@ class Terminal:
         self.seed = seed
         self.status = f"seed {seed}"
         self.shown: tuple | None = None
+        self.picture = False  # t: a small terminal's OLED in Braille, not text
 
     def size(self) -> tuple[int, int]:
         """The terminal's columns and rows; one that does not tell (0x0, as some
         serial consoles) is taken to fit the smaller drawing."""
         cols, rows = self.term.width, self.term.height
-        return (cols, rows) if cols and rows else SIZES["braille"]
+        return (cols, rows) if cols and rows else SIZES["text"]
 
     def too_small(self) -> str | None:
         """Why the terminal cannot show the device, or None."""
         cols, rows = self.size()
         if layout(cols, rows):
             return None
-        need_cols, need_rows = SIZES["braille"]
+        need_cols, need_rows = SIZES["text"]
         return (f"the terminal is {cols}x{rows}; arbiter sim needs "
                 f"{need_cols}x{need_rows} or more (or use --screenshot)")
 
@@ -232,7 +239,10 @@ class Terminal:
                 return 0
 
     def key(self, key: str | None) -> None:
-        if key == "p":
+        if key == "t":
+            self.picture = not self.picture
+            self.shown = None
+        elif key == "p":
             path = f"arbiter-{self.board.elapsed}.png"
             to_png(Frame.from_board(self.board), path)
             self.status = f"saved {path}"
@@ -267,11 +277,12 @@ class Terminal:
             return
         resized = self.shown is None or self.shown[1] != size
         self.shown = (frame, size, self.status)
-        cells = layout(*size)
+        cells = layout(*size, picture=self.picture)
         if cells is None:  # made smaller while running: wait to be made larger again
             lines = [f"arbiter sim: {self.too_small()}"]
         else:
-            lines = screen(frame, cells, self.status, paint=self.paint)
+            lines = screen(frame, cells, self.status, paint=self.paint,
+                           invert=getattr(self.term, "reverse", None))
         out = [term.clear] if resized else []
         for row, line in enumerate(lines):
             out.append(term.move_yx(row, 0) + line + term.clear_eol)
@@ -282,10 +293,16 @@ class Terminal:
         return self.term.color_rgb(*rgb) + text + self.term.normal
 
 
-def screen(frame: Frame, cells: str, status: str, paint=None) -> list[str]:
-    """What the terminal shows: the device, the keys, the status line."""
+def screen(frame: Frame, cells: str, status: str, paint=None, invert=None) -> list[str]:
+    """What the terminal shows: the device (``cells``: its pixels in half blocks or
+    Braille, or ``text``, its lines), the keys, the status line."""
+    if cells == "text":
+        lines = text_panel(frame, invert)
+        lines.append(" LEDs " + leds_text(frame, paint is not None, paint))
+        return [*lines, *(" " + line for line in TEXT_HELP), " " + status]
     lines = to_text(frame, colour=paint is not None, cells=cells, paint=paint).splitlines()
-    return [*lines, " " + KEYS_HELP, " " + status]
+    help_lines = [" " + KEYS_HELP] if cells == "blocks" else [" " + line for line in TEXT_HELP]
+    return [*lines, *help_lines, " " + status]
 
 
 def _size(cells: str) -> tuple[int, int]:
@@ -294,12 +311,16 @@ def _size(cells: str) -> tuple[int, int]:
     return max(len(line) for line in lines), len(lines)
 
 
-SIZES = {cells: _size(cells) for cells in ("blocks", "braille")}  # columns, rows each needs
+# columns and rows each drawing needs
+SIZES = {cells: _size(cells) for cells in ("blocks", "braille", "text")}
 
 
-def layout(cols: int, rows: int) -> str | None:
-    """The largest drawing that fits a terminal of ``cols`` x ``rows``, or None."""
-    for cells in ("blocks", "braille"):
+def layout(cols: int, rows: int, picture: bool = False) -> str | None:
+    """The drawing for a terminal of ``cols`` x ``rows``: the pixels in half blocks
+    when they fit, else the lines as text (or, with ``picture``, the pixels in
+    Braille cells when they fit); None when nothing fits."""
+    order = ("blocks", "braille", "text") if picture else ("blocks", "text")
+    for cells in order:
         if cols >= SIZES[cells][0] and rows >= SIZES[cells][1]:
             return cells
     return None

@@ -94,14 +94,18 @@ def to_text(frame: Frame, colour: bool = False, cells: str = "blocks",
     return "\n".join(lines)
 
 
-def text_panel(frame: Frame) -> list[str]:
+def text_panel(frame: Frame, invert: Callable[[str], str] | None = None) -> list[str]:
     """The OLED as the words on it (read back off its RAM, ``screen_text``), framed:
-    23 columns by 10 lines, readable in any terminal; drawings are left out."""
-    from arbiter_referee.emulator.screen_text import read_lines
+    23 columns by 10 lines, readable in any terminal; drawings are left out. A line
+    the OLED draws inverted (a title bar, a menu's cursor) is marked ``>`` at the
+    left and drawn by ``invert`` (reverse video in a terminal)."""
+    from arbiter_referee.emulator.screen_text import read_marked
 
-    words = read_lines(frame.ram) if frame.on else [""] * (HEIGHT // 8)
+    words = read_marked(frame.ram) if frame.on else [("", False)] * (HEIGHT // 8)
+    invert = invert or (lambda text: text)
     return (["\u250c" + "\u2500" * 21 + "\u2510"]
-            + ["\u2502" + line[:21].ljust(21) + "\u2502" for line in words]
+            + [(">" + invert(line[:21].ljust(21)) if lit else
+                "\u2502" + line[:21].ljust(21)) + "\u2502" for line, lit in words]
             + ["\u2514" + "\u2500" * 21 + "\u2518"])
 
 

@@ -66,12 +66,19 @@ def _read_page(cells: bytes) -> str:
 
 def read_lines(ram: bytes) -> list[str]:
     """One string per page: the characters found there, spaces where there are gaps."""
+    return [text for text, _ in read_marked(ram)]
+
+
+def read_marked(ram: bytes) -> list[tuple[str, bool]]:
+    """Each page's text (read_lines) and whether it is drawn inverted: a title bar, the
+    row under a menu's cursor."""
     lines = []
     for page in range(len(ram) // WIDTH):
         cells = bytes(ram[page * WIDTH : (page + 1) * WIDTH])
         text = _read_page(cells)
         inverted = _read_page(bytes(b ^ 0xFF for b in cells))
-        lines.append(inverted if len(inverted.strip()) > len(text.strip()) else text)
+        lit = len(inverted.strip()) > len(text.strip())
+        lines.append((inverted, True) if lit else (text, False))
     return lines
 
 
