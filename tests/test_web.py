@@ -275,6 +275,24 @@ def test_the_keyboard_and_the_mouse_press_the_six_buttons(page, site, device):
     same_frames(page.eval("arbiter.frames"), before(end, run_session(3, ALL_SIX).frames))
 
 
+def test_on_a_390_px_phone_the_oled_is_legible_and_every_button_on_screen(page, site):
+    """"the browser page's text is small on a phone-sized (390 px) screen" (issue 48):
+    there the OLED takes the page's width, each of its pixels at least 2.5 of the
+    phone's (a line of text 20 px high), and nothing lies beyond the screen's edge."""
+    page.send("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
+    open_device(page, site, seed=3, clock="manual")
+    oled = page.eval("(() => { const r = document.getElementById('oled')"
+                     ".getBoundingClientRect(); return [r.left, r.right]; })()")
+    assert oled[1] - oled[0] - 12 >= 2.5 * 128  # (its 6 px border each side)
+    assert 0 <= oled[0] and oled[1] <= 390
+    assert page.eval("document.documentElement.scrollWidth") <= 390  # no sideways scroll
+    edges = page.eval("[...document.querySelectorAll('.pad button, #ring')].map(b => {"
+                      " const r = b.getBoundingClientRect(); return [r.left, r.right]; })")
+    assert len(edges) == 7 and all(0 <= left and right <= 390 for left, right in edges)
+    page.send("Emulation.clearDeviceMetricsOverride")
+
+
 def test_the_flash_outlives_a_reload(page, site, tmp_path):
     end = vscript.parse(GAME_SCRIPT)[1]
     open_device(page, site, seed=5, clock="manual", keys=GAME_SCRIPT)
