@@ -420,7 +420,8 @@ def test_the_attacker_chooses_where_the_defender_goes_when_the_way_back_is_block
         if g.state["game"]["push"]:
             break
     n = 6 - g.state["players"]["P2"]["units_lost"]
-    assert army(g, "4,4")[0] == "P1" and "P1 chooses where P2 goes: push" in g.state["message"]
+    assert army(g, "4,4")[0] == "P1"
+    assert "P1 chooses where P2 goes: Push back" in g.state["message"]
     refused(g, "go P1 5,5 5,6", "first push the defeated army back")
     refused(g, "next", "first push the defeated army back")
     refused(g, "push P1 5,5", "P2 cannot go to 5,5")  # P1's
