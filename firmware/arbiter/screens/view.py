@@ -69,16 +69,25 @@ def screen_lines(game):
         lines.append(" ".join(parts))
     while len(lines) < 6:
         lines.append("")
-    if state["result"] == "win":
-        lines.append(state["winner"] + " wins!")
-    elif state["result"] == "tie":
-        lines.append("A tie!")
+    if state["result"]:
+        lines.append(ending(state))
     else:
         lines.append(state["message"])
     phase = game.phase()
     key_a = phase.get("key_a", phase.get("on_a", "next"))  # Kaiju's Planning: card played
     lines.append("B:menu" if state["result"] else "A:" + key_a + " B:menu")
     return lines
+
+
+def ending(state):
+    """Who won and why, in a line: "P2 wins: scored the points to win", "A tie!"."""
+    winner, why = state["winner"], state.get("why")
+    said = winner + " wins" if state["result"] == "win" else "A tie"
+    if not why:
+        return said + "!"
+    if winner and why.startswith(winner + " "):  # "P1 has 20 Glory": P1 wins, has...
+        why = why[len(winner) + 1:]
+    return said + ": " + why
 
 
 def play_lines(game, notes=(), notice=""):
@@ -99,9 +108,8 @@ def play_lines(game, notes=(), notice=""):
     for text in lines[1:-2]:
         if text:
             head.extend(ui.wrap(text))
-    if game.state["result"]:  # the winner last, why above: under what the action said
+    if game.state["result"]:  # the winner and why last: under what the action said
         notes = list(notes) + ([notice] if notice else [])
-        notes += [game.state["why"]] if "why" in game.state else []
         notes.append(lines[-2])  # no press takes the winner off the screen
     else:
         if not notes:
