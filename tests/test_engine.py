@@ -447,8 +447,8 @@ def test_a_combat_card_by_card_pays_bluffs_and_deals_damage(tmp_path, runtime):
     said = [e["text"] for e in state["log"] if e["event"] == "note"]
     assert said[:3] == ["h fights P2's hero: P1 has the initiative",
                         "P1 strike: paid, gold 1; P2 replies",
-                        "P1 paid 3, P2 paid 0. Combo: P1 has the initiative"]
-    assert "P1 BLUFF 0, P2 paid 0. P2 has the initiative" in said
+                        "P1 deals 3, P2 deals 0. Combo: P1 has the initiative"]
+    assert "P1 bluffs, deals 0, P2 deals 0. P2 has the initiative" in said
     refusal = play(str(path), None, 1, {}, actions[:2] + ["card P1 strike 0 0 1 0"],
                    runtime).refused
     assert refusal == (3, "it is P2's card now")

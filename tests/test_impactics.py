@@ -532,7 +532,7 @@ def test_a_whole_game_on_the_device(rig):
     for goon in GOONS:
         if not g.state["pieces"][goon]["dead"]:
             do(rig, "Hit", [goon, 1, "roundhouse"])
-    assert g.state["winner"] == "P1" and "P1 wins!" in rig.lines
+    assert g.state["winner"] == "P1" and "P1 wins: " in " ".join(rig.lines)
 
 
 def test_a_page_opened_by_an_action_from_the_menu_is_what_shows_after_it(rig):

@@ -604,9 +604,9 @@ def test_defense_costs_can_be_refused_or_reduced_by_discards():
     g.apply("mark P2 pos=1")
     refused(g, "defend P2 pos=1 level=3", "defense level 3 costs 8 Power: P2 has 1, 7 missing")
     refused(g, "defend P2 pos=1 level=2 discard=1", "costs 2 Power: P2 has 1, 1 missing")
-    refused(g, "defend P2 pos=2 level=1", "P2.2 is not targeted")
+    refused(g, "defend P2 pos=2 level=1", "P2 #2 is not targeted")
     refused(g, "defend P2 pos=1 level=4", "defend level=4: it is one of 1 0 2 3")
-    refused(g, "next", "P2.1 is targeted: defend it")
+    refused(g, "next", "P2 #1 is targeted: defend it")
     g.apply("defend P2 pos=1 level=2 discard=2")
     assert player(g, "P2")["power"] == 0
     g.apply("next")  # nothing left to defend
@@ -615,12 +615,12 @@ def test_defense_costs_can_be_refused_or_reduced_by_discards():
 def test_a_damaged_position_cannot_be_damaged_twice_and_repairs_into_a_card_token():
     g = at_resolve()
     g.apply("damage P2 pos=3")
-    refused(g, "damage P2 pos=3", "P2.3 is already damaged")
+    refused(g, "damage P2 pos=3", "P2 #3 is already damaged")
     g.apply("next")  # on to the next round's Resolve: the damage is old
     g = to_phase(g, "resolve")
     g.apply("repair P2 pos=3")  # Rules: "remove the damage token and replace it with a card token"
     assert piece_state(g, "P2.3")["state"] == "token"
-    refused(g, "repair P2 pos=3", "P2.3 is not damaged")
+    refused(g, "repair P2 pos=3", "P2 #3 is not damaged")
     g.apply("card P2 pos=3")
     assert piece_state(g, "P2.3")["state"] == "card"
 
@@ -636,8 +636,8 @@ def test_a_card_attacked_both_ways_is_damaged_when_its_defense_fails():
     g.apply("defend P2 pos=7 level=0")  # against the normal attack first: it fails
     seven = piece_state(g, "P2.7")
     assert (seven["state"], seven["targeted"], seven["tokens"]) == ("damaged", 0, 0)
-    assert g.state["message"] == "P2.7 damaged"
-    refused(g, "defend P2 pos=7 level=0", "P2.7 is not targeted")
+    assert g.state["message"] == "P2 #7 damaged"
+    refused(g, "defend P2 pos=7 level=0", "P2 #7 is not targeted")
     g.apply("next")  # nothing left to defend
 
 
@@ -646,7 +646,7 @@ def test_a_card_attacked_both_ways_surviving_the_normal_attack_is_neutralized_on
     g.apply("mark P2 pos=7 neutralizing")
     g.apply("mark P2 pos=7")
     g.apply("defend P2 pos=7 level=0")
-    assert g.state["message"] == "P2.7 survives" and targeted(g, "P2") == {7: 1}
+    assert g.state["message"] == "P2 #7 survives" and targeted(g, "P2") == {7: 1}
     g.apply("defend P2 pos=7 level=0")  # the neutralizing one fails
     seven = piece_state(g, "P2.7")
     assert (seven["state"], seven["tokens"], seven["neutralizing"]) == ("neutralized", 1, 0)
@@ -661,9 +661,9 @@ def test_damage_dealt_in_this_resolve_phase_cannot_be_repaired():
     g.apply("mark P2 pos=7")
     g.apply("defend P2 pos=7 level=0")
     assert piece_state(g, "P2.7")["state"] == "damaged"
-    refused(g, "repair P2 pos=7", "P2.7 was damaged this Resolve phase")
+    refused(g, "repair P2 pos=7", "P2 #7 was damaged this Resolve phase")
     g.apply("damage P2 pos=2")  # a card's damage, by hand, in this Resolve phase too
-    refused(g, "repair P2 pos=2", "P2.2 was damaged this Resolve phase")
+    refused(g, "repair P2 pos=2", "P2 #2 was damaged this Resolve phase")
     g.apply("next")
     g = to_phase(g, "resolve")  # the next round's: the damage existed at its start
     g.apply("repair P2 pos=7")
@@ -709,14 +709,14 @@ def test_an_attack_on_a_space_being_repaired_is_resolved_next(repair_first):
         g.apply("repair P2 pos=7")
     g.apply("mark P2 pos=7")
     if not repair_first:  # the attack waits: all happens at once
-        assert g.state["message"] == "P2.7 waits for a repair"
-        refused(g, "defend P2 pos=7 level=0", "P2.7 is damaged: nothing to defend")
+        assert g.state["message"] == "P2 #7 waits for a repair"
+        refused(g, "defend P2 pos=7 level=0", "P2 #7 is damaged: nothing to defend")
         g.apply("repair P2 pos=7")
-        assert g.state["message"] == "P2.7 repaired: a card token"
-    refused(g, "next", "P2.7 is targeted: defend it")
+        assert g.state["message"] == "P2 #7 repaired: a card token"
+    refused(g, "next", "P2 #7 is targeted: defend it")
     g.apply("defend P2 pos=7 level=0")  # a 7: the attack does not destroy it
     assert piece_state(g, "P2.7")["state"] == "card"
-    assert g.state["message"] == "P2.7 is a card again"
+    assert g.state["message"] == "P2 #7 is a card again"
 
 
 def test_a_repaired_space_whose_defense_fails_is_damaged_again():
@@ -760,7 +760,7 @@ def test_a_matrix_all_damaged_loses_and_both_losing_at_once_is_a_tie():
     g.apply("set P2.alerts 3")
     g.apply("next")
     assert (g.state["result"], g.state["winner"]) == ("tie", None)
-    assert screen_lines(g)[6] == "A tie!"
+    assert screen_lines(g)[6].startswith("A tie")
     g = started(1, ("d4", "d4"))
     for pos in range(1, 5):
         g.apply("damage P1 pos=%d" % pos)
@@ -855,7 +855,7 @@ def test_async_turns_pass_only_once_the_players_business_is_done():
     refused(g, "next", "P1 must target first")
     g.apply("target P1 pos=%d" % player(g, "P1")["aim"][0])
     pos = list(targeted(g, "P2"))[0]
-    refused(g, "next", "P2.%d is targeted: defend it" % pos)
+    refused(g, "next", "P2 #%d is targeted: defend it" % pos)
     g.apply("defend P2 pos=%d level=1" % pos)  # the defender rolls in the attacker's turn
     g.apply("next")
     assert g.active_player() == "P2"
@@ -1028,7 +1028,7 @@ def test_a_whole_two_player_game_runs_to_its_end_the_same_in_both_runtimes():
     reasons = {e["reason"].split(" (")[0] for e in cp["log"] if e["event"] == "roll"}
     assert {"command", "attack by P1", "attack by P2"} <= reasons
     assert any(r.startswith("defense of") for r in reasons)
-    assert "wins!" in cp["screen"][6] or cp["screen"][6] == "A tie!"
+    assert " wins: " in " ".join(cp["screen"]) or "A tie" in " ".join(cp["screen"])
 
 
 # -- on the device ------------------------------------------------------------------------
@@ -1132,7 +1132,8 @@ def matrix_page(rig):
     squares = {}
     for move in ("", "right", "left"):
         rig.keys(*[move] if move else [])
-        player, cursor = rig.lines[0].split()[0].split(".")
+        player, cursor = rig.lines[0].split()[:2]  # "P1 #2 card"
+        cursor = cursor.lstrip("#")
         for line in rig.lines[1:7]:
             words = line.split()
             if not words or not words[0].isdigit():
@@ -1160,7 +1161,7 @@ def test_on_the_device_each_players_matrix_is_a_grid_of_positions(rig):
                    "token P1 pos=9", "damage P1 pos=20", "mark P1 pos=10", "mark P1 pos=4"):
         act(rig, action)
     rig.keys("down")  # from the play screen, a key away
-    assert rig.lines[0] == "P1.1 card"
+    assert rig.lines[0] == "P1 #1 card"
     assert [line.split()[0] for line in rig.lines[1:6]] == ["1", "5", "9", "13", "17"]
     player, squares = matrix_page(rig)
     assert player == "P1" and len(squares) == 20
@@ -1168,7 +1169,7 @@ def test_on_the_device_each_players_matrix_is_a_grid_of_positions(rig):
         3: "X", 4: "N2*", 9: "T", 10: "C*", 20: "X"}
     assert rig.lines[6:8] == ["A:P2 B:back", "d20 Pw1 Al0 H5"]
     rig.keys("right", "right", "right")
-    assert rig.lines[0] == "P1.4 neutralized"
+    assert rig.lines[0] == "P1 #4 neutralized"
     rig.keys("a")  # the next player's matrix
     player, squares = matrix_page(rig)
     assert player == "P2" and squares == {pos: "C" for pos in range(1, 7)}
@@ -1176,7 +1177,7 @@ def test_on_the_device_each_players_matrix_is_a_grid_of_positions(rig):
     rig.keys("b")
     assert rig.lines[1] == "Resolve"
     open_menu_item(rig, "Matrix")  # and from the game menu
-    assert rig.lines[0] == "P1.1 card"
+    assert rig.lines[0] == "P1 #1 card"
     rig.keys("b", "b")
     assert game_of(rig).history.events[-1] == "mark p=P1 pos=4"  # looking changed nothing
 
@@ -1221,7 +1222,7 @@ def whole_game(rig):
     game = game_of(rig)
     phases = set()
     for _ in range(400):
-        if rig.lines[6].endswith("wins!") or rig.lines[6] == "A tie!":
+        if game.state["result"]:
             break
         phases.add(rig.lines[1])
         if rig.lines[1] == "Resolve":
@@ -1248,7 +1249,7 @@ def whole_game(rig):
             do(rig, "Unneutralize", [refused.group(1), 0, 0, "free"])
     state = game.state
     assert state["result"] and phases >= {"Energize", "Command", "Resolve", "Recover"}
-    assert rig.lines[6] == ("%s wins!" % state["winner"] if state["winner"] else "A tie!")
+    assert ("%s wins: " % state["winner"] if state["winner"] else "A tie") in " ".join(rig.lines)
     assert any(e.startswith("unneutralize") for e in game.history.events)  # it came to that
     assert any(e.startswith("defend") for e in game.history.events)
 

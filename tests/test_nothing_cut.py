@@ -124,10 +124,10 @@ def act_and_read(rig, text, checked):
 def undo_redo_undo(rig, text, checked):
     """Undo, redo and undo again, each saying so on the screen. False if the undo is
     refused (it says why: past a reveal), the action then kept."""
-    from arbiter.screens.view import public_text
+    from arbiter.screens.play import in_words
 
     screen = play_screen(rig)
-    event = public_text(screen.game.history.events[-1])
+    event = in_words(screen.game, screen.game.history.events[-1])
     for step, line in (("undo agreed", "Undone: "), ("redo", "Redone: "),
                        ("undo agreed", "Undone: ")):
         if not act_and_read(rig, step, checked):

@@ -176,7 +176,7 @@ def _clash(game, values, p, reply):
             then.append({"call": spec["hit"], "with": {"k": piece, "n": n, "by": by}})
         elif n and "place" in spec:  # the side with no character: a location's damage
             then.append({"call": spec["place"], "with": {"n": n, "by": by}})
-    text = "%s %s %d, %s %s %d" % (attacker, lead[0], hit, p, reply[0], back)
+    text = _dealt(attacker, lead[0], hit) + ", " + _dealt(p, reply[0], back)
     for who, knocks in ((p, works and lead[4]), (attacker, answers and reply[4])):
         if knocks:
             text += ", %s discards at random" % who
@@ -185,6 +185,15 @@ def _clash(game, values, p, reply):
     then.append({"combat": _SAID, "text": text, "keep": keep, "at": len(game.log),
                  "pieces": (target, source)})
     return then
+
+
+def _dealt(who, status, n):
+    """A card's side of a clash: the damage it deals ("P1 deals 3"), not its cost."""
+    if status == "paid":
+        return "%s deals %d" % (who, n)
+    if status == "BLUFF":
+        return "%s bluffs, deals %d" % (who, n)
+    return "%s: %s" % (who, "no card" if status == "none" else "illegal card")
 
 
 def _said(game, values, said):

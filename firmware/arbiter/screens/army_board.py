@@ -238,7 +238,8 @@ class ArmyBoard(GridPage):
             if self.army(self.cursor)[:2] == p:
                 self.pick(self.cursor)
             else:
-                self.notice = "pick an army of %s" % p
+                self.notice = "pick an army of %s" % p if p else \
+                    "armies move in turns, not in " + self.game.phase().get("label", "")
         elif button == A:
             text = "go %s %d,%d %s units=%d" % (p, self.picked // 7 + 1, self.picked % 7 + 1,
                                                 at, self.units)

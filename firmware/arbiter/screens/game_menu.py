@@ -155,7 +155,7 @@ def end_game(app, play):
     play.journal.close()
     head = play.journal.head.hex()  # the journal's hash chain: note it to audit the file
     app.usb(True)  # no game, no secret: the port is open again
-    app.log("game over; seed=%016x head=%s" % (game.seed, head))
+    app.log("game over; seed %016x, journal head %s" % (game.seed, head))
     app.leds.clear()
     app.home()
     app.push(TextPage("Game over", ["Seed revealed:", "%016x" % game.seed,

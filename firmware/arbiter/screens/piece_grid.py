@@ -58,11 +58,14 @@ class PieceGrid(GridPage):
         if i >= len(self.pieces):
             return "%s %s" % (self.players[self.page], self.label)
         key = self.pieces[i]
+        piece = self.game.state["pieces"][key]
+        name = piece.get("name", key)  # a numbered place (Juggernauts' matrix): P1 #2
+        who = "%s #%s" % (piece["owner"], name) if name.isdigit() else name
         if "name" not in self.spec:
-            return key + " " + self.items[i]
+            return who + " " + self.items[i]
         if self.names[i] is None:
             self.names[i] = self._text("k", key, self.spec["name"])
-        return key + " " + self.names[i]
+        return who + " " + self.names[i]
 
     def cell(self, row, col):
         return self._cell(row, col)[:3]

@@ -126,7 +126,7 @@ class PlayScreen:
             event = game.apply(text)
         except Illegal as exc:
             self.notice = exc.reason
-            app.log("refused %s: %s" % (public_text(text), exc.reason))
+            app.log("refused %s: %s" % (public_text(text), exc.reason), False)
             if isinstance(exc, Lost):  # in a pass of its own: the lost game's heap first
                 app.later = (read_back, self)
             elif getattr(exc, "spent", None):  # its dice are spent: journaled as such
@@ -141,7 +141,7 @@ class PlayScreen:
         except Exception as exc:  # a full heap or flash: the game in RAM is ahead of the
             self._unsaved(app, exc)  # journal, so it is read back from there
             return False
-        app.log(public_text(event))
+        app.log(public_text(event), False)  # the console's: the engine's text
         self.said = changed(game, text)
         entries = game.log_since(before)
         if self.pending is not None:  # two actions before a drawing: both count
@@ -246,10 +246,10 @@ class PlayScreen:
             seen, self.notice = True, ""  # it would hide a card everyone has seen
         from arbiter.ui.menu import Confirm
 
-        said = ["Its rolls " + dice, "stay in the log."] if dice else [
-            "A card turned up", "goes face down."] if seen else ["The game is over:",
-                                                                  "play on?"]
-        app.push(Confirm("Undo?", [public_text(game.history.events[-1]) + "?"] + said +
+        said = ["Its rolls " + dice.replace(",", " ").replace(";", " "), "stay in the log."] \
+            if dice else ["A card turned up", "goes face down."] if seen else [
+                "The game is over:", "play on?"]
+        app.push(Confirm("Undo?", [in_words(game, game.history.events[-1]) + "?"] + said +
                          ["All agree?"], lambda app, now: self.act(app, "undo agreed", now)))
 
     def after(self, app, new_entries, now):
@@ -284,12 +284,22 @@ class PlayScreen:
             app.push(TextPage("Revealed", lines + notes))
 
 
+def in_words(game, event):
+    """An action in players' words (screens/log.py, loaded for it)."""
+    from arbiter.screens.log import said
+
+    try:
+        return said(game, event)
+    finally:
+        let_go("screens", "log")
+
+
 def changed(game, text):
     """What an undo, a redo or a correction changed, in a line ("" for the rest)."""
     if text.startswith("undo"):
-        return "Undone: " + public_text(game.history.undone[-1][0])
+        return "Undone: " + in_words(game, game.history.undone[-1][0])
     if text == "redo":
-        return "Redone: " + public_text(game.history.events[-1])
+        return "Redone: " + in_words(game, game.history.events[-1])
     if text.startswith("add "):  # the Correct form's "add WHO.WHAT BY"
         _, path, by = text.split()
         who, _, what = path.rpartition(".")

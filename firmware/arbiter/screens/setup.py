@@ -317,7 +317,6 @@ def resume_saved(app, now, rules=None):
     needs less stack comes with an update). The ruleset is read
     first a step a pass (Loading), as at a game's start, and the replay comes in a
     pass of its own: all in the resume's pass, a big one did not fit a Pico's heap."""
-    from arbiter.screens.view import public_text
     from arbiter.store.journal import JOURNAL
 
     journal = Journal(app.flash)
@@ -355,9 +354,13 @@ def resume_saved(app, now, rules=None):
     state = game.state
     lines = [game.rules.get("title", name), "%d events" % game.count()]
     if state["round"]:
-        lines.append("round %d, %s" % (state["round"], game.phase()["name"]))
+        phase = game.phase()
+        lines.append("%s %d, %s" % (game.rules.get("round_label", "Round"), state["round"],
+                                    phase.get("label", phase["name"])))
     if game.history.events:
-        lines.append("last: " + public_text(game.history.events[-1]))
+        from arbiter.screens.play import in_words
+
+        lines.append("last: " + in_words(game, game.history.events[-1]))
     app.log("resumed %s after %d events" % (name, game.count()))
     _play(app, game, journal, now, lines, "Game restored")
 

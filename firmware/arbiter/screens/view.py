@@ -69,16 +69,25 @@ def screen_lines(game):
         lines.append(" ".join(parts))
     while len(lines) < 6:
         lines.append("")
-    if state["result"] == "win":
-        lines.append(state["winner"] + " wins!")
-    elif state["result"] == "tie":
-        lines.append("A tie!")
+    if state["result"]:
+        lines.append(ending(state))
     else:
         lines.append(state["message"])
     phase = game.phase()
     key_a = phase.get("key_a", phase.get("on_a", "next"))  # Kaiju's Planning: card played
     lines.append("B:menu" if state["result"] else "A:" + key_a + " B:menu")
     return lines
+
+
+def ending(state):
+    """Who won and why, in a line: "P2 wins: scored the points to win", "A tie!"."""
+    winner, why = state["winner"], state.get("why")
+    said = winner + " wins" if state["result"] == "win" else "A tie"
+    if not why:
+        return said + "!"
+    if winner and why.startswith(winner + " "):  # "P1 has 20 Glory": P1 wins, has...
+        why = why[len(winner) + 1:]
+    return said + ": " + why
 
 
 def play_lines(game, notes=(), notice=""):
@@ -99,9 +108,8 @@ def play_lines(game, notes=(), notice=""):
     for text in lines[1:-2]:
         if text:
             head.extend(ui.wrap(text))
-    if game.state["result"]:  # the winner last, why above: under what the action said
+    if game.state["result"]:  # the winner and why last: under what the action said
         notes = list(notes) + ([notice] if notice else [])
-        notes += [game.state["why"]] if "why" in game.state else []
         notes.append(lines[-2])  # no press takes the winner off the screen
     else:
         if not notes:
@@ -138,36 +146,13 @@ def public_text(event):
     return text
 
 
-def describe(entry, game=None):
-    """One log entry in a line or two for the log page; with ``game``, pieces by name."""
-    kind = entry["event"]
-    if kind == "roll":  # each die, and their total as the Roll dice screen says it
-        rolls = entry["rolls"]
-        mark = "undone " if entry.get("undone") else "refused " if entry.get("refused") else ""
-        return "%s%s %s: %s%s" % (mark, entry["player"],
-                                  entry["die"], " ".join(str(r) for r in rolls),
-                                  " = %d" % sum(rolls) if len(rolls) > 1 else "")
-    if kind == "phase":
-        return "-- " + entry["name"] + (" (skipped)" if entry.get("skipped") else "")
-    if kind == "note":
+def describe(entry):
+    """A roll (each die, and their total as the Roll dice screen says it) or a note in a
+    line; the log's other entries in words: screens/log.py."""
+    if entry["event"] != "roll":
         return entry["text"]
-    if kind == "draw":  # cards or a piece drawn at random
-        return "%s: %s" % (entry["reason"], " ".join(str(i) for i in entry["items"]))
-    if kind == "pick":
-        return entry["player"] + " picked"
-    if kind == "reveal":
-        return " ".join("%s:%s" % item for item in sorted(entry["picks"].items()))
-    if kind in ("add", "set"):
-        who, _, what = entry["path"].rpartition(".")
-        if game and who in game.state["pieces"]:
-            return "%s %s %s = %s" % (kind, game.state["pieces"][who]["name"], what,
-                                      entry["value"])
-        return "%s %s = %s" % (kind, entry["path"], entry["value"])
-    args = entry.get("args")
-    if args:
-        pieces = game.state["pieces"] if game else EMPTY
-        return kind + " " + " ".join(
-            pieces[args[k]]["name"] if isinstance(args[k], str) and args[k] in pieces
-            else str(args[k])
-            for k in sorted(args))
-    return kind  # "start": its commitment is on the New game page, too long here
+    rolls = entry["rolls"]
+    mark = "undone " if entry.get("undone") else "refused " if entry.get("refused") else ""
+    return "%s%s %s: %s%s" % (mark, entry["player"],
+                              entry["die"], " ".join(str(r) for r in rolls),
+                              " = %d" % sum(rolls) if len(rolls) > 1 else "")

@@ -128,7 +128,7 @@ def go(game):
     p = game.bound("p")
     g = game.state["game"]
     if g["push"]:
-        raise Illegal("first push the defeated army back: push")
+        raise Illegal("first push the defeated army back: Push back")
     waiting(game)
     a, b = square(game.arg("from")), square(game.arg("to"))
     army, board = list(g["army"]), g["board"]

@@ -110,4 +110,4 @@ def _push(game, army, a, b, loser):
         add(game, owner + ".units_lost", n)
         return ", %s has nowhere to go: lost" % owner
     game.change("game.push", name(b) + loser)
-    return ", %s chooses where %s goes: push" % (game.bound("p"), owner)
+    return ", %s chooses where %s goes: Push back" % (game.bound("p"), owner)
