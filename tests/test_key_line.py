@@ -108,3 +108,28 @@ def test_every_players_row_is_on_the_play_screen_at_the_most_players(rig, name):
         rig.keys("a")
         if rig.app.screen.__class__.__name__ != "PlayScreen":
             rig.keys("b")  # a page the phase opened (Impactics' hands)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_every_phases_key_line_fits_its_fast_path_and_more_at_the_most_players(name):
+    # each phase of the game, the screen full (the most players, ``^:more``): 21
+    # columns still hold A's step and the fast path's word, and say there is more
+    from helpers.game import rules
+
+    from arbiter.game.engine import Game
+    from arbiter.screens.game_menu import short
+    from arbiter.screens.view import key_line
+
+    spec = rules(name)
+    game = Game(spec, players=spec["players"].get("max", 2), seed=1)
+    game.state["round"] = 1
+    for i in range(len(game.rules["phases"])):
+        game.state["phase"] = i
+        fast = fast_named(game)
+        word = short(fast[1]) if fast else ""
+        for more in (False, True):
+            keys = key_line(game, (word, "pieces"), more)
+            assert len(keys) <= 21 and keys.startswith("A:"), keys
+            assert (" ^" in keys) == more, keys
+            if fast:
+                assert "<>:" + word in keys and fast[1].lower().startswith(word), keys
