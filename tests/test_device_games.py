@@ -76,7 +76,9 @@ def test_setup_sets_player_count_and_options(rig):
     rig.keys("a")
     seal(rig)
     assert game_of(rig).players == 4
-    assert sorted(line.split()[0] for line in rig.lines[2:6]) == ["P1", "P2", "P3", "P4"]
+    # four rows: the round and phase in the bar, each player's row under it
+    assert rig.lines[0] == "T1 Start"
+    assert sorted(line.split()[0] for line in rig.lines[1:5]) == ["P1", "P2", "P3", "P4"]
 
 
 def test_an_option_chosen_in_setup_reaches_the_game(rig):

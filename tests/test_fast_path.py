@@ -57,7 +57,7 @@ def test_a_damage_by_the_knob_in_five_presses_previewed_before_a(rig):
     game = kaiju_at_action(rig)
     kraken = piece(game, "Kraken")
     rig.keys("right")  # on the play screen: the kaiju in the city first, the amount at 1
-    assert rig.lines[:2] == ["Colossal Kaiju Combat", "T1 Action: P1"]
+    assert rig.lines[:2] == ["T1 Action: P1", "P1 G0 E15 F0"]  # 3 rows: the phase in the bar
     assert rig.lines[4:7] == ["Damage: <Rex> <1> by", "P2", "Rex 0/6 -> 1/6"]
     rig.keys("down", "right", "right")
     rig.run(100)
@@ -99,7 +99,7 @@ def test_the_menu_is_for_the_rest_and_b_leaves_the_knob_without_acting(rig):
     game = kaiju_at_action(rig)
     events = list(game.history.events)
     rig.keys("left", "down", "b")
-    assert rig.lines[-1].startswith("A:next B:menu") and game.history.events == events
+    assert rig.lines[-1].startswith("A:next <>:damage") and game.history.events == events
 
 
 def test_the_piece_page_is_a_press_away_with_every_number_by_name(rig):

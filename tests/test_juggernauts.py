@@ -1190,7 +1190,7 @@ def test_on_the_device_a_battle_royale_attack_offers_the_other_players(rig):
     for steps in (1, 2, 0):
         pick(rig, steps)
     rig.keys("a", "a", "a", "a")
-    assert rig.lines[1] == "Resolve"
+    assert rig.lines[0] == "R1 Resolve"  # 3 players: the round and phase in the bar
     open_menu_item(rig, "Attack")
     assert rig.lines[1] == "player <P1>" and rig.lines[5] == "on <P2>"
     assert rig.app.screen.fields[4][1] == ["P2", "P3"]

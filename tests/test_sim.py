@@ -26,13 +26,19 @@ def test_the_play_screen_pictures_in_docs_are_what_the_command_draws(tmp_path, c
 
     assert arbiter(["sim", "--screenshots", str(tmp_path)]) == 0
     readme = (REPO / "README.md").read_text()
+    playing = (REPO / "docs" / "playing.md").read_text()
     for name in NAMES:
-        for kind in ("play", "pieces"):
+        # issue 48: "A screenshot per game of the 5-player (or most-player) play screen
+        # and of the winner's screen in docs/, drawn by a command, checked by a test."
+        for kind in ("play", "pieces", "seats", "win"):
             made, kept = (Image.open(d / f"{kind}-{name}.png") for d in (tmp_path,
                                                                           REPO / "docs"))
             assert made.tobytes() == kept.tobytes(), (
                 f"docs/{kind}-{name}.png is stale: run arbiter sim --screenshots docs")
-            assert f"docs/{kind}-{name}.png" in readme
+            if kind in ("play", "pieces"):
+                assert f"docs/{kind}-{name}.png" in readme
+            else:
+                assert f"({kind}-{name}.png)" in playing
     assert "wrote" in capsys.readouterr().out
 
 

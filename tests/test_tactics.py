@@ -630,6 +630,7 @@ def test_a_whole_game_on_arbiter_run_in_both_runtimes(players, seed, options, ac
     outs = [play("tactics", players, seed, options, acts, runtime=r)
             for r in ("cpython", "micropython")]
     assert outs[0].refused is None and outs[0].state["winner"] == winner
+    # the winner and why; with 3 players in the bar, every row under it
     assert winner + " wins: " in " ".join(outs[0].state["screen"])
     assert canonical(outs[0].state) == canonical(outs[1].state)
     held = outs[0].state["game"]["holders"]

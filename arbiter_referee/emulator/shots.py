@@ -2,7 +2,10 @@
 mid-game (``arbiter sim --screenshots DIR``): the bench's recorded key scripts, the
 tests' own whole games, pressed on a fresh emulated device until a third of the
 game's actions are applied and the play screen is up, then drawn as PNG; then the
-piece page (Down on the play screen, or the grid's there) opened over it."""
+piece page (Down on the play screen, or the grid's there) opened over it. Then the
+play screen with the most players the game takes (the recorded game halfway if it
+has them, else a new game's first phase) and the winner's screen at the recorded
+game's end."""
 
 from __future__ import annotations
 
@@ -68,7 +71,75 @@ def write_all(folder: str | Path) -> list[Path]:
             path = Path(folder) / f"pieces-{game.name}.png"
             to_png(Frame.from_board(piece_page(board)), path)
             written.append(path)
+        path = Path(folder) / f"seats-{game.name}.png"
+        to_png(Frame.from_board(seats(game)), path)
+        written.append(path)
+        with tempfile.TemporaryDirectory() as flash, \
+                contextlib.redirect_stdout(io.StringIO()):
+            factory_flash(Path(flash))
+            board = play_until(game.device_seed, flash, game.keys or "", len(game.actions))
+            if board is None or not board.device.app.stack[-1].game.state["result"]:
+                raise RuntimeError(f"{game.name}: the recorded keys never reach the end")
+            path = Path(folder) / f"win-{game.name}.png"
+            to_png(Frame.from_board(board), path)
+            written.append(path)
     return written
+
+
+def seats(game):
+    """The play screen with the most players ``game`` (a recorded one) takes, drawn."""
+    import json
+
+    from arbiter_referee.compiled import factory_flash
+    from arbiter_referee.rulesets import bundled
+
+    players = json.loads(bundled()[game.name].read_text()).get("players", {})
+    most = players.get("max", 2)
+    with tempfile.TemporaryDirectory() as flash, \
+            contextlib.redirect_stdout(io.StringIO()):
+        if game.players == most:  # the recorded game has them: halfway through it
+            factory_flash(Path(flash))
+            board = play_until(game.device_seed, flash, game.keys or "",
+                               len(game.actions) // 2)
+            if board is None:
+                raise RuntimeError(f"{game.name}: the recorded keys never reach halfway")
+            return board
+        return new_game(Path(flash), game.name, most - players.get(
+            "default", players.get("min", 2))).board
+
+
+def new_game(flash, name, more):
+    """A fresh device's new game of the bundled ``name`` with ``more`` players than
+    its setup starts at, by keys, past the seal and any secret picks (each player
+    takes the first choice): the rig, its play screen drawn."""
+    from arbiter_referee.emulator.rig import Rig
+    from arbiter_referee.rulesets import bundled
+
+    rules = __import__("json").loads(bundled()[name].read_text())
+    rig = Rig(flash)
+    rig.keys("a")  # Play a game: the list of games, looked through for this one
+    for _ in range(len(bundled()) + 1):
+        rig.keys("a")
+        while getattr(rig.app.screen, "loads", False):  # the ruleset, a step a pass
+            rig.run(10)
+        rig.settle()
+        if rig.lines[0] == rules.get("title", name):
+            break
+        rig.keys("b", "down")
+    else:
+        raise RuntimeError(f"{name} is not in the device's game list")
+    rig.keys(*["right"] * more, "a")  # the Players row first, then start
+    while rig.lines[0] == "New game":  # each player's part of the dice
+        rig.keys("left", "left", "left", "left")
+    rig.keys("a")  # past the commitment's photo
+    screen = rig.app.screen
+    while getattr(getattr(screen, "game", None), "state", {"round": 1})["round"] == 0:
+        rig.keys("a", "a")  # a secret pick: the first choice
+        if rig.app.screen.__class__.__name__ == "TextPage":  # the reveal
+            rig.keys("a")
+        screen = rig.app.screen
+    rig.run(SETTLE_MS)
+    return rig
 
 
 def piece_page(board):

@@ -9,6 +9,8 @@
 - ``helpers.impactics``, ``helpers.jugger``, ``helpers.juggernauts``, ``helpers.kaiju``,
   ``helpers.tactics``: a game of each set up for a test, and the seeds that deal what
   a test needs, by name;
+- ``helpers.recorded``: the bench's recorded games pressed on the emulated device,
+  each play screen they show;
 - ``helpers.terminal``: ``arbiter sim`` in a pseudo-terminal;
 - ``helpers.docs``: the docs' shell sessions, run and compared;
 - ``helpers.examples``: the example rulesets in examples/ and an independent Raj scorer;

@@ -121,12 +121,13 @@ def lit(rig, colour, level=100):
 
 def said(rig):
     """All the play screen says, its wrapped lines joined, with what its lines could
-    not hold (``^:more`` on its key line: Up shows it all on a page, read with Down)."""
+    not hold (``^:more``, or a bare ``^`` short of room, on its key line: Up shows it
+    all on a page, read with Down)."""
     from arbiter.ui.menu import TextPage
 
     lines = rig.lines
     text = " ".join(line for line in lines[1:7] if line)
-    if "^:more" not in lines[7]:
+    if "^" not in lines[7]:
         return text
     rig.keys("up")
     page = rig.app.screen

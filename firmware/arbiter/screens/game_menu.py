@@ -18,19 +18,53 @@ def offered(play):
     phase = game.phase()["name"]
     items = play.offered.get(phase)
     if items is None:
-        items, best, least = [], None, 99
+        items, best, least, label = [], None, 99, ""
+        # the actions the phase's ``fast`` names (an expression's too) and the best
+        # ranked: their words for the key line (PlayScreen.key_words), from the same reads
+        named = repr(game.phase().get("fast", ""))
+        words = play.words
         for name in sorted(game.rules.get("actions", EMPTY)):
             spec = action(game, name)
             if phase in spec.get("phases", (phase,)) and not spec.get("private"):
                 items.append((spec.get("label", name), name))
             rank = common_rank(spec, phase)  # and the fast path's, from the same reads
             if rank is not None and rank < least:
-                best, least = name, rank
+                best, least, label = name, rank, spec.get("label", name)
+            if "'%s'" % name in named:
+                words[name] = short(spec.get("label", name))
+        if best is not None:
+            words[best] = short(label)
+        play.downs[phase] = down_word(game)
         if not roomy():
             play.offered.clear()
         play.offered[phase] = items  # (whole: a read that failed keeps nothing)
         play.fast.setdefault(phase, best)
     return items
+
+
+def short(label):
+    """An action's label in a word or two for the key line: "Attack (2 focus)" attack,
+    "Next card, then Goon" next card, "Choose a castle" choose."""
+    label = label.lower()
+    for stop in "(,:/":
+        at = label.find(stop)
+        if at > 0:
+            label = label[:at]
+    label = label.strip()
+    return label if len(label) <= 9 else label.split()[0]
+
+
+def down_word(game):
+    """What Down opens on the play screen, in a word (PlayScreen._down)."""
+    rules = game.rules
+    if "grid" in rules:
+        return rules["grid"].get("label", "Board").lower()
+    if game.state["round"]:
+        here = game.phase()["name"]
+        for page in rules.get("pages", ()):
+            if here in page.get("phases", ()):
+                return page["label"].lower()
+    return "pieces" if game.piece_keys() else "players"
 
 
 def open_log(app, game):

@@ -9,6 +9,7 @@ the phase's common action (fast.py); Down: the board, the phase's page or the pi
 from arbiter import ui
 from arbiter.game import Illegal, Lost
 from arbiter.game.actions import pending_pick
+from arbiter.game.expr import evaluate
 from arbiter.game.jobs import let_go
 from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.screens.colours import show_outcome
@@ -33,6 +34,9 @@ class PlayScreen:
         # the fast path's (phase: name): each action is read from flash to know, so
         # both are kept for the game (a phase comes back every turn)
         self.offered, self.fast = {}, {}
+        # the key line's words (game_menu.offered): the fast path's by action, Down's
+        # page's by phase
+        self.words, self.downs = {}, {}
 
     def ready(self, app, now):
         if self.game.phase()["name"] not in self.offered:  # a phase not seen yet: its
@@ -49,8 +53,20 @@ class PlayScreen:
 
             draw_choices(self, fb)
             return
-        lines, self.more = play_lines(game, self.notes, self.notice)
+        lines, self.more = play_lines(game, self.notes, self.notice, self.key_words())
         ui.draw_lines(fb, lines)
+
+    def key_words(self):
+        """The fast path's action and Down's page, each in a word for the key line, as
+        worked out in the phase's first idle pass (menus_ready): "" until then."""
+        game = self.game
+        phase = game.phase()
+        name = phase.get("fast")
+        if name.__class__ is dict:  # the situation says which (Jugger's act, attack)
+            name = evaluate(game, name)
+        elif name is None:
+            name = self.fast.get(phase["name"])
+        return self.words.get(name, "") if name else "", self.downs.get(phase["name"], "")
 
     def menus_ready(self, app, now):
         """The game menu's list for the phase, before it opens in it (game_menu.offered):
@@ -60,7 +76,10 @@ class PlayScreen:
         held = "arbiter.screens.game_menu" in sys.modules  # the menu is open
         from arbiter.screens.game_menu import offered
 
+        words = self.key_words()
         offered(self)
+        if self.key_words() != words:  # the key line names the fast path, Down's page
+            app.redraw()
         if not held:
             let_go("screens", "game_menu")  # loaded when the menu opens
 

@@ -18,13 +18,17 @@ def _label(game, name):
     return label if label is not None else name[:1].upper() + name[1:3]
 
 
-def screen_lines(game):
+def _mark(game):
+    return "%s%d" % (game.rules.get("round_label", "Round")[:1], game.state["round"])
+
+
+def screen_lines(game, keys=None):
     """The play screen's lines, not yet fitted to its width: title, phase, a line a
-    player (at least up to line 5), the message, keys."""
+    player (at least up to line 5), the message, keys (``keys``: key_line's words)."""
     state = game.state
     title = game.rules.get("title", game.rules["name"])
     lines = []
-    mark = "%s%d" % (game.rules.get("round_label", "Round")[:1], state["round"])
+    mark = _mark(game)
     secret, picker = pending_pick(game)
     if secret is not None:  # in play too: a round's bids
         from arbiter.game.picks import pick_prompt
@@ -73,9 +77,7 @@ def screen_lines(game):
         lines.append(ending(state))
     else:
         lines.append(state["message"])
-    phase = game.phase()
-    key_a = phase.get("key_a", phase.get("on_a", "next"))  # Kaiju's Planning: card played
-    lines.append("B:menu" if state["result"] else "A:" + key_a + " B:menu")
+    lines.append(key_line(game, keys))
     return lines
 
 
@@ -90,11 +92,43 @@ def ending(state):
     return said + ": " + why
 
 
-def play_lines(game, notes=(), notice=""):
+def key_line(game, keys=None, more=False):
+    """What the keys do, in 21 columns: A's step, the fast path's action (Left/Right:
+    ``<>:damage``), ``^:more`` when the screen holds less than it says (a bare ``^`` if
+    short of room), then Down's page and B's menu while they fit (B is always the
+    menu). ``keys``: the fast path's word and Down's page's (PlayScreen.key_words)."""
+    if game.state["result"]:
+        return "B:menu ^:more" if more else "B:menu"
+    phase = game.phase()
+    line = "A:" + phase.get("key_a", phase.get("on_a", "next"))  # Kaiju's Planning: played
+    fast = keys[0] if keys else ""
+    if fast and len(line) + 4 + len(fast) <= ui.COLS:
+        line += " <>:" + fast
+    if more:
+        more = " ^:more" if len(line) + 7 <= ui.COLS else " ^"
+        if len(line) + len(more) > ui.COLS:  # a long A's word: the fast path goes unsaid
+            line = line[:line.find(" <>:")]
+        line += more
+    down = keys[1] if keys else ""
+    if down and len(line) + 3 + len(down) <= ui.COLS:
+        line += " v:" + down
+    return line + " B:menu" if len(line) + 7 <= ui.COLS else line
+
+
+def play_lines(game, notes=(), notice="", keys=None):
     """The play screen in eight lines of at most ``ui.COLS``: long lines wrapped into
     the lines below. What does not fit is not cut: the key line says so (``^:more``)
     and the second value is all the screen says, for a page (else None)."""
-    lines = screen_lines(game)
+    lines = screen_lines(game, keys)
+    state = game.state
+    many = len(state["order"]) > 2 and lines[-1] != "A:pick"
+    if many:  # rows are many: the round and phase in the bar, not the game's title
+        phase = lines.pop(1)
+        mark = _mark(game)
+        lines[0] = phase if phase.startswith(mark + " ") else mark + " " + phase
+        if state["result"] and len(lines[-2]) <= ui.COLS:
+            lines[0] = lines[-2]  # the winner, in the bar: every row stays under it
+            lines[-2] = ""
     head = ui.wrap(lines[0])  # a title too long for the bar goes on below it
     lines[0] = head.pop(0)
     if lines[-1] == "A:pick":  # who picks: a few short lines, with blanks to spare
@@ -108,17 +142,19 @@ def play_lines(game, notes=(), notice=""):
     for text in lines[1:-2]:
         if text:
             head.extend(ui.wrap(text))
-    if game.state["result"]:  # the winner and why last: under what the action said
+    if state["result"]:  # the winner and why last: under what the action said
         notes = list(notes) + ([notice] if notice else [])
-        notes.append(lines[-2])  # no press takes the winner off the screen
+        if lines[-2]:
+            notes.append(lines[-2])  # no press takes the winner off the screen
     else:
         if not notes:
             notes = [lines[-2]] if lines[-2] else []
         if notice:
             notes = list(notes[:-1]) + [notice]
     newest = ui.wrap(notes[-1]) if notes else []
-    # the newest has two lines, whatever the players: a knock-out and its Glory, a roll
-    said = newest[:max(2, 6 - len(head))]
+    # every player's row first (up to 6: the phase goes in the bar when they are
+    # many): the newest of what was said has the lines they leave, the rest is paged
+    said = newest[:max(0, 6 - len(head))]
     body = head[:6 - len(said)]
     more = len(body) < len(head) or len(said) < len(newest)
     free = 6 - len(body) - len(said)
@@ -132,10 +168,8 @@ def play_lines(game, notes=(), notice=""):
     out = [lines[0]] + body + [""] * free + said + [lines[-1]]
     if not more:
         return out, None
-    out[7] = lines[-1] + " ^:more"
-    if len(out[7]) > ui.COLS:  # a long A (Kaiju's card played): B's menu goes unsaid
-        out[7] = out[7].replace(" B:menu", "")
-    return out, [t for t in lines[1:-2] if t] + list(notes)
+    out[7] = key_line(game, keys, True)
+    return out, ([lines[0]] if many else []) + [t for t in lines[1:-2] if t] + list(notes)
 
 
 def public_text(event):
