@@ -39,7 +39,8 @@ def test_every_bundled_game_has_a_common_action_where_players_act_most():
 
     expected = {"kaiju": {"planning": "pass", "select": "active", "action": "damage"},
                 "jugger": {"activation": "act"},  # then attack: see test_jugger.py
-                "impactics": {"planning": "hit", "combat": "step", "end": "deal"},
+                # Planning queues a card at a time; in Combat A steps, the fast path hits
+                "impactics": {"planning": "card", "combat": "hit", "end": "deal"},
                 # with nothing due (what is due first: see test_juggernauts.py)
                 "juggernauts": {"energize": "power", "command": "reroll",
                                 "activate": "bonus", "resolve": "defend"},
