@@ -545,7 +545,7 @@ def queue_by_hand(rig, g):
         [("P1.chad", c) for c in hands["chad_hand"][:2]]
     for slot, (who, card) in enumerate(picked, 1):
         shown = by_fast_path(rig, "Queue a card", [who, card])  # Right, a card, A
-        assert "Queue a card: <%s> <%s>" % (who[3:].title(), card) in " ".join(shown)
+        assert "Queue a card: <%s> card <%s>" % (who[3:].title(), card) in " ".join(shown)
         assert g.state["game"]["queue"][-1] == who[3:] + ":" + card
         assert len(g.state["game"]["queue"]) == slot
 

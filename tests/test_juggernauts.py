@@ -1267,13 +1267,13 @@ def test_on_the_device_defend_opens_at_the_targeted_card_its_levels_in_order(rig
     act(rig, "mark P2 pos=%d" % other)  # a second target, by a card's effect
     rig.keys("right")  # the fast path: Defend, at P2's first targeted card, level 1
     first, second = sorted(aimed + [other])
-    assert rig.lines[-2] == "Defend: P2 <%d> <1> 0" % first
+    assert " ".join(rig.lines[-3:-1]) == "Defend: P2 card <%d> level <1>" % first
     rig.keys("down")  # the next targeted card, before any other
-    assert rig.lines[-2] == "Defend: P2 <%d> <1> 0" % second
+    assert " ".join(rig.lines[-3:-1]) == "Defend: P2 card <%d> level <1>" % second
     levels = []
     for key in ("right", "right", "left", "left", "left"):
         rig.keys(key)
-        levels.append(re.search(r"<(\d)> 0$", rig.lines[-2]).group(1))
+        levels.append(re.search(r"level <(\d)>$", rig.lines[-2]).group(1))
     assert levels == ["2", "3", "2", "1", "0"]
     rig.keys("a")
     assert game.history.events[-1].startswith("defend discard=0 level=0 p=P2 pos=%d|" % second)
