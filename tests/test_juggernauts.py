@@ -1042,6 +1042,11 @@ def test_on_the_device_an_attack_and_its_defense_come_from_the_game_menu(rig):
     rig.keys("a", "a", "a")
     assert rig.lines[1] == "Resolve"
     open_menu_item(rig, "Attack")
+    # in player words: no argument keys (mode=, on=), no empty flag
+    assert rig.lines[1:6] == ["player <P1>", "level <1>", "aim <accurate>",
+                              "cards discarded <0>", "attacking <P2>"]
+    rig.keys(*["down"] * 5)
+    assert "neutralizing <no>" in rig.lines
     rig.keys("a")  # level 1, accurate, no discard, the other player
     game = game_of(rig)
     assert game.history.events[-1].startswith("attack discard=0 level=1 mode=accurate on=P2 p=P1|")

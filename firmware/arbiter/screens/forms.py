@@ -61,7 +61,9 @@ class Form:
 
     def shown(self, value):
         """A choice as players read it: a piece by its name (Kaiju's ``k1`` of the
-        form's player too), anything else as it is."""
+        form's player too), a flag not given as "no", anything else as it is."""
+        if value == "":
+            return "no"
         pieces = self.play.game.state["pieces"]
         if value not in pieces:
             for label, choices, i in self.fields:
