@@ -39,10 +39,11 @@ def test_every_bundled_game_has_a_common_action_where_players_act_most():
 
     expected = {"kaiju": {"planning": "pass", "select": "active", "action": "damage"},
                 "jugger": {"activation": "act"},  # then attack: see test_jugger.py
-                "impactics": {"planning": "hit", "combat": "step", "end": "deal"},
-                # (not "Card effect: more", first by name: issue 46's bonus)
-                "juggernauts": {"command": "choose", "activate": "card",
-                                "resolve": "attack"},
+                # Planning queues a card at a time; in Combat A steps, the fast path hits
+                "impactics": {"planning": "card", "combat": "hit", "end": "deal"},
+                # with nothing due (what is due first: see test_juggernauts.py)
+                "juggernauts": {"energize": "power", "command": "reroll",
+                                "activate": "bonus", "resolve": "defend"},
                 "tactics": {"castles": "castle", "turn": "go"}}
     for name, phases in expected.items():
         game = Game(rules(name), seed=1)

@@ -4,7 +4,16 @@ digest: ../shared/docs/referee-spec.md section 2). P1 plays the van Dammes, P2 t
 import json
 
 import pytest
-from helpers.device import do, fill_form, game_of, open_menu_item, seal, start_game, until_loaded
+from helpers.device import (
+    by_fast_path,
+    do,
+    fill_form,
+    game_of,
+    open_menu_item,
+    seal,
+    start_game,
+    until_loaded,
+)
 from helpers.game import canonical, new_game, notes, refused, undoes_and_redoes_exactly
 from helpers.impactics import DODGE_SEED, RULES, dodge_played, new, queue_from_hands, to_combat
 
@@ -132,6 +141,55 @@ def test_queue_refuses_cards_not_in_hand_and_changes_nothing():
         ("step", "step is for the combat phase"),
     ]:
         refused(g, action, reason)  # and nothing changed
+
+
+def test_cards_are_queued_one_at_a_time_in_the_order_picked():
+    # 2.4: "the van Dammes player chooses 6 cards. These will execute during the Combat
+    # Phase in the order picked. ... the card still enters the queue, but the van Dammes
+    # take no action when it comes up in the queue."
+    g = new(1)
+    g.apply("card P1.chad sidestep_left")
+    assert g.state["message"] == "1/6 Chad: sidestep_left"
+    refused(g, "queue forward1 attack rotate_left rotate_right sidestep_left sidestep_right",
+            "6 cards are queued already")  # the six at once: only into an empty queue
+    g.apply("card P1.alex rotate_right discard")
+    assert g.state["message"] == "2/6 Alex discards rotate_right"
+    refused(g, "card P1.chad forward2" if "forward2" not in g.state["game"]["chad_hand"]
+            else "card P1.chad backward1", "in Chad's hand")
+    refused(g, "card P2.gun1 forward1", "the van Dammes' cards are Alex's and Chad's")
+    for card in ("forward1", "forward1", "attack", "attack"):
+        g.apply("card P1.alex " + card)
+    refused(g, "card P1.alex rotate_left", "6 cards are queued: next begins Combat")
+    game = g.state["game"]
+    assert game["queue"] == ["chad:sidestep_left", "discard:alex:rotate_right"] + [
+        "alex:" + c for c in ("forward1", "forward1", "attack", "attack")]
+    assert game["queue_who"] == ["chad"] + ["alex"] * 5
+    g.apply("next")
+    assert g.phase()["name"] == "combat"
+    g.apply("step")
+    assert notes(g)[-2:] == ["1/6 chad", "sidestep_left"]  # played in the order picked
+
+
+def test_the_fast_path_queues_a_card_and_hits_with_what_the_card_played_deals():
+    from arbiter.screens.fast import fast_action
+
+    g = new(1)
+    assert fast_action(g) == "card"  # 2.4: Planning is choosing the queue's cards
+    g.apply(queue_from_hands(g))
+    g.apply("next")
+    assert fast_action(g) == "hit"  # A plays the cards and moves the Goons
+    g.apply("step")  # Alex's Forward 1, then the Goon
+    assert kinds(g)[0] == "melee"
+    g.apply("step")
+    g.apply("step")  # 2.13: "An Attack card causes the character to shoot"
+    assert g.state["game"]["queue"][1] == "alex:attack" and kinds(g)[0] == "bullet"
+
+
+def kinds(g):
+    """The Hit form's kinds, in the order offered (first: the one it opens at)."""
+    from arbiter.game.effects import action
+
+    return g.evaluate_bound(action(g, "hit")["choices"]["kind"], {})
 
 
 # -- combat: the living Goon ----------------------------------------------------------------
@@ -479,6 +537,19 @@ def page_text(rig):
     return rig.app.screen.lines
 
 
+def queue_by_hand(rig, g):
+    """Alex's first four cards, then Chad's first two, queued one at a time as they are
+    picked (2.4: "These will execute during the Combat Phase in the order picked")."""
+    hands = g.state["game"]
+    picked = [("P1.alex", c) for c in hands["alex_hand"][:4]] + \
+        [("P1.chad", c) for c in hands["chad_hand"][:2]]
+    for slot, (who, card) in enumerate(picked, 1):
+        shown = by_fast_path(rig, "Queue a card", [who, card])  # Right, a card, A
+        assert "Queue a card: <%s> card <%s>" % (who[3:].title(), card) in " ".join(shown)
+        assert g.state["game"]["queue"][-1] == who[3:] + ":" + card
+        assert len(g.state["game"]["queue"]) == slot
+
+
 def test_a_whole_game_on_the_device(rig):
     from arbiter.ui import wrap
 
@@ -489,10 +560,7 @@ def test_a_whole_game_on_the_device(rig):
     assert rig.lines[0] == "Hands" and rig.lines[1:3] == ["Alex:", "forward1 x2"]
     assert page_text(rig) == hands_page(g)
     rig.keys("b")
-    hands = g.state["game"]
-    open_menu_item(rig, "Queue 6 cards")
-    fill_form(rig, ["alex:" + c for c in hands["alex_hand"][:4]] +
-              ["chad:" + c for c in hands["chad_hand"][:2]])
+    queue_by_hand(rig, g)
     assert len(g.state["game"]["queue"]) == 6
     rig.keys("a")  # Combat begins: its page, the queue, opens by itself
     assert rig.lines[0] == "Queue" and page_text(rig)[:2] == ["Played 0/6:", " -"]
@@ -523,15 +591,12 @@ def test_a_whole_game_on_the_device(rig):
     assert rig.lines[0] == "Hands" and page_text(rig) == hands_page(g)
     assert g.state["round"] == 2
     rig.keys("b")
-    hands = g.state["game"]
-    open_menu_item(rig, "Queue 6 cards")  # hits are for Combat: the cards first
-    fill_form(rig, ["alex:" + c for c in hands["alex_hand"][:4]] +
-              ["chad:" + c for c in hands["chad_hand"][:2]])
+    queue_by_hand(rig, g)  # hits are for Combat: the cards first
     rig.keys("a", "a")  # Combat, its Queue page, then the play screen
     assert rig.lines[1] == "Combat"
     for goon in GOONS:
         if not g.state["pieces"][goon]["dead"]:
-            do(rig, "Hit", [goon, 1, "roundhouse"])
+            assert by_fast_path(rig, "Hit", [goon, 1, "roundhouse"])  # Right, Left, A
     assert g.state["winner"] == "P1" and "P1 wins: " in " ".join(rig.lines)
 
 

@@ -161,7 +161,7 @@ def test_a_neutralized_position_asks_its_owner_before_the_command_phase_ends():
     g = command_with_every_position("neutralized")
     assert player(g, "P1")["todo"] == "unneutralize" and player(g, "P1")["active"] == 0
     refused(g, "next", "P1 must unneutralize first")
-    refused(g, "unneutralize P1", "unneutralize free, or pay=K")
+    refused(g, "unneutralize P1", "remove one token for free, or pay off tokens at 3 Power")
     refused(g, "unneutralize P2 free", "P2 did not roll a neutralized card")
     refused(g, "unneutralize P1 pay=3", "has 2 tokens")
 
@@ -445,8 +445,8 @@ def test_a_level_2_attack_costs_3_and_the_attacker_picks_among_two_rolls():
     assert player(g, "P1")["power"] == 18 and player(g, "P1")["aim"] == aim
     other = [p for p in range(1, 9) if p not in aim][0]
     refused(g, "target P1 pos=%d" % other, "pick one of")
-    refused(g, "attack P1 level=1", "P1 must target first")
-    refused(g, "next", "P1 must target first")
+    refused(g, "attack P1 level=1", "P1 must pick a target first")
+    refused(g, "next", "P1 must pick a target first")
     g.apply("target P1 pos=%d" % aim[1])
     assert targeted(g, "P2") == {aim[1]: 1} and player(g, "P1")["todo"] == ""
 
@@ -486,7 +486,7 @@ def test_a_triple_level_3_attack_is_a_level_1_and_a_split_level_2():
     assert [len(r["rolls"]) for r in attacks] == [1, 1, 1]
     assert sum(targeted(g, "P2").values()) == 3
     assert player(g, "P1")["power"] == 13 and player(g, "P1")["todo"] == ""
-    refused(at_resolve(2), "attack P1 level=2 mode=triple", "mode=triple is for level 3")
+    refused(at_resolve(2), "attack P1 level=2 mode=triple", "a triple attack is for level 3")
 
 
 def test_a_split_level_3_attack_is_a_level_1_and_an_accurate_level_2():
@@ -604,9 +604,9 @@ def test_defense_costs_can_be_refused_or_reduced_by_discards():
     g.apply("mark P2 pos=1")
     refused(g, "defend P2 pos=1 level=3", "defense level 3 costs 8 Power: P2 has 1, 7 missing")
     refused(g, "defend P2 pos=1 level=2 discard=1", "costs 2 Power: P2 has 1, 1 missing")
-    refused(g, "defend P2 pos=2 level=1", "P2 #2 is not targeted")
-    refused(g, "defend P2 pos=1 level=4", "defend level=4: it is one of 1 0 2 3")
-    refused(g, "next", "P2 #1 is targeted: defend it")
+    refused(g, "defend P2 pos=2 level=1", "P2's card 2 is not targeted")
+    refused(g, "defend P2 pos=1 level=4", "defend level=4: it is one of 0 1 2 3")
+    refused(g, "next", "P2's card 1 is targeted: defend it")
     g.apply("defend P2 pos=1 level=2 discard=2")
     assert player(g, "P2")["power"] == 0
     g.apply("next")  # nothing left to defend
@@ -615,12 +615,12 @@ def test_defense_costs_can_be_refused_or_reduced_by_discards():
 def test_a_damaged_position_cannot_be_damaged_twice_and_repairs_into_a_card_token():
     g = at_resolve()
     g.apply("damage P2 pos=3")
-    refused(g, "damage P2 pos=3", "P2 #3 is already damaged")
+    refused(g, "damage P2 pos=3", "P2's card 3 is already damaged")
     g.apply("next")  # on to the next round's Resolve: the damage is old
     g = to_phase(g, "resolve")
     g.apply("repair P2 pos=3")  # Rules: "remove the damage token and replace it with a card token"
     assert piece_state(g, "P2.3")["state"] == "token"
-    refused(g, "repair P2 pos=3", "P2 #3 is not damaged")
+    refused(g, "repair P2 pos=3", "P2's card 3 is not damaged")
     g.apply("card P2 pos=3")
     assert piece_state(g, "P2.3")["state"] == "card"
 
@@ -636,8 +636,8 @@ def test_a_card_attacked_both_ways_is_damaged_when_its_defense_fails():
     g.apply("defend P2 pos=7 level=0")  # against the normal attack first: it fails
     seven = piece_state(g, "P2.7")
     assert (seven["state"], seven["targeted"], seven["tokens"]) == ("damaged", 0, 0)
-    assert g.state["message"] == "P2 #7 damaged"
-    refused(g, "defend P2 pos=7 level=0", "P2 #7 is not targeted")
+    assert g.state["message"] == "P2's card 7 damaged"
+    refused(g, "defend P2 pos=7 level=0", "P2's card 7 is not targeted")
     g.apply("next")  # nothing left to defend
 
 
@@ -646,7 +646,7 @@ def test_a_card_attacked_both_ways_surviving_the_normal_attack_is_neutralized_on
     g.apply("mark P2 pos=7 neutralizing")
     g.apply("mark P2 pos=7")
     g.apply("defend P2 pos=7 level=0")
-    assert g.state["message"] == "P2 #7 survives" and targeted(g, "P2") == {7: 1}
+    assert g.state["message"] == "P2's card 7 survives" and targeted(g, "P2") == {7: 1}
     g.apply("defend P2 pos=7 level=0")  # the neutralizing one fails
     seven = piece_state(g, "P2.7")
     assert (seven["state"], seven["tokens"], seven["neutralizing"]) == ("neutralized", 1, 0)
@@ -661,9 +661,9 @@ def test_damage_dealt_in_this_resolve_phase_cannot_be_repaired():
     g.apply("mark P2 pos=7")
     g.apply("defend P2 pos=7 level=0")
     assert piece_state(g, "P2.7")["state"] == "damaged"
-    refused(g, "repair P2 pos=7", "P2 #7 was damaged this Resolve phase")
+    refused(g, "repair P2 pos=7", "P2's card 7 was damaged this Resolve phase")
     g.apply("damage P2 pos=2")  # a card's damage, by hand, in this Resolve phase too
-    refused(g, "repair P2 pos=2", "P2 #2 was damaged this Resolve phase")
+    refused(g, "repair P2 pos=2", "P2's card 2 was damaged this Resolve phase")
     g.apply("next")
     g = to_phase(g, "resolve")  # the next round's: the damage existed at its start
     g.apply("repair P2 pos=7")
@@ -709,14 +709,14 @@ def test_an_attack_on_a_space_being_repaired_is_resolved_next(repair_first):
         g.apply("repair P2 pos=7")
     g.apply("mark P2 pos=7")
     if not repair_first:  # the attack waits: all happens at once
-        assert g.state["message"] == "P2 #7 waits for a repair"
-        refused(g, "defend P2 pos=7 level=0", "P2 #7 is damaged: nothing to defend")
+        assert g.state["message"] == "P2's card 7 waits for a repair"
+        refused(g, "defend P2 pos=7 level=0", "P2's card 7 is damaged: nothing to defend")
         g.apply("repair P2 pos=7")
-        assert g.state["message"] == "P2 #7 repaired: a card token"
-    refused(g, "next", "P2 #7 is targeted: defend it")
+        assert g.state["message"] == "P2's card 7 repaired: a card token"
+    refused(g, "next", "P2's card 7 is targeted: defend it")
     g.apply("defend P2 pos=7 level=0")  # a 7: the attack does not destroy it
     assert piece_state(g, "P2.7")["state"] == "card"
-    assert g.state["message"] == "P2 #7 is a card again"
+    assert g.state["message"] == "P2's card 7 is a card again"
 
 
 def test_a_repaired_space_whose_defense_fails_is_damaged_again():
@@ -808,7 +808,7 @@ def test_double_command_rolls_twice_and_the_player_chooses():
     command = rolls(g, "command")
     assert [(r["player"], r["reason"]) for r in command] == [
         ("P1", "command 1"), ("P1", "command 2"), ("P2", "command 1"), ("P2", "command 2")]
-    refused(g, "next", "P1 must choose first")
+    refused(g, "next", "P1 must choose a roll first")
     refused(g, "choose P1 roll=3", "choose roll=3: it is one of 1 2")
     g.apply("choose P1 roll=2")
     g.apply("choose P2 roll=1")
@@ -823,7 +823,7 @@ def test_battle_royale_takes_3_to_6_players_names_targets_and_limits_decks():
     # deck at the start of the game than 20 cards, plus 10 cards per player"
     g = at_resolve(1, ("d6", "d8", "d4"), battle_royale=True)
     assert "Deck limit 50" in [e["text"] for e in g.log if e["event"] == "note"]
-    refused(g, "attack P1 level=1", "name the target player: on=P2")
+    refused(g, "attack P1 level=1", "name the player attacked: P2")
     g.apply("attack P1 level=1 on=P3")
     assert rolls(g, "attack")[-1]["player"] == "P3" and targeted(g, "P3")
     six = started(1, ("d4",) * 6, battle_royale=True)
@@ -852,10 +852,10 @@ def test_async_turns_pass_only_once_the_players_business_is_done():
     to_phase(g, "resolve")
     assert g.active_player() == "P1"
     g.apply("attack P1 level=2")
-    refused(g, "next", "P1 must target first")
+    refused(g, "next", "P1 must pick a target first")
     g.apply("target P1 pos=%d" % player(g, "P1")["aim"][0])
     pos = list(targeted(g, "P2"))[0]
-    refused(g, "next", "P2 #%d is targeted: defend it" % pos)
+    refused(g, "next", "P2's card %d is targeted: defend it" % pos)
     g.apply("defend P2 pos=%d level=1" % pos)  # the defender rolls in the attacker's turn
     g.apply("next")
     assert g.active_player() == "P2"
@@ -902,7 +902,7 @@ def test_three_players_are_a_battle_royale_even_without_the_option():
     # have more cards in your deck ... than 20 cards, plus 10 cards per player"
     g = at_resolve(1, ("d6", "d8", "d4"))
     assert "Deck limit 50" in [e["text"] for e in g.log if e["event"] == "note"]
-    refused(g, "attack P2 level=1", "name the target player: on=P1 or on=P3")
+    refused(g, "attack P2 level=1", "name the player attacked: P1 or P3")
     assert "Deck limit 40" in [e["text"] for e in started(1).log if e["event"] == "note"]
 
 
@@ -1042,6 +1042,11 @@ def test_on_the_device_an_attack_and_its_defense_come_from_the_game_menu(rig):
     rig.keys("a", "a", "a")
     assert rig.lines[1] == "Resolve"
     open_menu_item(rig, "Attack")
+    # in player words: no argument keys (mode=, on=), no empty flag
+    assert rig.lines[1:6] == ["player <P1>", "level <1>", "aim <accurate>",
+                              "cards discarded <0>", "attacking <P2>"]
+    rig.keys(*["down"] * 5)
+    assert "neutralizing <no>" in rig.lines
     rig.keys("a")  # level 1, accurate, no discard, the other player
     game = game_of(rig)
     assert game.history.events[-1].startswith("attack discard=0 level=1 mode=accurate on=P2 p=P1|")
@@ -1051,8 +1056,14 @@ def test_on_the_device_an_attack_and_its_defense_come_from_the_game_menu(rig):
     rig.keys("a")  # next is refused: the target has not defended
     assert game.phase()["name"] == "resolve"
     open_menu_item(rig, "Defend")
-    rig.keys("right")  # the player: P2
-    rig.keys("down", *["right"] * (pos - 1), "a")  # pos, level 1
+    # Rules: "When one of your undamaged spaces is targeted by an attack, select a defense
+    # level": the form opens at the targeted card, at level 1 (0 Power)
+    assert rig.lines[1:4] == ["player <P2>", "card <%d>" % pos, "level <1>"]
+    rig.keys("right")  # another player: the fields below are worked out again
+    assert rig.lines[1] == "player <P1>" and rig.lines[3] == "level <1>"  # still 1, not 0
+    rig.keys("left")
+    assert rig.lines[1:4] == ["player <P2>", "card <%d>" % pos, "level <1>"]
+    rig.keys("a")
     assert game.history.events[-1].startswith("defend discard=0 level=1 p=P2 pos=%d" % pos)
     assert targeted(game, "P2") == {}
 
@@ -1192,13 +1203,101 @@ def test_on_the_device_a_battle_royale_attack_offers_the_other_players(rig):
     rig.keys("a", "a", "a", "a")
     assert rig.lines[0] == "R1 Resolve"  # 3 players: the round and phase in the bar
     open_menu_item(rig, "Attack")
-    assert rig.lines[1] == "player <P1>" and rig.lines[5] == "on <P2>"
+    assert rig.lines[1] == "player <P1>" and rig.lines[5] == "attacking <P2>"
     assert rig.app.screen.fields[4][1] == ["P2", "P3"]
     rig.keys("right")  # P2 attacks: the others are P1 and P3
     assert rig.lines[1] == "player <P2>" and rig.app.screen.fields[4][1] == ["P1", "P3"]
     rig.keys("down", "down", "down", "down", "right", "a")  # on P3
     assert game.history.events[-1].startswith("attack discard=0 level=1 mode=accurate on=P3 p=P2|")
     assert rolls(game, "attack")[-1]["player"] == "P3"
+
+
+def test_each_phase_s_fast_path_opens_what_the_table_does_there():
+    from arbiter.screens.fast import fast_action
+
+    # Rules: "Energize: Add a token to your Power Pool. ... Take care of any cards or
+    # effects that occur during the Energize phase (like gaining or draining additional
+    # Power tokens) now."
+    g = started()
+    assert g.phase()["name"] == "energize" and fast_action(g) == "power"
+    # "If you're trying to activate a card with a neutralization token on it, you have
+    # two options": the one who rolled it answers first
+    assert fast_action(command_with_every_position("neutralized")) == "unneutralize"
+    # "Double Command: Each player rolls two Commanders during the Command phase and picks
+    # one to use"; once picked, "Take care of any cards or effects that occur during the
+    # Command phase (like re-rolling your Commander ...)"
+    g = started(3, ("d6", "d8"), double_command=True)
+    g.apply("next")
+    assert fast_action(g) == "choose"
+    g.apply("choose P1 roll=1")
+    assert fast_action(g) == "choose"  # P2's pick is still due
+    g.apply("choose P2 roll=1")
+    assert fast_action(g) == "reroll"
+    # "Activate: ... If the card has any effects that occur during the Activate phase
+    # (like activating other cards), resolve them now."
+    assert fast_action(to_phase(g, "activate")) == "bonus"
+    # Resolve: "If you're launching an attack, select an attack level ... you pick which
+    # one actually gets targeted", then "When one of your undamaged spaces is targeted by
+    # an attack, select a defense level"
+    g = at_resolve(SEED_AIMS_AT_TWO)
+    assert fast_action(g) == "attack"
+    g.apply("attack P1 level=2")
+    assert fast_action(g) == "target"
+    g.apply("target P1 pos=%d" % player(g, "P1")["aim"][0])
+    assert fast_action(g) == "attack"  # P2's active card has not attacked yet
+    g.apply("attack P2 level=1")
+    assert fast_action(g) == "defend"
+
+
+def resolve_on_the_device(rig):
+    """A game on the device at its first Resolve (P1's d6, P2's d8), the screen's game."""
+    start_game(rig, "juggernauts")
+    pick(rig, 1)  # P1: d6
+    pick(rig, 2)  # P2: d8
+    rig.keys("a", "a", "a", "a")  # the reveal, then to Resolve
+    assert rig.lines[1] == "Resolve"
+    return game_of(rig)
+
+
+def test_on_the_device_defend_opens_at_the_targeted_card_its_levels_in_order(rig):
+    # Rules: "When one of your undamaged spaces is targeted by an attack, select a defense
+    # level, spend the required Power, then roll your Commander the number of times
+    # indicated." and "First level defense (0 Power): Roll three times / Second level
+    # defense (3 Power): Roll 5 times / Third level defense (8 Power): Roll 7 times";
+    # "you can use a zero-level defense. Roll your Commander once."
+    game = resolve_on_the_device(rig)
+    act(rig, "set P2.active 0")  # P2 has no attack to make
+    act(rig, "attack P1 level=1")
+    aimed = list(targeted(game, "P2"))
+    other = 1 if aimed != [1] else 2
+    act(rig, "mark P2 pos=%d" % other)  # a second target, by a card's effect
+    rig.keys("right")  # the fast path: Defend, at P2's first targeted card, level 1
+    first, second = sorted(aimed + [other])
+    assert " ".join(rig.lines[-3:-1]) == "Defend: P2 card <%d> level <1>" % first
+    rig.keys("down")  # the next targeted card, before any other
+    assert " ".join(rig.lines[-3:-1]) == "Defend: P2 card <%d> level <1>" % second
+    levels = []
+    for key in ("right", "right", "left", "left", "left"):
+        rig.keys(key)
+        levels.append(re.search(r"level <(\d)>$", rig.lines[-2]).group(1))
+    assert levels == ["2", "3", "2", "1", "0"]
+    rig.keys("a")
+    assert game.history.events[-1].startswith("defend discard=0 level=0 p=P2 pos=%d|" % second)
+
+
+def test_on_the_device_pick_target_opens_at_the_rolled_positions(rig):
+    # Rules: "your opponent rolls his or her Commander two times to determine which card in
+    # his or her matrix may be targeted and you pick which one actually gets targeted"
+    game = resolve_on_the_device(rig)
+    act(rig, "power P1 3")
+    act(rig, "attack P1 level=2")
+    aim = player(game, "P1")["aim"]
+    rig.keys("right")  # the fast path: Pick target, at the first position rolled
+    assert rig.lines[-3:-1] == ["Pick target: <P1>", "card <%d>" % aim[0]]
+    rig.keys("right")
+    assert rig.lines[-2] == "card <%d>" % aim[1]
+    rig.keys("a")
+    assert targeted(game, "P2") == {aim[1]: 1}
 
 
 def active_card(rig, player):
@@ -1214,37 +1313,31 @@ def test_a_whole_two_player_game_on_the_device_needs_no_pen_and_paper(make_rig):
 def whole_game(rig):
     # Issue 4: "A complete two-player game runs to its end on `arbiter sim` with no step
     # that needs pen and paper." Every choice below is made from what the screen shows:
-    # the phase, the refusal that says who must act, the targets on the matrix pages.
+    # the phase, and the refusals that say who must act: the targeted card to defend, the
+    # neutralized card rolled. Each phase's common action is done by the fast path.
     start_game(rig, "juggernauts")
     pick(rig, 1)  # P1: d6
     pick(rig, 2)  # P2: d8
     rig.keys("a")
     game = game_of(rig)
-    phases = set()
+    phases, was = set(), None
     for _ in range(400):
         if game.state["result"]:
             break
         phases.add(rig.lines[1])
-        if rig.lines[1] == "Resolve":
+        if rig.lines[1] == "Resolve" and was != "Resolve":
             # an attack comes from an active card: "Ac0" on the screen, none
             if active_card(rig, "P1"):
                 do(rig, "Attack", ["P1", 1, "accurate", 0, "P2", "neutralizing"])
             if active_card(rig, "P2"):
                 do(rig, "Attack", ["P2"])  # level 1 on P1
-            for owner in ("P1", "P2"):
-                for _ in range(5):  # a position targeted twice is defended twice
-                    rig.keys("down")
-                    if owner == "P2":
-                        rig.keys("a")
-                    player, squares = matrix_page(rig)
-                    rig.keys("b")
-                    aimed = [pos for pos, square in squares.items()  # X*: waits for a repair
-                             if "*" in square and not square.startswith("X")]
-                    if not aimed:
-                        break
-                    do(rig, "Defend", [owner, aimed[0], 1])
+        was = rig.lines[1]
         rig.keys("a")
-        refused = re.search(r"(P\d) must unneutralize", said(rig))  # the notice
+        notice = said(rig)
+        aimed = re.search(r"(P\d)'s card (\d+) is targeted: defend it", notice)
+        if aimed:  # a position targeted twice is defended twice
+            do(rig, "Defend", [aimed.group(1), int(aimed.group(2)), 1])
+        refused = re.search(r"(P\d) must unneutralize", notice)
         if refused:
             do(rig, "Unneutralize", [refused.group(1), 0, 0, "free"])
     state = game.state

@@ -139,10 +139,15 @@ class FastForm(ActionForm):
             if not field[1] or knob and i != self.amount and i >= self.named:
                 continue
             value = self.shown(values[i])
-            if i == self.who or i == self.amount:
+            arrows = i == self.who or i == self.amount
+            if not arrows and (value == "" or value == "0"):
+                continue  # nothing set: no discards, a flag not given
+            if arrows:
                 value = "<" + value + ">"  # what the arrows set
-            words.append(value if knob or i == self.who or field[0] == "n" else
-                         self.word(field[0]) + " " + value)
+            # a number or a word is named (Juggernauts' "card <5> level <1>"); a player
+            # or a piece names itself; with a knob, only what the arrows set is named
+            words.append(value if field[0] in ("p", "k", "t", "n") or knob and not arrows
+                         else self.word(field[0]) + " " + value)
         notice = self.notice or self.said
         below = ui.wrap(" ".join(words)) + (ui.wrap(notice) if notice else [])
         # in place of the play screen's message: what is above stays as it was (the

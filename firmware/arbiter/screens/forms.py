@@ -61,7 +61,9 @@ class Form:
 
     def shown(self, value):
         """A choice as players read it: a piece by its name (Kaiju's ``k1`` of the
-        form's player too), anything else as it is."""
+        form's player too), a flag not given as "no", anything else as it is."""
+        if value == "":
+            return "no"
         pieces = self.play.game.state["pieces"]
         if value not in pieces:
             for label, choices, i in self.fields:
@@ -151,9 +153,10 @@ class ActionForm(Form):
         self.offered = spec.get("choices", {})
         self.preview = spec.get("preview", False)
         self.stale = 0  # 2: the preview is out of date; 1: work it out at the next draw
-        self.on_change(-1)
+        self.start = ()  # the defaults' values: a field worked out again opens there too
         if "defaults" in spec:  # where the form starts, such as who holds each castle now
             self.start_at(spec["defaults"])
+        self.on_change(-1)
         last = getattr(play, "last", None) if self.remembers else None
         last = last.get(self.memory()) if last else None
         if last:  # the values this player chose last time, where still offered
@@ -187,9 +190,17 @@ class ActionForm(Form):
             values = evaluate(self.play.game, defaults)
         except Exception:  # a ruleset mistake: the form starts where it would
             return
-        for field, value in zip(self.fields, values if isinstance(values, list) else ()):
-            if str(value) in field[1]:
-                field[2] = field[1].index(str(value))
+        self.start = [str(v) for v in values] if isinstance(values, list) else ()
+        for field, value in zip(self.fields, self.start):
+            if value in field[1]:
+                field[2] = field[1].index(value)
+
+    def first(self, i):
+        """Where field ``i`` opens once worked out again: its default, when offered,
+        else its first choice (what the situation implies)."""
+        choices = self.fields[i][1]
+        value = self.start[i] if i < len(self.start) else None
+        return choices.index(value) if value in choices else 0
 
     def _text(self, values):
         words = [self.name]
@@ -213,7 +224,7 @@ class ActionForm(Form):
                         # the first choice (what the situation implies), unless set by
                         # hand: then the same while it is offered
                         field[2] = field[1].index(was) if row >= 0 and was in field[1] \
-                            and self.set >> i & 1 else 0
+                            and self.set >> i & 1 else self.first(i)
                     if field[0] in ("p", "k", "t") and field[1]:
                         binding[field[0]] = field[1][field[2]]
         if self.preview:
