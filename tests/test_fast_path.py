@@ -43,7 +43,7 @@ def test_every_bundled_game_has_a_common_action_where_players_act_most():
                 # (not "Card effect: more", first by name: issue 46's bonus)
                 "juggernauts": {"command": "choose", "activate": "card",
                                 "resolve": "attack"},
-                "tactics": {"castles": "castle", "turn": "go"}}
+                "tactics": {"castles": "layout", "turn": "go"}}  # the deal first
     for name, phases in expected.items():
         game = Game(rules(name), seed=1)
         for i, phase in enumerate(game.rules["phases"]):
