@@ -806,7 +806,11 @@ def test_the_common_action_follows_the_activation():
 def test_each_moment_of_an_activation_offers_its_own_common_action():
     from arbiter.screens.fast import fast_action
 
-    g = with_initiative("P1", SEED_P1_INITIATIVE)
+    g = new(SEED_P1_INITIATIVE)
+    while g.phase()["name"] != "activation":  # the point's start, the rolls: A moves on
+        assert fast_action(g) is None, g.phase()["name"]
+        g.apply("next")
+    assert g.state["players"]["P1"]["initiative"]
     to_turn(g, "P1", 5)
     # "Un Jugador Activa a un Jugger haciendo una declaración verbal": nothing else first
     assert fast_action(g) == "act"
