@@ -4,9 +4,10 @@ A square shows its card (``7H``) or, holding an army, the owner's number and
 the units (``14``: P1's 4 units), two characters as a card's, so that every
 square stands apart from the next; a recruit used up shows its rank alone
 (``Q-``). The title line names the cursor's square (``2,3 10S mountain P1x4``),
-then what the last action said. The cursor opens on the army of the player in turn most likely to
-move: the one just moved while it can go on, else the one with units to send nearest
-a castle the player does not hold (the game is won on castles), the bigger first.
+then what the last action said. The cursor opens on the army of the player in turn
+most likely to move: the one just moved while it can go on, else the one with units
+to send nearest a castle the player does not hold (the game is won on castles), the
+bigger first.
 A picks it up: its units that can still move, one left to hold a castle; the
 cursor jumps to its first legal destination, nearest a castle the player does
 not hold first, the title saying what the move will do; the arrows jump between
