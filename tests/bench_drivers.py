@@ -2,7 +2,7 @@
 
 Where the test suite has a whole game on the device for the bundled ruleset,
 that test is the driver, asserts and all: the bench replays what the tests
-hold. Jugger's (SIM_GAME in tests/test_jugger.py) is a wrestle, a pick-up and a score,
+hold. Jugger's (SIM_GAME in tests/test_jugger.py) is a run, a pick-up and a score,
 so its whole stone is here, in the tests' style: choices read from the screen and
 the game, each action checked, loops bounded.
 """

@@ -714,11 +714,11 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
 
 # On arbiter sim (seed 7 and these players' parts of the dice: P1 has the initiative):
 # Play, Jugger, start, each player's four arrows and A past the dice seal; next to the
-# initiative and to P1's turn at Reflexes 5; by the fast path Ana activates (Right, A),
-# picks up the Jugg on the ground (Right, A) and, carrying it, scores (Right, A) in the
-# same activation.
-SIM_GAME = ("a down a a  right left left down  left up left right a  a a  right a  right a  "
-            "right a wait=3000")
+# initiative and to P1's turn at Reflexes 5; by the fast path Ana activates and runs
+# (Right, Right, Right, A), picks up the Jugg on the ground (Right, A) and, carrying it
+# where she ran, scores (Right, A) in the same activation.
+SIM_GAME = ("a down a a  right left left down  left up left right a  a a  right right right a  "
+            "right a  right a wait=3000")
 
 
 def test_a_full_short_game_runs_to_its_end_on_arbiter_sim(tmp_path):
