@@ -806,6 +806,8 @@ def test_a_whole_game_on_the_device_moved_on_the_board(rig):
     assert rig.lines[1].endswith(" 24")  # P2's 4 units (1,1: the cursor's), as apart as
     assert rig.lines[7].startswith("1%d " % army(g, "7,1")[1])  # 3, or 4 if reinforced
     assert rig.lines[7].endswith(" 25")  # the cards: 2 characters a square
+    ram = rig.frame.ram  # every square stands apart, an army's too: blank columns between
+    assert all(ram[page * 128 + x] == 0 for page in range(2, 8) for x in range(13, 128, 18))
     # A picks up the army under the cursor (the biggest that can move), all but the one
     # that holds the castle; the cursor on its step nearest a castle P1 does not hold
     rig.keys("a")
