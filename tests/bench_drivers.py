@@ -2,7 +2,7 @@
 
 Where the test suite has a whole game on the device for the bundled ruleset,
 that test is the driver, asserts and all: the bench replays what the tests
-hold. Jugger's (SIM_GAME in tests/test_jugger.py) is a wrestle, a pick-up and a score,
+hold. Jugger's (SIM_GAME in tests/test_jugger.py) is a run, a pick-up and a score,
 so its whole stone is here, in the tests' style: choices read from the screen and
 the game, each action checked, loops bounded.
 """
@@ -57,12 +57,15 @@ def juggernauts(rig):
 
 def jugger(rig):
     """A short game (the first point wins) as a table plays it, by the fast path: in
-    each side's turn its juggers activate (Right, A) and attack (Right, Down to the
-    target, Left/Right the defense, A), and A passes. At Reflexes 5 the first Qwik picks
-    up the Jugg and wrestles the other, who delays; at 4 a jugger running past an
-    opponent takes its attack of opportunity and a dispute follows; the first of that side
-    to attack goes for the carrier, who reacts and throws the Jugg; at 3 the delayed Qwik
-    picks up the Jugg and scores. The rest from the game menu."""
+    each side's turn its juggers activate (Right, A; a run or a delay declared with it,
+    Left/Right) and attack (Right, Down to the target, Left/Right the defense, A), and A
+    passes. At Reflexes 5 the first Qwik picks up the Jugg (Right, A) and wrestles the
+    other, who delays; at 4 a jugger running past an opponent takes its attack of
+    opportunity and a dispute follows; the first of that side to attack goes for the
+    carrier, who reacts (the game menu) and throws the Jugg (Right, A); at 3 the delayed
+    Qwik runs, picks up the Jugg and scores (Right, A each). The rest from the game
+    menu, its forms opening where the game is: the reactor's attack on the jugger
+    moving."""
     open_setup(rig, "jugger")
     rig.keys("a")  # start (a short game)
     # the dice commitment, each player's four arrows: these give the dice the stone
@@ -76,16 +79,17 @@ def jugger(rig):
         return piece(game, name)
 
     def standing(name):
-        record = pieces[key(name)]
+        record = game.state["pieces"][key(name)]  # as it is now (an undo's state is new)
         return record["in_play"] and not record["crouch"] and not record["pinned"]
 
     def done(label, values):
         from_menu(rig, label, values)
         acts[0] += 1
 
-    def activate(name):
-        done("Activate", {"k": key(name)})
-        assert game.state["game"]["cur"] == key(name), rig.lines
+    def activate(name, then="starts"):
+        done("Activation", [key(name), "focus", then])  # its fields: jugger, pays from, and
+        if then != "delays":
+            assert game.state["game"]["cur"] == key(name), rig.lines
 
     def attack(names, defense=None):
         # the first standing of the opponents named, else of the others but the Qwik
@@ -131,33 +135,36 @@ def jugger(rig):
             activation(name, them[3] + them[4])
         next_turn()
         if voa == 5:
-            done("Delay (1 focus)", [key(theirs)])  # to a lower value
+            activate(theirs, "delays")  # to a lower value
         for name in them[voa] if voa < 5 else ():
             if not standing(name):
                 continue
-            activate(name)
+            activate(name, "runs" if voa == 4 else "starts")
             if voa == 4:  # it runs (1 focus) past an opponent, who reacts
-                done("Move", [key(name), "focus", "run"])
+                assert game.state["game"]["mv"] == key(name), rig.lines
                 reactor = next((n for n in us[3] + us[4] if standing(n)), None)
-                if reactor:
-                    done("Attack (2 focus)", [key(reactor), key(name), 0, 0, "none",
-                                              "focus", "focus", "opportunity"])
+                if reactor:  # the form opens on the jugger moving, as an opportunity
+                    done("Attack (2 focus)", [key(reactor)])
                     assert "kind=opportunity" in game.history.events[-1]
-                    done("Dispute roll", [2])  # was it in the reactor's range?
+                    assert "t=" + key(name) in game.history.events[-1]
+                    done("Dispute roll", [])  # was it in the reactor's range? 1 die
             if not standing(name):
                 continue
             if pieces[key(name)]["stats"].get("weapon") == "chain":
                 done("Ready chain (1)", [key(name)])
             if game.state["game"]["jugg"] == key(ours) and standing(ours):
-                # an attack declared on the carrier: it reacts, throwing the Jugg
-                done("Reaction", [key(ours)])
-                done("Throw Jugg", [key(ours), "focus", "reaction"])
+                # an attack declared on the carrier: it reacts, throwing the Jugg (both
+                # forms open on the carrier, the throw as a reaction)
+                done("Reaction", [])
+                assert "k=" + key(ours) in game.history.events[-1]
+                done("Throw Jugg", [])
+                assert "kind=reaction" in game.history.events[-1]
                 assert game.state["game"]["jugg"] == "", rig.lines
                 attack([ours])
             else:
                 attack(us[4] + us[3])
         if voa == 3:  # the delayed Qwik's activation: it picks up the Jugg and runs
-            activate(theirs)  # to the goal, where it scores: the point ends the game
+            activate(theirs, "runs")  # to the goal, where it scores: the point ends it
             done("Pick up Jugg (1)", [key(theirs)])
             done("Score (2 focus)", [key(theirs)])
             break

@@ -68,6 +68,10 @@ WHY_MORE_BYTES = {
     "impactics": "issue 48: a card queued at a time by the fast path (Right, A) instead of "
                  "a 6-field form's cursor steps, 125 presses down to 81: median 375 bytes a "
                  "press, 0.36 of a full frame, though the whole traffic fell (46 to 29 KB)",
+    "jugger": "issue 48: an activation is Right, A and its attack Right, (Down,) A, each press "
+              "drawing the action and what it said: median 339 bytes a press, 0.32 of a full "
+              "frame, though the game's whole traffic fell by 40% (50 to 30 KB, 158 to 91 "
+              "presses)",
 }
 
 

@@ -44,7 +44,7 @@ def test_every_bundled_game_has_a_common_action_where_players_act_most():
                 # with nothing due (what is due first: see test_juggernauts.py)
                 "juggernauts": {"energize": "power", "command": "reroll",
                                 "activate": "bonus", "resolve": "defend"},
-                "tactics": {"castles": "castle", "turn": "go"}}
+                "tactics": {"castles": "layout", "turn": "go"}}  # the deal first
     for name, phases in expected.items():
         game = Game(rules(name), seed=1)
         for i, phase in enumerate(game.rules["phases"]):

@@ -697,7 +697,7 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
     rig.keys("b", "a", "a")  # to the first activation turn
     open_menu_item(rig, "Attack (2 focus)")
     # by name; the attacker among those who may act now, the target an opponent
-    assert rig.lines[1:3] == ["piece <Ana>", "target <Fen>"]
+    assert rig.lines[1:3] == ["attacker <Ana>", "target <Fen>"]
     rig.keys("b", "b")
     rig.keys("b")
     acting = [label for label, _ in rig.app.screen.items]
@@ -707,19 +707,18 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
     assert start[:start.index("Undo")] == sorted(anytime + ["Arm", "Qwik choice", "Roster",
                                                             "Swap reserve"])
     assert acting[:acting.index("Undo")] == sorted(anytime + [
-        "Activate", "Attack (2 focus)", "Delay (1 focus)", "Move", "Pick up Jugg (1)",
+        "Activation", "Attack (2 focus)", "Delay (1 focus)", "Move", "Pick up Jugg (1)",
         "Pin (1 focus)", "Reaction", "Ready chain (1)", "Score (2 focus)", "Sweep Jugg",
         "Throw Jugg", "Unhold Qwik"])  # no helper: pay, begin...
 
 
 # On arbiter sim (seed 7 and these players' parts of the dice: P1 has the initiative):
 # Play, Jugger, start, each player's four arrows and A past the dice seal; next to the
-# initiative and to P1's turn at Reflexes 5; by the fast path Ana activates (Right, A)
-# and attacks Fen (Right, A: a wrestle); from the menu (opening at its first item, then
-# at the last used) she picks up the Jugg and scores in the same activation.
-SIM_GAME = ("a down a a  right left left down  left up left right a  a a  right a  right a  "
-            "b down down down down down down down a a  "
-            "b down down down down a a wait=3000")
+# initiative and to P1's turn at Reflexes 5; by the fast path Ana activates and runs
+# (Right, Right, Right, A), picks up the Jugg on the ground (Right, A) and, carrying it
+# where she ran, scores (Right, A) in the same activation.
+SIM_GAME = ("a down a a  right left left down  left up left right a  a a  right right right a  "
+            "right a  right a wait=3000")
 
 
 def test_a_full_short_game_runs_to_its_end_on_arbiter_sim(tmp_path):
@@ -734,8 +733,7 @@ def test_a_full_short_game_runs_to_its_end_on_arbiter_sim(tmp_path):
     header = json.loads(journal[0])
     assert (header["ruleset"], header["options"]) == ("jugger", {"length": "short"})
     events = [line.split("|")[0] for line in journal[1:]]
-    assert [e.split()[0] for e in events] == ["next", "next", "act", "attack", "pickup",
-                                              "score"]
+    assert [e.split()[0] for e in events] == ["next", "next", "act", "pickup", "score"]
     assert events[-1] == "score far=0 from=focus k=P1.j1"
     g = Game(rules("jugger"), seed=header["seed"], options=header["options"],
              mix=header["mix"])
@@ -747,9 +745,10 @@ def test_a_full_short_game_runs_to_its_end_on_arbiter_sim(tmp_path):
 
 # Issue 21: "the arrows pick a piece or player and the phase's common action ... forms
 # that offer only what is legal now, start from what the situation implies". In Jugger's
-# Act phase that is activating a jugger, then its attack: the attacker is the jugger in
-# its activation, the target an opponent standing, the defense the cheapest the defender
-# can pay; Right opens it, Down picks another target, Left/Right the defense, A does it.
+# Act phase that is activating a jugger, then, for a Qwik by the Jugg on the ground,
+# picking it up, else its attack: the attacker is the jugger in its activation, the
+# target an opponent standing, the defense the cheapest the defender can pay; Right
+# opens it, Down picks another target, Left/Right the defense, A does it.
 def test_on_the_device_a_jugger_activates_and_attacks_by_the_knob(rig):
     play = device_game(rig)
     game = play.game
@@ -763,10 +762,18 @@ def test_on_the_device_a_jugger_activates_and_attacks_by_the_knob(rig):
     shown = " ".join(rig.lines[4:7])
     first = game.state["pieces"][rig.app.screen.values()[0]]
     assert first["owner"] == side and first["stats"]["reflexes"] == 5, shown
-    assert "Activate: <%s>" % first["name"] in shown
+    assert "Activation: <%s> <starts>" % first["name"] in shown
     rig.keys("a")
-    assert game.state["game"]["cur"] == game.history.events[-1].split("=")[-1]
+    assert "k=" + game.state["game"]["cur"] in game.history.events[-1].split()
     assert "%s activates: focus 4, stamina 3" % first["name"] in " ".join(rig.lines)
+    # "Si un Qwik está en el mismo hexágono que el jugg, puede utilizar 1 PC para
+    # levantarlo": the Jugg lies on the ground, the Qwik in its activation picks it up
+    rig.keys("right")
+    assert "Pick up Jugg (1): <%s>" % first["name"] in " ".join(rig.lines[3:7])
+    rig.keys("a")
+    assert game.state["game"]["jugg"] == game.state["game"]["cur"]
+    rig.keys("a")  # the other side's Qwik: the Jugg is carried, so its wrestle
+    rig.keys("right", "a")
     rig.keys("right")  # the Qwik's attack: only the other Qwik, standing
     form = rig.app.screen
     assert [game.state["pieces"][k]["stats"]["position"] for k in form.fields[1][1]] == ["qwik"]
@@ -792,3 +799,106 @@ def test_the_common_action_follows_the_activation():
     apply(g, "attack {Eli} {Hal} defense=none")
     assert fast_action(g) is None  # Eli alone acts at 2: the piece page
     refused(g, "act {Eli}", "Eli is active")
+
+
+# Issue 48: "each phase's fast action is the one a table does most there", never one
+# not allowed yet: in an activation, by the moment.
+def test_each_moment_of_an_activation_offers_its_own_common_action():
+    from arbiter.screens.fast import fast_action
+
+    g = new(SEED_P1_INITIATIVE)
+    while g.phase()["name"] != "activation":  # the point's start, the rolls: A moves on
+        assert fast_action(g) is None, g.phase()["name"]
+        g.apply("next")
+    assert g.state["players"]["P1"]["initiative"]
+    to_turn(g, "P1", 5)
+    # "Un Jugador Activa a un Jugger haciendo una declaración verbal": nothing else first
+    assert fast_action(g) == "act"
+    apply(g, "act {Ana}")
+    # "Si un Qwik está en el mismo hexágono que el jugg, puede utilizar 1 PC para
+    # levantarlo"
+    assert fast_action(g) == "pickup"
+    apply(g, "pickup {Ana}")
+    assert fast_action(g) == "attack"  # carrying it where it stood: its wrestle
+    apply(g, "move {Ana} kind=run")
+    # "Si un Qwik está en el hexágono de la Portería, puede gastar 2 PC para marcar un
+    # punto": carrying it, having run, the Qwik scores
+    assert fast_action(g) == "score"
+    to_turn(g, "P2", 5)
+    assert fast_action(g) == "act"
+    # "En vez de Activar, un Jugger puede Retrasar su Activación": on the same form
+    apply(g, "act {Fen} then=delays")
+    assert piece_state(g, "Fen")["delayed"] and g.state["game"]["cur"] == ""
+    assert fast_action(g) is None  # no other jugger of P2 acts at 5
+    to_turn(g, "P2", 4)
+    apply(g, "act {Gus} then=runs")
+    assert g.state["message"] == "Gus may run 6 hexes" and fast_action(g) == "attack"
+    # "si un ataque es declarado contra el Portador, este puede hacer una Reacción y
+    # Lanzar el jugg": the carrier's reaction declared, its throw
+    apply(g, "react {Ana}")
+    assert fast_action(g) == "throw"
+    apply(g, "throw {Ana} kind=reaction")
+    assert g.state["game"]["jugg"] == "" and fast_action(g) == "attack"
+
+
+def test_an_activation_declares_its_move_or_its_delay_as_it_starts():
+    # "El jugador declara el tipo de movimiento que hará su Jugger y paga ese
+    # movimiento"; "El Jugger gasta 1 Punto de Concentración para Retrasarse"
+    g = with_initiative("P1", SEED_P1_INITIATIVE)
+    to_turn(g, "P1", 4)
+    apply(g, "act {Bo} then=sprints")
+    assert g.state["game"]["cur"] == piece(g, "Bo") and piece_state(g, "Bo")["focus"] == 2
+    assert g.state["game"]["mv"] == piece(g, "Bo")
+    refused(g, "move {Bo}", "Bo has moved this activation")
+    refused(g, "act {Bo} then=flies", "a jugger starts, walks, runs, sprints or delays")
+    to_turn(g, "P2", 4)
+    apply(g, "act {Gus} then=delays")
+    assert piece_state(g, "Gus")["focus"] == 3 and g.state["game"]["cur"] == ""
+
+
+def test_on_the_device_the_forms_open_on_the_jugger_moving_and_on_the_carrier(rig):
+    # "Como REACCIÓN, el Jugador solamente declara un Ataque Básico con su Jugger ...
+    # contra un Jugger en movimiento del oponente"; "si un ataque es declarado contra el
+    # Portador, este puede hacer una Reacción y Lanzar el jugg"
+    from arbiter.screens.fast import FastForm
+
+    play = device_game(rig)
+    game = play.game
+    for _ in range(10):
+        if game.phase()["name"] == "activation":
+            break
+        rig.keys("a")
+    first = game.active_player()
+    other = "P2" if first == "P1" else "P1"
+    qwik, runner = piece(game, "Ana" if first == "P1" else "Fen"), \
+        piece(game, "Gus" if first == "P1" else "Bo")
+    act(rig, "act %s" % qwik)
+    act(rig, "pickup %s" % qwik)
+    for _ in range(10):  # to the other side's turn at Reflexes 4
+        if game.active_player() == other and game.state["game"]["voa"] == 4:
+            break
+        act(rig, "next")
+    rig.keys("right")  # the activation, at its jugger; Right, Right: it runs
+    assert rig.app.screen.values()[0] == runner
+    rig.keys("right", "right")
+    assert "<runs>" in " ".join(rig.lines)
+    rig.keys("a")
+    assert game.state["game"]["mv"] == runner
+    open_menu_item(rig, "Attack (2 focus)")
+    form = rig.app.screen
+    assert form.values()[0] == runner  # the jugger in its activation first
+    rig.keys("right")  # then the other side's: its attack is on the jugger moving
+    values = {field[0]: field[1][field[2]] for field in form.fields}
+    assert game.state["pieces"][values["k"]]["owner"] == first
+    assert values["t"] == runner and values["kind"] == "opportunity"
+    assert form.word("kind") == "attack"  # shown as "attack <opportunity>"
+    rig.keys("b", "b")
+    open_menu_item(rig, "Reaction")  # the carrier first: the side not in turn
+    assert rig.app.screen.values()[0] == qwik
+    rig.keys("a")
+    rig.keys("right")  # its throw, as a reaction
+    form = rig.app.screen
+    assert isinstance(form, FastForm) and form.title == "Throw Jugg"
+    assert form.values()[0] == qwik and "reaction" in form.values()
+    rig.keys("a")
+    assert "kind=reaction" in game.history.events[-1] and game.state["game"]["jugg"] == ""

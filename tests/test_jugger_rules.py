@@ -322,7 +322,7 @@ def test_the_dispute_form_asks_the_number_of_dice(rig):
     seal(rig)
     play_screen(rig)
     open_menu_item(rig, "Dispute roll")
-    assert rig.lines[1] == "amount <1>"
+    assert rig.lines[1] == "dice <1>"
 
 
 # -- (8) the Qwik has no weapon ------------------------------------------------------------

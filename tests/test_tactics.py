@@ -420,8 +420,7 @@ def test_the_attacker_chooses_where_the_defender_goes_when_the_way_back_is_block
         if g.state["game"]["push"]:
             break
     n = 6 - g.state["players"]["P2"]["units_lost"]
-    assert army(g, "4,4")[0] == "P1"
-    assert "P1 chooses where P2 goes: Push back" in g.state["message"]
+    assert army(g, "4,4")[0] == "P1" and "P1 chooses where P2 goes" in g.state["message"]
     refused(g, "go P1 5,5 5,6", "first push the defeated army back")
     refused(g, "next", "first push the defeated army back")
     refused(g, "push P1 5,5", "P2 cannot go to 5,5")  # P1's
@@ -644,8 +643,7 @@ def test_a_whole_game_on_arbiter_run_in_both_runtimes(players, seed, options, ac
 def deal_on_the_device(rig, *setup_keys):
     start_game(rig, "tactics", *setup_keys)
     g = game_of(rig)
-    open_menu_item(rig, "Deal / show the board")
-    fill_form(rig, [1])
+    do(rig, "Deal / show the board", [1])  # the first thing to do: Right, A
     assert len(g.state["game"]["board"]) == 49
     return g
 
@@ -782,14 +780,13 @@ def to_a_win_on_the_board(rig, g):
 
 
 def castles_and_armies_by_the_menu(rig, castles, armies):
-    """Each (player, square) castle chosen (by the play screen's fast path when it can),
-    each (player, square, units) army placed, by the game menu's forms; then A: the
+    """Each (player, square) castle chosen, each (player, square, units) army placed, by
+    the play screen's fast path where it can (else the game menu's forms); then A: the
     first turn."""
     for player, square in castles:
         do(rig, "Choose a castle", [player, square])
     for player, square, units in armies:
-        open_menu_item(rig, "Place an army")
-        fill_form(rig, [player, square, units])
+        do(rig, "Place an army", [player, square, units])
     rig.keys("a")
 
 
@@ -803,13 +800,15 @@ def test_a_whole_game_on_the_device_moved_on_the_board(rig):
     assert rig.lines[2] == "P1 Cst0 Res15 Mv3"  # the moves left whole (was "... Mv")
     castles_and_armies_by_the_menu(
         rig, [("P1", "1,1"), ("P2", "7,7"), ("P2", "1,7"), ("P1", "7,1")],
-        [("P1", "1,1", 6), ("P1", "7,1", 3), ("P2", "7,7", 5), ("P2", "1,7", 4)])
+        [("P1", "1,1", 6), ("P2", "1,7", 4), ("P1", "7,1", 3), ("P2", "7,7", 5)])
     assert rig.lines[1] == "Turn: P1" and g.state["game"]["holders"] == ["P1", "P2", "P1", "P2"]
     rig.keys("down")  # the board, its armies on it
     assert rig.lines[0] == "1,1 %s castle P1x6" % g.state["game"]["board"][0]
-    assert rig.lines[1].endswith(" C24")  # a castle (C), P2's 4 units (1,1: the cursor's)
-    assert rig.lines[7].startswith("C1%d" % army(g, "7,1")[1])  # 3, or 4 if reinforced
-    assert rig.lines[7].endswith("C25")
+    assert rig.lines[1].endswith(" 24")  # P2's 4 units (1,1: the cursor's), as apart as
+    assert rig.lines[7].startswith("1%d " % army(g, "7,1")[1])  # 3, or 4 if reinforced
+    assert rig.lines[7].endswith(" 25")  # the cards: 2 characters a square
+    ram = rig.frame.ram  # every square stands apart, an army's too: blank columns between
+    assert all(ram[page * 128 + x] == 0 for page in range(2, 8) for x in range(13, 128, 18))
     # A picks up the army under the cursor (the biggest that can move), all but the one
     # that holds the castle; the cursor on its step nearest a castle P1 does not hold
     rig.keys("a")
@@ -821,6 +820,99 @@ def test_a_whole_game_on_the_device_moved_on_the_board(rig):
     rig.keys("b", "b")  # dropped; back to the play screen
     to_a_win_on_the_board(rig, g)
 
+
+
+# Issue 48: "Tactics opens 'Choose a castle' before the deal and after all castles are
+# chosen": each step of the setup offers its own action, and only once it is due.
+def test_the_fast_path_deals_then_chooses_castles_then_places_armies():
+    from arbiter.screens.fast import fast_action
+
+    g = new_game(RULES, 1)
+    # 1: "Shuffle the deck of cards and lay it out in a 7x7 grid": first of all
+    assert fast_action(g) == "layout"
+    refused(g, "castle P1 1,1", "deal the battlefield first")
+    g.apply("layout")
+    # 6: "Player one picks one of the castles. Then player two picks his two castles.
+    # Player one gets the last castle"
+    for action in CASTLES[:4]:
+        assert fast_action(g) == "castle"
+        g.apply(action)
+    refused(g, "castle P1 1,1", "all castles are chosen")
+    # 1: "Each side has a set of 15 tokens ... An army can never be bigger than 6"
+    for action in CASTLES[4:8]:
+        assert fast_action(g) == "place"
+        g.apply(action)
+    g.apply("next")
+    assert fast_action(g) == "go"
+
+
+def test_the_fast_path_pushes_a_beaten_army_back_before_any_move(runtime):
+    # 3: "If the defender lost, his remaining army is pushed backward (if this isn't an
+    # option, the attacker chooses where the defender is pushed)"
+    from arbiter.screens.fast import fast_action
+
+    for seed in range(40):
+        g = fight(seed, {"3,3": "KH", "4,4": "10H"}, {"3,3": "P1 6", "4,4": "P2 6",
+                                                     "5,5": "P1 1"})
+        if g.state["game"]["push"]:
+            break
+    assert fast_action(g) == "push"  # a move is refused until then
+    ways = g.state["game"]["ways"]  # what its form offers: the squares it may take
+    assert ways == [square_of(i) for i in range(49) if square_of(i) not in ("4,4", "5,5")
+                    and max(abs(i // 7 - 3), abs(i % 7 - 3)) == 1]
+    g.apply("push P1 " + ways[0])
+    assert g.state["game"]["ways"] == [] and fast_action(g) == "go"
+
+
+def test_on_the_device_the_setup_forms_open_on_what_is_due(rig):
+    # 6: "Player one picks one of the castles. Then player two picks his two castles."
+    # Then each player's armies on its castles, the first castle without one first.
+    from arbiter.screens.fast import FastForm
+
+    start_game(rig, "tactics")
+    g = game_of(rig)
+    rig.keys("right")  # the deal: row 1, A
+    assert isinstance(rig.app.screen, FastForm) and rig.app.screen.name == "layout"
+    rig.keys("a")
+    assert len(g.state["game"]["board"]) == 49
+    for player, square in (("P1", "1,1"), ("P2", "7,7"), ("P2", "1,7"), ("P1", "7,1")):
+        rig.keys("right")
+        form = rig.app.screen
+        assert form.values()[0] == player  # whose choice it is, and only that player
+        assert form.fields[0][1] == [player]
+        rig.keys(*["right"] * form.fields[1][1].index(square), "a")
+    assert g.state["game"]["chooser"] == ["P1", "P2", "P2", "P1"]
+    rig.keys("right")  # the first castle with no army yet, its chooser's, 6 units
+    assert rig.app.screen.values() == ["P1", "1,1", "6"]
+    assert "Place an army: <P1> 1,1 <6>" in " ".join(rig.lines)
+    rig.keys("a")
+    rig.keys("right")
+    assert rig.app.screen.values() == ["P2", "1,7", "6"]
+    rig.keys("down")  # the other player: its own castle without an army, the units kept
+    assert rig.app.screen.values() == ["P1", "7,1", "6"]
+    rig.keys("left", "left", "left", "a")
+    assert army(g, "7,1") == ("P1", 3) and g.state["players"]["P1"]["reserve"] == 6
+
+
+def test_on_the_device_a_on_the_board_chooses_the_castle_due(rig):
+    # 6: "Player one picks one of the castles. Then player two picks his two castles."
+    g = deal_on_the_device(rig)
+    open_menu_item(rig, "Board")
+    assert rig.app.screen.cursor == 0  # on the first free corner
+    rig.keys("a")
+    assert g.state["game"]["chosen"] == ["1,1"]
+    assert rig.lines[0] == "P1 castle 1,1; P2"  # what it said, over two lines
+    assert rig.app.screen.cursor == 6  # the next free corner: 1,7
+    rig.keys("down", "a")  # not a corner: what is due, in words
+    assert rig.lines[:2] == ["choose a castle: a", "free corner"]
+    rig.keys("up", "a")
+    assert g.state["game"]["chooser"] == ["P1", "P2"]
+    for _ in range(2):
+        rig.keys("a")  # each on the next free corner
+    assert g.state["game"]["chooser"] == ["P1", "P2", "P2", "P1"]
+    rig.keys("a")
+    assert rig.lines[:2] == ["place the armies:", "Right on the play"]
+    assert not any("None" in line or "=" in line for line in rig.lines)
 
 def test_a_3_player_game_on_the_device_to_a_castle_win(rig):
     # 1: "2 players. More may be possible"; 6: "Player one picks one of the castles.
@@ -1190,7 +1282,7 @@ def board_cell(rig, sq):
     drawn inverted, elsewhere in the first rows)."""
     assert rig.app.screen.cursor != at(sq) and rig.app.screen.cursor < 14
     row = rig.lines[rig.app.screen.head_lines + int(sq[0]) - 1]
-    return row[3 * int(sq[2]) - 3:3 * int(sq[2])].strip()  # 18 pixels: 3 characters
+    return row[3 * int(sq[2]) - 3:3 * int(sq[2])].strip()  # 18 pixels: 2 characters, a gap
 
 
 def cursor_on(rig, sq):
@@ -1233,7 +1325,7 @@ def test_on_the_device_an_army_pushed_onto_a_face_down_card_shows_on_it(rig):
         act(rig, "undo agreed")
     rig.keys("down")  # the Board
     cursor_on(rig, "1,1")
-    assert board_cell(rig, "5,5") == "-2%d" % army(g, "5,5")[1]
+    assert board_cell(rig, "5,5") == "2%d" % army(g, "5,5")[1]
     cursor_on(rig, "5,5")
     assert rig.lines[0] == "5,5 4D plain P2x%d" % army(g, "5,5")[1]
 
@@ -1247,7 +1339,7 @@ def test_on_the_device_recruits_used_and_unused_are_drawn_apart(rig):
     assert g.state["message"].endswith("; recruited: add a P1 token, turn QH over")
     rig.keys("down")  # the Board
     cursor_on(rig, "1,1")
-    assert board_cell(rig, "2,2") == "U13" and board_cell(rig, "2,3") == "JD"
+    assert board_cell(rig, "2,2") == "13" and board_cell(rig, "2,3") == "JD"
     cursor_on(rig, "2,2")
     assert rig.lines[:2] == ["2,2 QH used recruit", "P1x3"]
     rig.keys("b")

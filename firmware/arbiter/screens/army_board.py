@@ -1,26 +1,29 @@
 """The board with its armies (Tactics Joker's ``grid.armies``): moves are made on it.
 
-A square shows its card (``7H``) or, holding an army, its terrain's letter, the
-owner's number and the units (``M14``: P1's 4 units on a mountain); a recruit
-used up shows its rank alone (``Q-``, ``U`` under an army). The title
-line names the cursor's square (``2,3 10S mountain P1x4``), then what the last
-action said. The cursor opens on the army of the player in turn most likely to
-move: the one just moved while it can go on, else the one with units to send nearest
-a castle the player does not hold (the game is won on castles), the bigger first.
+A square shows its card (``7H``) or, holding an army, the owner's number and
+the units (``14``: P1's 4 units), two characters as a card's, so that every
+square stands apart from the next; a recruit used up shows its rank alone
+(``Q-``). The title line names the cursor's square (``2,3 10S mountain P1x4``),
+then what the last action said. The cursor opens on the army of the player in turn
+most likely to move: the one just moved while it can go on, else the one with units
+to send nearest a castle the player does not hold (the game is won on castles), the
+bigger first.
 A picks it up: its units that can still move, one left to hold a castle; the
 cursor jumps to its first legal destination, nearest a castle the player does
 not hold first, the title saying what the move will do; the arrows jump between
 its legal destinations (and back to the army, where A takes one unit fewer, round
 to all); A moves it there (``go``); onto a joker, a form asks for its card and the
 move ends on the play screen. While a beaten army waits, A sends it there
-(``push``); while a pushed army's joker waits, A asks its owner for the card. B
+(``push``), the cursor opening on the first square it may take; while a pushed
+army's joker waits, A asks its owner for the card. Before the first turn, A on a
+free corner chooses it as the castle of the player whose choice it is. B
 drops what is picked, else goes back. A long A peeks at a face-down card (fog of
 war) for the players whose armies may look at it, else zooms. Not built
 on board_page.py: one module less in the heap of a game in play.
 """
 
 from arbiter.game.expr import evaluate
-from arbiter.game.natives.tactics_board import CORNERS, dist, lookers, near
+from arbiter.game.natives.tactics_board import CORNERS, dist, lookers, name, near, square
 from arbiter.hw.buttons import DOWN, LEFT, LONG, RIGHT, UP, A, B
 from arbiter.screens.grid import GridPage
 
@@ -80,7 +83,8 @@ class ArmyBoard(GridPage):
     def likely(self, moved):
         """The cursor on the army the player in turn most likely moves next: ``moved``
         while it can go on, else the one with units to send nearest a castle the
-        player does not hold, the bigger first."""
+        player does not hold, the bigger first; on a beaten army's first way back, or
+        the next castle to choose, while one is due."""
         p, best, most = self.game.active_player(), -1, 0
         if self.army(moved)[:2] == p and fresh(self.army(moved)):
             best = moved
@@ -92,6 +96,11 @@ class ArmyBoard(GridPage):
                     best, most = i, rank
         if best >= 0:
             self.cursor = best
+        g = self.game.state["game"]
+        if g.get("ways"):  # a beaten army to push: on the first square it may take
+            self.cursor = square(g["ways"][0])
+        elif self.chooser():  # the next castle to choose
+            self.cursor = next(i for i in CORNERS if name(i) not in g["chosen"])
 
     def goal(self, i, p):
         """Squares from ``i`` to the nearest castle ``p`` does not hold (0: none)."""
@@ -152,8 +161,8 @@ class ArmyBoard(GridPage):
     def cell(self, row, col):
         i = row * self.columns + col
         here = self.army(i)
-        if here and not self.zoomed:  # an army is on the table, its card up or not
-            return ("?" if self.hidden(i) else self.mark(i)) + here[1] + str(len(here) - 2)
+        if here and not self.zoomed:  # an army: 2 characters, as a card, with a gap
+            return here[1] + str(len(here) - 2)  # between (its card on the top line)
         if self.hidden(i):
             return "??"
         if self.mark(i) == "U":  # its card turned over: the rank alone
@@ -179,6 +188,13 @@ class ArmyBoard(GridPage):
         text = "%d,%d " % (row + 1, col + 1) + (
             "??" if self.hidden(i) else "%s %s" % (card, NAMES[self.mark(i)]) if card else "")
         return text + " %sx%d" % (here[:2], len(here) - 2) if here else text
+
+    def chooser(self):
+        """The player whose castle choice it is, or None (all are chosen)."""
+        chosen = self.game.state["game"]["chosen"]
+        if len(chosen) >= 4 or self.game.active_player() is not None:
+            return None
+        return evaluate(self.game, {"val": "choosers"})[len(chosen)]
 
     def act(self, app, text, now):
         if self.play.act(app, text, now):
@@ -234,6 +250,13 @@ class ArmyBoard(GridPage):
             n = len(self.army(self.cursor)) - 2
             self.units = self.units - 1 if self.units > 1 else n
             self.dests()  # fewer units may fit where more did not
+        elif button == A and self.picked < 0 and p is None:  # castles and armies to set
+            who = self.chooser()
+            if who and self.cursor in CORNERS:
+                self.act(app, "castle %s %s" % (who, at), now)
+            else:
+                self.notice = ("choose a castle: a free corner" if who else
+                               "place the armies: Right on the play screen")
         elif button == A and self.picked < 0:
             if self.army(self.cursor)[:2] == p:
                 self.pick(self.cursor)

@@ -128,7 +128,7 @@ def go(game):
     p = game.bound("p")
     g = game.state["game"]
     if g["push"]:
-        raise Illegal("first push the defeated army back: Push back")
+        raise Illegal("first push the defeated army back")
     waiting(game)
     a, b = square(game.arg("from")), square(game.arg("to"))
     army, board = list(g["army"]), g["board"]
@@ -193,6 +193,7 @@ def push(game):
         raise Illegal("%s cannot go to %s" % (loser[:2], name(i)))
     army[i] = (army[i] or loser[:2]) + loser[2:]
     game.change("game.push", "")
+    game.change("game.ways", [])
     game.change("game.army", army)
     face_up(game, i)
     castles(game)

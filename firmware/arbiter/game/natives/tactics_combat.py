@@ -110,4 +110,5 @@ def _push(game, army, a, b, loser):
         add(game, owner + ".units_lost", n)
         return ", %s has nowhere to go: lost" % owner
     game.change("game.push", name(b) + loser)
-    return ", %s chooses where %s goes: Push back" % (game.bound("p"), owner)
+    game.change("game.ways", [name(i) for i in ways])  # what the push's form offers
+    return ", %s chooses where %s goes" % (game.bound("p"), owner)
