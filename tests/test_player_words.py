@@ -5,7 +5,8 @@ page, an undo's question and what it says once done, a redo, the page of a game
 restored at boot, the main menu's Log.
 
 Each frame's text is read off the OLED; a line a long text wrapped onto (the line above
-could not take its first word) is joined back to it: the patterns read whole texts.
+could not take its first word) is joined back to it, and a page scrolled down is read
+whole: the patterns read whole texts.
 No logical line holds:
 
 - an argument key: ``\\w=`` (``k=P2.k1``, ``by=P1``, ``seed=``);
@@ -18,7 +19,9 @@ No logical line holds:
   ``start``): as the whole line (``push``, ``step?``), after ": " at its end
   (``deal the battlefield: layout``, ``Undone: damage``), or first on the line and
   followed by a space (``damage P1 Kraken 4``, ``seed 7047...``), unless it names a
-  form's field (``card <location>``: what forms call fields is the forms' business);
+  form's field (``card <location>``: what forms call fields is the forms' business).
+  A value of one of the ruleset's counters' ``choices`` is a game word, not an engine
+  word (Juggernauts' ``card``, the state of a space: ``P1 rolled 3: card``);
 - ``-- `` and a phase's name where its ``label`` differs (the log's ``-- planning``).
 
 Lowercase only: "Push back", "Move an army", the labels themselves, are players' words.
@@ -189,3 +192,11 @@ def test_every_ending_of_a_bundled_game_says_why():
         rules = json.loads(path.read_text())
         assert rules["end"] and all(rule.get("why") for rule in rules["end"]), path.stem
         assert not [e for e in effects(rules) if {"win", "lose", "tie"} & set(e)], path.stem
+
+
+def test_the_log_calls_each_field_as_the_forms_do():
+    # screens/log.py keeps its own copy: loading the forms' code to write a line would
+    # cost a Pico's heap what the forms cost
+    from arbiter.screens import forms, log
+
+    assert log.WORDS == forms.WORDS

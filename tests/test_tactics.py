@@ -1384,3 +1384,12 @@ def test_on_the_device_undoing_a_move_that_turned_a_card_up_asks_the_table(rig):
     assert g.history.events[-1] == event and 1 in g.state["game"]["face_up"]
     rig.keys("b:long", "a")  # everyone agrees
     assert event not in g.history.events and 1 not in g.state["game"]["face_up"]
+
+
+def test_a_on_the_board_while_castles_are_chosen_says_when_armies_move(rig):
+    # issue 48: "`pick an army of None` (A on the Tactics board during castle choice)"
+    deal_on_the_device(rig)
+    open_menu_item(rig, "Board")
+    rig.keys("a")
+    said = " ".join(rig.lines)
+    assert "None" not in said and "armies move in turns, not in Castles" in said, rig.lines
