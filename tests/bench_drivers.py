@@ -87,7 +87,7 @@ def jugger(rig):
         acts[0] += 1
 
     def activate(name, then="starts"):
-        done("Activation", [key(name), "focus", then])  # its fields: jugger, pays from, and
+        done("Activate", [key(name), "focus", then])  # its fields: jugger, pays from, and
         if then != "delays":
             assert game.state["game"]["cur"] == key(name), rig.lines
 

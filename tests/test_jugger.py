@@ -707,7 +707,7 @@ def test_on_the_device_the_menu_offers_the_phases_actions_and_no_helpers(rig):
     assert start[:start.index("Undo")] == sorted(anytime + ["Arm", "Qwik choice", "Roster",
                                                             "Swap reserve"])
     assert acting[:acting.index("Undo")] == sorted(anytime + [
-        "Activation", "Attack (2 focus)", "Delay (1 focus)", "Move", "Pick up Jugg (1)",
+        "Activate", "Attack (2 focus)", "Delay (1 focus)", "Move", "Pick up Jugg (1)",
         "Pin (1 focus)", "Reaction", "Ready chain (1)", "Score (2 focus)", "Sweep Jugg",
         "Throw Jugg", "Unhold Qwik"])  # no helper: pay, begin...
 

@@ -1339,7 +1339,7 @@ def whole_game(rig):
             do(rig, "Defend", [aimed.group(1), int(aimed.group(2)), 1])
         refused = re.search(r"(P\d) must unneutralize", notice)
         if refused:
-            do(rig, "Unneutralize", [refused.group(1), 0, 0, "free"])
+            do(rig, "Remove token", [refused.group(1), 0, 0, "free"])
     state = game.state
     assert state["result"] and phases >= {"Energize", "Command", "Resolve", "Recover"}
     assert ("%s wins: " % state["winner"] if state["winner"] else "A tie") in " ".join(rig.lines)
