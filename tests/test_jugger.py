@@ -762,7 +762,7 @@ def test_on_the_device_a_jugger_activates_and_attacks_by_the_knob(rig):
     shown = " ".join(rig.lines[4:7])
     first = game.state["pieces"][rig.app.screen.values()[0]]
     assert first["owner"] == side and first["stats"]["reflexes"] == 5, shown
-    assert "Activation: <%s> <starts>" % first["name"] in shown
+    assert "Activate: <%s> then <starts>" % first["name"] in shown
     rig.keys("a")
     assert "k=" + game.state["game"]["cur"] in game.history.events[-1].split()
     assert "%s activates: focus 4, stamina 3" % first["name"] in " ".join(rig.lines)
