@@ -57,6 +57,7 @@ class FastForm(ActionForm):
 
     def __init__(self, play, name, spec, fields):
         self.who = self.amount = -1
+        self.before = ""  # the last preview, shown until the next is worked out
         self.knob = knob = spec.get("knob")  # the fields the arrows set, named
         self.above = None  # the play screen's lines, shown above the form
         # a knob of more than two (Kaiju's card): Up/Down pick one, Left/Right set it
@@ -160,7 +161,11 @@ class FastForm(ActionForm):
             named = field[1] is self.numbers or i >= self.named if self.rows else not knob
             words.append(value if not named or i == self.who or field[0] == "n" else
                          self.word(field[0]) + " " + value)
-        notice = self.notice or self.said
+        # a stale preview stays until the new one is ready: the lines above do not move
+        # twice a press (each line sent to the display again)
+        if self.said:
+            self.before = self.said
+        notice = self.notice or self.said or (self.before if self.stale else "")
         below = ui.wrap(" ".join(words)) + (ui.wrap(notice) if notice else [])
         # in place of the play screen's message: what is above stays as it was (the
         # display sends only the lines that change)
