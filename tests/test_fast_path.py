@@ -17,7 +17,13 @@ KAIJU_ACTION = ["next", "next", "pass P1", "pass P2", "pass P3",
                 "active P1 k1", "active P2 k1", "active P3 k1"]  # Rex, Kraken, Hive
 
 
-def kaiju_at_action(rig):
+def kaiju_at_action(rig, fast=None):
+    """Kaiju's Action phase, 3 players; with ``fast``, a Kaiju whose Action phase has
+    that fast action (the knob's own tests: Kaiju's is the combat card in a combat)."""
+    if fast:
+        data = json.loads(bundled()["kaiju"].read_text())
+        data["phases"][4]["fast"] = fast
+        (rig.flash_dir / "rulesets" / "kaiju.json").write_bytes(compiled(json.dumps(data)))
     start_game(rig, "kaiju", "right")  # 3 players
     for action in KAIJU_ACTION:
         act(rig, action)
@@ -37,7 +43,9 @@ def test_every_bundled_game_has_a_common_action_where_players_act_most():
     from arbiter.game.engine import Game
     from arbiter.screens.fast import fast_action
 
-    expected = {"kaiju": {"planning": "pass", "select": "active", "action": "damage"},
+    # (Kaiju's Action: the combat card in a combat, see test_kaiju.py; nobody in the
+    # city to attack yet: a challenge)
+    expected = {"kaiju": {"planning": "pass", "select": "active", "action": "challenge"},
                 "jugger": {"activation": "act"},  # then attack: see test_jugger.py
                 # Planning queues a card at a time; in Combat A steps, the fast path hits
                 "impactics": {"planning": "card", "combat": "hit", "end": "deal"},
@@ -55,14 +63,14 @@ def test_every_bundled_game_has_a_common_action_where_players_act_most():
 
 # "P2's kaiju took 3 damage" took 10 presses (6 to 14); now Right, Down, Right, Right, A.
 def test_a_damage_by_the_knob_in_five_presses_previewed_before_a(rig):
-    game = kaiju_at_action(rig)
+    game = kaiju_at_action(rig, "damage")
     kraken = piece(game, "Kraken")
     rig.keys("right")  # on the play screen: the kaiju in the city first, the amount at 1
     assert rig.lines[:2] == ["T1 Action: P1", "P1 G0 E15 F0"]  # 3 rows: the phase in the bar
-    assert rig.lines[4:7] == ["Damage: <Rex> <1> by", "P2", "Rex 0/6 -> 1/6"]
+    assert rig.lines[4:7] == ["Damage: <Rex> <1>", "dealt by P2", "Rex 0/6 -> 1/6"]
     rig.keys("down", "right", "right")
     rig.run(100)
-    assert rig.lines[4:7] == ["Damage: <Kraken> <3>", "by P1", "Kraken 0/7 -> 3/7"]
+    assert rig.lines[4:7] == ["Damage: <Kraken> <3>", "dealt by P1", "Kraken 0/7 -> 3/7"]
     assert piece_state(game, "Kraken")["damage"] == 0  # nothing done before A
     rig.keys("a")
     assert game.history.events[-1] == "damage by=P1 k=%s n=3" % kraken
@@ -70,7 +78,7 @@ def test_a_damage_by_the_knob_in_five_presses_previewed_before_a(rig):
 
 
 def test_the_knob_remembers_each_players_last_amount(rig):
-    game = kaiju_at_action(rig)
+    game = kaiju_at_action(rig, "damage")
     rig.keys("right", "down", "right", "right", "a")  # P1: 3 on Kraken
     rig.keys("right")
     assert "<3>" in " ".join(rig.lines)  # P1's last amount

@@ -671,11 +671,11 @@ def full_game(order):
         "P1": "active P1 k1", "P2": "active P2 a1", "P3": "active P3 k2", "P4": "active P4 k1",
         "P5": "active P5 k1"}, {
         "P1": ["attack P1 {Stinger}", "card P1 attack 3 0 0 4 0 fx=combo",
-               "card P3 defense 0 2 0 0 1", "card P1 attack 2 0 0 3 0", "nocard P3",
+               "card P3 defense 0 2 0 0 1", "card P1 attack 2 0 0 3 0", "card P3 none",
                "next"],  # Stinger knocked out: P3 has no active kaiju and skips
         "P2": ["challenge P2 {Gorath}", "decline P1", "next"],
         "P5": ["rampage P5 1 for=P4", "card P5 attack 2 0 0 4 0", "card P4 defense 0 0 0 0 2",
-               "nocard P4", "nocard P5", "raze P5 3", "next"],
+               "card P4 none", "card P5 none", "raze P5 3", "next"],
         "P4": ["roar P4", "next"]}, ["next", "next"])
     game += ["next", "next"] + turn(passes, {
         "P1": "active P1 k2", "P2": "active P2 k1", "P3": "active P3 k1", "P4": "active P4 k2",
@@ -684,12 +684,12 @@ def full_game(order):
                "card P2 defense 0 1 0 0 2", "add P2.fury 7", "join {Lumina}", "rage P2",
                "card P2 attack 9 0 2 6 0", "card P1 defense 0 4 0 0 3",
                "card P1 attack 5 0 2 6 0", "card P2 defense 0 2 0 0 2",  # P1's BLUFF
-               "nocard P2", "nocard P1", "next"],
+               "card P2 none", "card P1 none", "next"],
         "P2": ["pass P2"],
-        "P3": ["challenge P3 P2.a1", "card P3 attack 2 0 0 3 0", "nocard P2", "nocard P2",
-               "nocard P3", "next"],
+        "P3": ["challenge P3 P2.a1", "card P3 attack 2 0 0 3 0", "card P2 none", "card P2 none",
+               "card P3 none", "next"],
         "P5": ["challenge P5 {Kaiju1}", "accept P4", "card P5 attack 2 0 0 3 0 fx=combo",
-               "card P4 counter 0 1 0 2 1", "nocard P5", "nocard P4", "next"],
+               "card P4 counter 0 1 0 2 1", "card P5 none", "card P4 none", "next"],
         "P4": ["roar P4", "next"]}, ["next", "next"])
     game += ["next", "next"] + passes + ["active %s k1" % p for p in order] + [
         "glory P1 10 source=event", "attack P1 {Kraken}", "card P1 attack 4 0 0 6 0",
@@ -746,12 +746,13 @@ def on_device(rig, players=3, actions=()):
 
 
 def shown_value(rig, label):
-    """The value a form's field ``label`` holds (the screen shows a piece by its name)."""
+    """The value a form's field ``label`` holds (the screen shows a piece by its name,
+    the field by its player words)."""
     form = rig.app.screen
     for name, choices, i in form.fields:
         if name == label:
-            assert "%s <%s>" % (form.word(label), form.shown(choices[i])) in \
-                " ".join(rig.lines[1:7])
+            shown = "%s <%s>" % (form.word(name), form.shown(choices[i]))
+            assert shown in " ".join(rig.lines[1:7]), (shown, rig.lines)
             return choices[i]
     raise AssertionError((label, rig.lines))
 
@@ -765,6 +766,31 @@ def set_field(rig, label, value):
         numbers = now.lstrip("-").isdigit() and value.lstrip("-").isdigit()
         rig.keys("left" if numbers and int(value) < int(now) else "right")
     raise AssertionError("the form never offered %s=%s: %s" % (label, value, rig.lines))
+
+
+def set_fields(rig, values):
+    """The form's fields set to ``values`` (by field name; None: as the form starts it),
+    as players would: Up/Down to the nearest field not yet right, Left/Right the
+    shorter way to its value."""
+    form = rig.app.screen
+    fields = form.fields
+    for _ in range(len(fields) + 1):  # bounded: each field set once
+        wrong = [i for i, (name, choices, at) in enumerate(fields)
+                 if values.get(name) is not None and choices[at] != str(values[name])]
+        if not wrong:
+            return
+        down, i = min(((i - form.cursor) % len(fields), i) for i in wrong)
+        up = (form.cursor - i) % len(fields)
+        rig.keys(*(["down"] * down if down <= up else ["up"] * up))
+        name, choices, at = fields[i]
+        value = str(values[name])
+        assert value in choices, (name, value, rig.lines)
+        diff = choices.index(value) - at
+        if choices is not form.numbers and abs(diff) * 2 > len(choices):  # lists wrap
+            diff -= len(choices) if diff > 0 else -len(choices)
+        rig.keys(*["right" if diff > 0 else "left"] * abs(diff))
+        assert shown_value(rig, name) == value
+    raise AssertionError(rig.lines)
 
 
 def offered(rig, row):
@@ -815,11 +841,7 @@ def device_do(rig, action):
         open_menu_item(rig, spec.get("label", name))
         extra = sorted(k for k in spec.get("choices", {}) if k not in spec["params"])
         fields = [(f, given.get(f)) for f in spec["params"] + extra]
-    for row, (label, value) in enumerate(fields):
-        if row:
-            rig.keys("down")
-        if value is not None:  # a field not given stays as the form starts it
-            set_field(rig, label, value)
+    set_fields(rig, dict(fields))
     shown = rig.lines
     rig.keys("a")
     assert rig.lines[-1].startswith(KEY_LINES), (action, rig.lines)
@@ -832,7 +854,7 @@ def test_on_the_device_a_damage_shows_its_result_before_it_is_confirmed(rig):
                               "active P1 k1", "active P2 k1", "active P3 k1",
                               "add {Rex}.damage 4"])
     open_menu_item(rig, "Damage")
-    assert rig.lines[1:4] == ["piece <Rex>", "amount <1>", "by <P2>"]  # forms show names
+    assert rig.lines[1:4] == ["kaiju <Rex>", "amount <1>", "dealt by <P2>"]  # forms show names
     assert rig.lines[4] == "Rex 4/6 -> 5/6"
     rig.keys("down", "right", "right")  # 3 damage
     assert rig.lines[4:6] == ["Rex 4/6 -> 7/6 KO, P2", "+5 glory"]
@@ -862,9 +884,9 @@ def test_on_the_device_forms_offer_the_kaiju_and_players_that_make_sense(rig):
     assert offered(rig, 1) == ["P1.k1", "P2.k2", "P3.k1", "P1.k3", "P2.k1", "P3.k2",
                                "P3.k3"]
     # (or a combat card, or a location: "damage from a card or a location")
-    assert rig.lines[1] == "piece <Rex>" and offered(rig, 3) == ["P2", "P3", "card", "location"]
+    assert rig.lines[1] == "kaiju <Rex>" and offered(rig, 3) == ["P2", "P3", "card", "location"]
     rig.keys("up", "up", "right")  # Leviath (P2's): P1 first, then P3
-    assert rig.lines[1] == "piece <Leviath>"
+    assert rig.lines[1] == "kaiju <Leviath>"
     assert offered(rig, 3) == ["P1", "P3", "card", "location"]
     rig.keys("b", "b")
     # an attack on an opponent in the city; a challenge to an inactive one
@@ -957,7 +979,7 @@ def test_on_the_device_the_forms_and_the_preview_are_the_same_under_micropython(
     mp = run_session(5, script, "micropython")
     assert mp.frames == cp.frames
     screens = [read_lines(Frame.parse(f).ram) for f in cp.frames]
-    assert ["Damage", "piece <Kraken>", "amount <3>", "by <P1>", "Kraken 0/7 -> 3/7", "", "",
+    assert ["Damage", "kaiju <Kraken>", "amount <3>", "dealt by <P1>", "Kraken 0/7 -> 3/7", "", "",
             "<> A:do B:back"] in screens
     assert screens[-1][:3] == ["Rage Attack", "player <P1>", "P1 is in no combat"]
 
@@ -996,22 +1018,22 @@ def test_on_the_device_the_damage_form_names_the_dealer_the_situation_implies(ri
                               "challenge P2 {Hive}", "accept P3"])  # Kraken fights Hive
     assert game.state["game"]["combat"] == 1 and game.active_player() == "P2"
     open_menu_item(rig, "Damage")
-    assert rig.lines[1:4] == ["piece <Rex>", "amount <1>", "by <P2>"]  # the turn's player
+    assert rig.lines[1:4] == ["kaiju <Rex>", "amount <1>", "dealt by <P2>"]  # the turn's player
     for name, by in (("Kraken", "P3"), ("Stinger", "P2"), ("Hive", "P2"), ("Rex", "P2")):
         rig.keys("right")  # the next target: Kraken, Stinger, then the inactive ones
-        while rig.lines[1] != "piece <%s>" % name:
+        while rig.lines[1] != "kaiju <%s>" % name:
             rig.keys("right")
-        assert rig.lines[3] == "by <%s>" % by, (name, rig.lines)
+        assert rig.lines[3] == "dealt by <%s>" % by, (name, rig.lines)
     rig.keys("down", "down", "right")  # by P3, set by hand: it stays while offered
-    assert rig.lines[3] == "by <P3>"
+    assert rig.lines[3] == "dealt by <P3>"
     rig.keys("up", "up", "right")
-    assert rig.lines[1] == "piece <Kraken>" and rig.lines[3] == "by <P3>"
+    assert rig.lines[1] == "kaiju <Kraken>" and rig.lines[3] == "dealt by <P3>"
     rig.keys("right")  # Hive is P3's own: Kraken's P2, who fights it
-    assert rig.lines[1] == "piece <Hive>" and rig.lines[3] == "by <P2>"
+    assert rig.lines[1] == "kaiju <Hive>" and rig.lines[3] == "dealt by <P2>"
     rig.keys("b", "b")
     act(rig, "add {Hive}.damage 5")
     open_menu_item(rig, "Damage")
-    while rig.lines[1] != "piece <Hive>":
+    while rig.lines[1] != "kaiju <Hive>":
         rig.keys("right")
     device_do(rig, "damage {Hive} 1")  # the form's own dealer: Kraken's P2
     assert piece_state(game, "Hive")["ko"] == 1 and player(game, "P2")["glory"] == 5
@@ -1217,7 +1239,7 @@ def test_on_the_device_only_the_other_side_damages_a_kaiju_in_a_combat(rig):
                    "active P2 k1", "active P3 k1", "attack P1 {Kraken}"]:
         act(rig, action)
     open_menu_item(rig, "Damage")
-    while rig.lines[1] != "piece <Kraken>":
+    while rig.lines[1] != "kaiju <Kraken>":
         rig.keys("right")
     assert offered(rig, 3) == ["P1", "card", "location"]
     rig.keys("b", "b")
@@ -1232,7 +1254,7 @@ def test_on_the_device_only_the_other_side_damages_a_kaiju_in_a_combat(rig):
 def test_on_the_device_the_glory_form_gives_several_players_glory_at_once(rig):
     game = on_device(rig, 3, ["glory P2 2"])
     open_menu_item(rig, "Glory")
-    assert rig.lines[3] == "also <->"
+    assert rig.lines[3] == "also to <->"
     assert offered(rig, 3) == ["-", "P2", "P3", "P2,P3"]  # P1's: every group of the others
     rig.keys("b", "b")
     device_do(rig, "glory P1 18 also=P2,P3 source=event")
@@ -1275,3 +1297,82 @@ def test_on_the_device_a_location_is_played_with_its_glory_and_fortitude(rig):
     game = on_device(rig, 2, ["next", "next"])
     device_do(rig, "city P1 fort=5 glory=3")
     assert game.state["game"]["cs"] == [[3, 5, 0, ""]] and game.state["game"]["city"] == ["L1"]
+
+
+# -- issue 48 ---------------------------------------------------------------------------
+
+
+# The issue: "Kaiju in combat opens Damage, not Combat card". Left/Right opens what a
+# table does most where the game is: a pass in Planning, the kaiju sent into the city in
+# Select, the player's one Action, then in a combat the card due; the Knockdown's
+# discard and the challenged owner's answer before anything else.
+def test_the_fast_action_of_each_phase_is_what_the_table_does_there(runtime):
+    from arbiter.game.effects import action
+    from arbiter.screens.fast import fast_action
+
+    def fast(g):
+        return action(g, fast_action(g)).get("label")
+
+    g = new(players=3, actions=["next"])
+    assert fast(g) == "Damage"  # Planning draw: a card's damage, any time
+    g.apply("next")
+    assert fast(g) == "Pass"
+    to_phase(g, "select", step=passing)
+    assert fast(g) == "Active kaiju"
+    to_phase(g, "action", step=passing)
+    assert fast(g) == "Attack"  # Kraken and Hive are in the city
+    apply(g, "challenge P1 {Leviath}")
+    assert fast(g) == "Accept challenge"
+    apply(g, "accept P2")
+    assert fast(g) == "Combat card"
+    apply(g, "card P1 attack 2 0 0 3 0 fx=knockdown", "card P2 defense 0 1 0 0 1")
+    assert fast(g) == "Knockdown discard"
+    apply(g, "discard P2 3", "card P2 none", "card P1 none", "next", "pass P2")
+    g = new(players=2)
+    to_phase(g, "select", step=passing)
+    g.apply("active P1 k1")
+    g.apply("active P2 k1")
+    apply(g, "damage {Kraken} 9 by=P1")  # P1's foe left the city: nobody to attack
+    assert fast(g) == "Challenge"
+
+
+# "The player with initiative must select an “Attack” or “Technique” card - then player
+# without initiative must select a “Defense” “Technique” or “Counter Attack” card.": the
+# card form opens at the player whose card is due, at a type that player may play (the
+# issue: "Kaiju's Combat card, No card and Rage forms open at P1"); Right on the play
+# screen, as the game menu's form.
+def test_on_the_device_the_card_form_opens_at_the_player_due_and_a_legal_type(rig):
+    game = in_action_on_device(rig, 3)
+    device_do(rig, "attack P1 {Kraken}")
+    rig.keys("right")
+    assert " ".join(rig.lines[1:7]).count("Combat card: P1 attack FER <0>") == 1, rig.lines
+    assert rig.lines[7] == "^v:which <>:set A:do"
+    rig.keys("b")
+    device_do(rig, "card P1 attack 2 0 0 3 0")  # P1 leads: P2's card is due
+    rig.keys("right")
+    assert "Combat card: P2 defense FER <0>" in " ".join(rig.lines[1:7]), rig.lines
+    rig.keys("b")
+    for label, lines in (("Combat card", ["player <P2>", "type <defense>", "FER <0>"]),
+                         ("No card", ["player <P2>"]), ("Rage Attack", ["player <P2>"])):
+        open_menu_item(rig, label)
+        assert rig.lines[1:1 + len(lines)] == lines, (label, rig.lines)
+        rig.keys("b", "b")
+    rig.keys("right", "up")  # the type: what P2 may play, then the rest, then no card
+    assert offered_by_knob(rig) == ["defense", "technique", "counter", "attack", "none"]
+    rig.keys("b")
+    device_do(rig, "card P2 none")  # P2 takes the hit; the initiative is P2's now
+    assert piece_state(game, "Kraken")["damage"] == 3 and game.state["game"]["init"] == "P2"
+    rig.keys("right")
+    assert "Combat card: P2 attack FER <0>" in " ".join(rig.lines[1:7]), rig.lines
+
+
+def offered_by_knob(rig):
+    """What the fast form's field at the cursor offers, Right after Right, from the one
+    it shows (it is left there)."""
+    form = rig.app.screen
+    field = form.fields[form.cursor]
+    seen = []
+    while field[1][field[2]] not in seen:
+        seen.append(field[1][field[2]])
+        rig.keys("right")
+    return seen

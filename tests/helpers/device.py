@@ -165,25 +165,53 @@ def by_fast_path(rig, label, values):
     # what the menu's form would do, worked out on forms not shown
     intended = _filled(action_form(play, name), values)
     form = action_form(play, name, FastForm)  # what Right opens
+    sets = form.rows or [i for i in (form.who, form.amount) if i >= 0]
     if intended is None or _filled(form, {form.fields[i][0]: intended[i] for i in
-                                          (form.who, form.amount) if i >= 0}) != intended:
+                                          sets}) != intended:
         return False
     rig.keys("right")
     form = rig.app.screen
     assert isinstance(form, FastForm), rig.lines
+    if form.rows:  # a knob of more fields: Up/Down to each to set (the nearer first)
+        _set_rows(rig, form, intended)
     for index, up, down in ((form.who, "up", "down"), (form.amount, "left", "right")):
         if index < 0:
             continue
-        field = form.fields[index]
-        diff = field[1].index(intended[index]) - field[2]
-        if field[1] is not form.numbers and abs(diff) * 2 > len(field[1]):  # lists wrap
-            diff -= len(field[1]) if diff > 0 else -len(field[1])
-        rig.keys(*[down if diff > 0 else up] * abs(diff))
+        rig.keys(*_steps(form, index, intended[index], up, down))
     assert form.values() == intended, (intended, rig.lines)
     rig.run(100)  # the preview, worked out in a pass of its own, read before A
     shown = rig.lines
     rig.keys("a")
     return shown
+
+
+def _steps(form, index, value, less, more):
+    """The keys (``less`` back, ``more`` on) that take the field ``index`` to
+    ``value``, the shorter way round."""
+    field = form.fields[index]
+    diff = field[1].index(value) - field[2]
+    if field[1] is not form.numbers and abs(diff) * 2 > len(field[1]):  # lists wrap
+        diff -= len(field[1]) if diff > 0 else -len(field[1])
+    return [more if diff > 0 else less] * abs(diff)
+
+
+def _set_rows(rig, form, intended):
+    """A fast form's knob rows set to ``intended``: Up/Down to the nearest row not yet
+    right, Left/Right to set it."""
+    rows = form.rows
+    for _ in range(len(rows) + 1):  # bounded: each row set once
+        wrong = [i for i in rows if form.values()[i] != intended[i]]
+        if not wrong:
+            return
+        at = rows.index(form.cursor)
+        ways = [(min((rows.index(i) - at) % len(rows), (at - rows.index(i)) % len(rows)), i)
+                for i in wrong]
+        i = min(ways)[1]
+        down, up = (rows.index(i) - at) % len(rows), (at - rows.index(i)) % len(rows)
+        rig.keys(*(["down"] * down if down <= up else ["up"] * up))
+        assert form.cursor == i, rig.lines
+        rig.keys(*_steps(form, i, intended[i], "left", "right"))
+    raise AssertionError((intended, rig.lines))
 
 
 def _filled(form, values):

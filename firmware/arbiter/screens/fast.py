@@ -57,9 +57,15 @@ class FastForm(ActionForm):
 
     def __init__(self, play, name, spec, fields):
         self.who = self.amount = -1
+        self.before = ""  # the last preview, shown until the next is worked out
         self.knob = knob = spec.get("knob")  # the fields the arrows set, named
         self.above = None  # the play screen's lines, shown above the form
+        # a knob of more than two (Kaiju's card): Up/Down pick one, Left/Right set it
+        self.rows = [i for i in range(len(fields)) if fields[i][0] in knob] \
+            if knob and len(knob) > 2 else None
         for i, field in enumerate(fields):
+            if self.rows:
+                break
             if knob:
                 if field[0] == knob[0]:
                     self.who = i
@@ -78,6 +84,8 @@ class FastForm(ActionForm):
                 field[2] = field[1].index("1")  # 0 does nothing
                 self.on_change(self.amount)
         self.cursor = self.amount if self.amount >= 0 else max(0, self.who)
+        if self.rows:  # at the knob's first field (Kaiju's FER: a card's first cost)
+            self.cursor = [f[0] for f in fields].index(knob[0])
 
     @property
     def slow_keys(self):
@@ -105,7 +113,15 @@ class FastForm(ActionForm):
 
     def key(self, app, button, kind, now):
         self.notice = ""
-        if button == UP or button == DOWN:
+        rows = self.rows
+        if rows and (button == UP or button == DOWN):
+            at = rows.index(self.cursor) + (1 if button == DOWN else -1)
+            self.cursor = rows[at % len(rows)]
+            app.redraw()
+            return
+        if rows and (button == LEFT or button == RIGHT):
+            pass  # the field at the cursor (Form.key)
+        elif button == UP or button == DOWN:
             if self.who < 0:
                 return
             self.cursor = self.who
@@ -136,10 +152,18 @@ class FastForm(ActionForm):
         knob = self.knob
         for i, field in enumerate(self.fields):
             # with a knob, the pieces and what the arrows set: the rest is the menu's
-            if not field[1] or knob and i != self.amount and i >= self.named:
+            if not field[1] or knob and i != self.amount and i >= self.named and \
+                    not (self.rows and i in self.rows):
                 continue
             value = self.shown(values[i])
-            arrows = i == self.who or i == self.amount
+            arrows = i == self.who or i == self.amount or self.rows and i == self.cursor
+            if self.rows:  # a knob of more fields (Kaiju's card): each shown, named
+                named = field[1] is self.numbers or i >= self.named
+                if arrows:
+                    value = "<" + value + ">"  # what the arrows set
+                words.append(self.word(field[0]) + " " + value if named and field[0] != "n"
+                             else value)
+                continue
             if not arrows and (value == "" or value == "0"):
                 continue  # nothing set: no discards, a flag not given
             if arrows:
@@ -148,7 +172,11 @@ class FastForm(ActionForm):
             # or a piece names itself; with a knob, only what the arrows set is named
             words.append(value if field[0] in ("p", "k", "t", "n") or knob and not arrows
                          else self.word(field[0]) + " " + value)
-        notice = self.notice or self.said
+        # a stale preview stays until the new one is ready: the lines above do not move
+        # twice a press (each line sent to the display again)
+        if self.said:
+            self.before = self.said
+        notice = self.notice or self.said or (self.before if self.stale else "")
         below = ui.wrap(" ".join(words)) + (ui.wrap(notice) if notice else [])
         # in place of the play screen's message: what is above stays as it was (the
         # display sends only the lines that change)
@@ -160,7 +188,8 @@ class FastForm(ActionForm):
         ui.draw_lines(fb, lines[:max(1, 7 - len(below))])
         for row, text in enumerate(below[-6:]):
             ui.line(fb, 7 - min(6, len(below)) + row, text)
-        ui.hint(fb, "^v:who <>:set A:do" if self.who >= 0 else "<>:set A:do B:back")
+        ui.hint(fb, "^v:which <>:set A:do" if self.rows else
+                "^v:who <>:set A:do" if self.who >= 0 else "<>:set A:do B:back")
 
 
 def open_fast(app, play, button, kind, now):
