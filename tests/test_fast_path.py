@@ -108,7 +108,7 @@ def test_the_menu_is_for_the_rest_and_b_leaves_the_knob_without_acting(rig):
     game = kaiju_at_action(rig)
     events = list(game.history.events)
     rig.keys("left", "down", "b")
-    assert rig.lines[-1].startswith("A:next <>:damage") and game.history.events == events
+    assert rig.lines[-1].startswith("A:next <>:attack") and game.history.events == events
 
 
 def test_the_piece_page_is_a_press_away_with_every_number_by_name(rig):

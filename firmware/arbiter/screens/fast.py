@@ -157,8 +157,10 @@ class FastForm(ActionForm):
                 continue
             value = self.shown(values[i])
             arrows = i == self.who or i == self.amount or self.rows and i == self.cursor
-            if self.rows:  # a knob of more fields (Kaiju's card): each shown, named
+            if self.rows:  # a knob of more fields (Kaiju's card): each set, named
                 named = field[1] is self.numbers or i >= self.named
+                if not arrows and named and (value == "0" or value == "-"):
+                    continue  # nothing set: a cost of 0, no effect (the cursor's shows)
                 if arrows:
                     value = "<" + value + ">"  # what the arrows set
                 words.append(self.word(field[0]) + " " + value if named and field[0] != "n"
