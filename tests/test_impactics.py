@@ -567,7 +567,7 @@ def test_a_whole_game_on_the_device(rig):
     rig.keys("a")
     assert rig.lines[1] == "Combat"
     assert rig.lines[2:4] == ["P1 A2 C2", "P2 G1 G1 G1 K2 K2 K2"]  # everyone's HP
-    assert rig.lines[-1] == "A:step <>:next card"  # Left/Right: Next card, then Goon
+    assert rig.lines[-1] == "A:step <>:hit v:queue"  # A: the next card; Left/Right: a hit
     for step in range(1, 7):
         rig.keys("a")  # the card
         entry, who = g.state["game"]["queue"][step - 1], g.state["game"]["queue_who"][step - 1]
