@@ -396,13 +396,13 @@ def test_a_number_held_speeds_up_and_a_tap_moves_it_by_one(rig):
     start_game(rig, "kaiju")
     open_menu_item(rig, "Spend Energy")
     rig.keys("down")  # to the amount, at 1
-    assert rig.lines[2] == "amount <1>"
+    assert rig.lines[2] == "Energy <1>"
     rig.press("right", hold=2000)
-    assert rig.lines[2] == "amount <30>"
+    assert rig.lines[2] == "Energy <30>"
     rig.keys("left")
-    assert rig.lines[2] == "amount <29>"
+    assert rig.lines[2] == "Energy <29>"
     rig.keys("left")
-    assert rig.lines[2] == "amount <28>"
+    assert rig.lines[2] == "Energy <28>"
 
 
 def test_dice_rolled_from_the_game_menu_show_their_result(rig):

@@ -124,16 +124,14 @@ def in_order(cards, text):
 def test_a_whole_game_of_raj_plays_on_the_emulated_device(tmp_path, capsys):
     # issue 47: "played whole on the emulated device by a key script"; "a hidden value
     # never appears in Table, ... any frame of a played game, or the serial log"
-    from helpers.device import seal, until_loaded
+    from helpers.device import open_setup, seal
 
     from arbiter_referee.compiled import factory_flash
     from arbiter_referee.emulator.rig import Rig
 
     factory_flash(tmp_path, [("raj", RAJ)])
     rig = Rig(tmp_path, seed=5)
-    rig.keys("a")
-    rig.keys(*["down"] * (rig.lines.index("raj") - 1), "a")  # (line 0: the title)
-    until_loaded(rig)
+    open_setup(rig, "raj")
     rig.keys("a")  # two players
     seal(rig)
     screens, prizes = [], []

@@ -716,8 +716,9 @@ def check_full_game(state):
     assert "Volt fights L1: P5 has the initiative, P4 plays for it" in said
     sources = [e["args"].get("source") for e in state["log"] if e["event"] == "glory"]
     assert sources == ["event"]
-    # 5 players: the winner in the bar, every row under it, why below them
-    assert state["screen"][0] == "P1 wins!" and "P1 has 20 Glory" in " ".join(state["screen"])
+    # 5 players: the winner in the bar, every row under it, and why below them
+    assert state["screen"][0] == "P1 wins!"
+    assert "P1 wins: has 20 Glory" in " ".join(state["screen"])
 
 
 def test_a_complete_five_player_game_the_same_in_both_runtimes():

@@ -8,7 +8,7 @@ import io
 import json
 
 import pytest
-from helpers.device import seal, until_loaded
+from helpers.device import open_setup, seal
 
 from arbiter_referee.bench.scenarios import GAMES
 from arbiter_referee.compiled import factory_flash
@@ -69,9 +69,7 @@ def test_a_secret_pick_the_rules_refuse_says_why_on_the_picking_screen(tmp_path,
     flash = tmp_path / "flash"
     factory_flash(flash, [("rajsame", path)])
     rig = Rig(flash, seed=5)
-    rig.keys("a")
-    rig.keys(*["down"] * (rig.lines.index("rajsame") - 1), "a")
-    until_loaded(rig)
+    open_setup(rig, "rajsame")
     rig.keys("a")
     seal(rig)
     rig.keys("a", "a", "a", "a")  # P1 and P2 each bid their first card, a 1

@@ -2,6 +2,8 @@
 by keys, reading the screen, and where a test needs it, straight through the play
 screen as the game menu would."""
 
+from pathlib import Path
+
 from arbiter_referee.paths import RULESETS
 from helpers.game import named
 
@@ -9,10 +11,13 @@ BUNDLED = sorted(path.stem for path in RULESETS.glob("*.json"))  # Play's list, 
 
 
 def open_setup(rig, name):
-    """From the main menu, the setup page of the bundled ruleset ``name``."""
+    """From the main menu, the setup page of the ruleset ``name`` on the rig's flash
+    (the list shows titles, a long one on two lines: it is walked by file names)."""
     rig.keys("a")  # Play a game
     offset = 1 if rig.lines[1] == "Resume game" else 0
-    rig.keys(*["down"] * (BUNDLED.index(name) + offset))
+    names = sorted(path.stem for path in (Path(rig.flash_dir) / "rulesets").glob("*.json"))
+    names = names or BUNDLED  # (a littlefs image: the factory's)
+    rig.keys(*["down"] * (names.index(name) + offset))
     rig.keys("a")
     until_loaded(rig)
 

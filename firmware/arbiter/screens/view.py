@@ -126,10 +126,11 @@ def play_lines(game, notes=(), notice="", keys=None):
         phase = lines.pop(1)
         mark = _mark(game)
         lines[0] = phase if phase.startswith(mark + " ") else mark + " " + phase
-        if state["result"]:  # the winner in the bar, every row under it; why below
+        if state["result"]:  # the winner in the bar, every row under it (and why)
             fits = len(lines[-2]) <= ui.COLS
             lines[0] = lines[-2] if fits else lines[-2].split(":")[0] + "!"
-            lines[-2] = "" if fits else state.get("why", "")
+            if fits:
+                lines[-2] = ""
     head = ui.wrap(lines[0])  # a title too long for the bar goes on below it
     lines[0] = head.pop(0)
     if lines[-1] == "A:pick":  # who picks: a few short lines, with blanks to spare
