@@ -45,6 +45,13 @@ def test_bus_budget_check_refuses_a_full_frame_driver():
     assert bus.summarize([small] * 5)["budget_ok"]
 
 
+def each_game(over):
+    """Every game, those still over a budget (``over``: name -> why) strict xfails:
+    they fail the day they pass."""
+    return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=over[name]))
+            if name in over else name for name in scenarios.NAMES]
+
+
 def presses_in(script):
     return sum(1 for word in script.split() if word.split(":")[0] in
                ("up", "down", "left", "right", "a", "b"))
@@ -75,9 +82,7 @@ WHY_MORE_BYTES = {
 }
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=WHY_MORE_BYTES[name]))
-    if name in WHY_MORE_BYTES else name for name in scenarios.NAMES])
+@pytest.mark.parametrize("name", each_game(WHY_MORE_BYTES))
 def test_bus_budget_median_at_most_a_quarter_of_full_frames(name):
     game = GAMES[name]
     presses = key_presses(game.device_seed, game.keys)  # CPython: the same frames, no fuel
@@ -92,9 +97,7 @@ WHY_MORE_PRESSES = {
 
 # "`arbiter bench` prints presses per refereed action for each recorded whole game:
 # the median is at most 3 in every game" (issue 21; a phone counter takes 1-3 taps).
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=WHY_MORE_PRESSES[name]))
-    if name in WHY_MORE_PRESSES else name for name in scenarios.NAMES])
+@pytest.mark.parametrize("name", each_game(WHY_MORE_PRESSES))
 def test_a_refereed_action_takes_at_most_3_presses_at_the_median(name):
     from arbiter_referee.bench.presses import figures
 
@@ -112,9 +115,7 @@ WHY_P90_OVER = {
              "16 of the game's 95 actions: p90 14 (from 20), median 3"}
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=WHY_P90_OVER[name]))
-    if name in WHY_P90_OVER else name for name in scenarios.NAMES])
+@pytest.mark.parametrize("name", each_game(WHY_P90_OVER))
 def test_nine_refereed_actions_in_ten_take_at_most_6_presses(name):
     from arbiter_referee.bench.presses import P90_BUDGET, figures
 

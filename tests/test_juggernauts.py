@@ -1163,11 +1163,7 @@ def test_on_the_device_each_players_matrix_is_a_grid_of_positions(rig):
     # tokens) in your matrix, starting with the upper right and reading across, down to the
     # lower left"; issue 4: "The matrix of each player, positions 1..N, each card, damaged,
     # neutralized (with a token count) or token, shown as a compact grid."
-    start_game(rig, "juggernauts")
-    pick(rig, 5)  # P1: d20
-    pick(rig, 1)  # P2: d6
-    rig.keys("a", "a", "a", "a")  # the reveal, then to Resolve
-    assert rig.lines[1] == "Resolve"
+    resolve_on_the_device(rig, 5, 1)  # P1: d20, P2: d6
     for action in ("damage P1 pos=3", "neutralize P1 pos=4", "neutralize P1 pos=4",
                    "token P1 pos=9", "damage P1 pos=20", "mark P1 pos=10", "mark P1 pos=4"):
         act(rig, action)
@@ -1249,11 +1245,12 @@ def test_each_phase_s_fast_path_opens_what_the_table_does_there():
     assert fast_action(g) == "defend"
 
 
-def resolve_on_the_device(rig):
-    """A game on the device at its first Resolve (P1's d6, P2's d8), the screen's game."""
+def resolve_on_the_device(rig, p1=1, p2=2):
+    """A game on the device at its first Resolve, the screen's game: the Commanders
+    picked by their place in the list (P1's d6 and P2's d8 by default)."""
     start_game(rig, "juggernauts")
-    pick(rig, 1)  # P1: d6
-    pick(rig, 2)  # P2: d8
+    pick(rig, p1)
+    pick(rig, p2)
     rig.keys("a", "a", "a", "a")  # the reveal, then to Resolve
     assert rig.lines[1] == "Resolve"
     return game_of(rig)
