@@ -10,10 +10,10 @@ MENU_SCRIPT = (
 
 # A game of Juggernauts: the ruleset from flash, the dice commitment and each
 # player's part of the dice (four arrows), a moment for the photo, both secret
-# Commander picks behind "pass the device", the
-# reveal, two phases (the Command roll), a card activated by the phase's own key
-# (Right) and undone with a long B, then back to the main menu through the game
-# menu (the game stays saved), then the menus above.
+# Commander picks behind "pass the device", the reveal, two phases (the Command
+# roll), a card's effect (one more attack) declared by the phase's fast path (Right,
+# A) and undone with a long B, then back to the main menu through the game menu (the
+# game stays saved), then the menus above.
 GAME_SCRIPT = (
     "wait=800 a down down a wait=600 a wait=1500 up up left right wait=700 "
     "down right down left wait=1500 a wait=800 a down down a wait=800 "
