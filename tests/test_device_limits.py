@@ -119,12 +119,19 @@ def test_a_preview_the_heap_cannot_hold_leaves_the_form_and_the_game(
     # the chip at 144 KB: Kaiju's damage form ran out of heap while its preview read
     # the action from flash, and the device crashed (issue 42). A preview is a help:
     # without it the form stays, and A does the action
+    import json
+
     from helpers.device import act
     from helpers.game import piece
 
     from arbiter.game import effects
+    from arbiter_referee.compiled import compiled
+    from arbiter_referee.rulesets import bundled
 
     rig = Rig(tmp_path)
+    data = json.loads(bundled()["kaiju"].read_text())
+    data["phases"][4]["fast"] = "damage"  # its Action's knob: the damage form
+    (tmp_path / "rulesets" / "kaiju.json").write_bytes(compiled(json.dumps(data)))
     start_game(rig, "kaiju", "right")  # 3 players, as test_fast_path's knob
     for action in ["next", "next", "pass P1", "pass P2", "pass P3",
                    "active P1 k1", "active P2 k1", "active P3 k1"]:  # Rex, Kraken, Hive

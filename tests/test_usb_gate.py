@@ -237,7 +237,7 @@ def cat_journal(device):
 def test_a_pc_reads_the_journal_only_once_the_table_chooses_connect_to_pc(serial_device):
     device = serial_device
     device.wait_screen("Play a game")
-    for press, then in [("a", "juggernauts"), ("a", "A:start"), ("a", "Dice sealed"),
+    for press, then in [("a", "Juggernauts"), ("a", "A:start"), ("a", "Dice sealed"),
                         ("up down left right", "P2: 4 arrows"),  # each player's part
                         ("up up down down", "Photo, then A"),
                         ("a", "Pass to P1"), ("a down a", "Pass to P2")]:
