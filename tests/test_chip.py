@@ -3,8 +3,8 @@ user downloads) in an emulated RP2040, with the firmware as ``arbiter deploy``
 installs it. Every bundled game starts from a fresh flash and plays its recorded
 session's first presses with the same actions, messages and screen as under
 CPython, then comes back after a power cut (issue 41), in a heap of 144 KB: the
-budget, three quarters of a Pico W's (issue 42); Jugger TTG's and Double Impactics'
-in 168, 152 and 152 KB (HEAPS).
+budget, three quarters of a Pico W's (issue 42); Jugger TTG's, Double Impactics' and
+Tactics Joker's in 168, 152 and 152 KB (HEAPS).
 The presses come at their instants by the chip's own clock, its CPU at 125 MHz: a
 press made while a pass works counts all the same, in order (issue 42)."""
 
