@@ -19,7 +19,6 @@ from helpers.game import new_game
 from arbiter.game import ruleset
 from arbiter.hw.flash import Flash
 from arbiter.store import journal as jnl
-from arbiter_referee import transfer
 from arbiter_referee.compiled import compiled, loaded
 from arbiter_referee.rulesets import bundled
 
@@ -477,11 +476,8 @@ def test_pull_log_gives_the_whole_game_with_the_journals_it_replaced(each_device
             except Illegal:  # (the cycle's refusals, as the bench plays it)
                 pass
     journal.close()
-    # copied as arbiter's commands copy: the watchdog fed before each file (mpremote
-    # alone leaves it running, and a loaded PC's slow copy met its reset), then a
-    # reset waited for, so the pull never meets the device half-way through its boot
-    transfer.mpremote(each_device.port, *(["fs", "cp", str(played / name), ":" + name]
-                                          for name in (jnl.PAST, jnl.JOURNAL)))
+    for name in (jnl.PAST, jnl.JOURNAL):
+        each_device.mpremote("fs", "cp", str(played / name), ":" + name)
     out = tmp_path / "pulled.jnl"
     each_device.arbiter("pull-log", "--out", str(out))
     assert out.read_bytes() == (played / jnl.PAST).read_bytes() + \
