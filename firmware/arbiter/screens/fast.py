@@ -60,9 +60,11 @@ class FastForm(ActionForm):
         self.before = ""  # the last preview, shown until the next is worked out
         self.knob = knob = spec.get("knob")  # the fields the arrows set, named
         self.above = None  # the play screen's lines, shown above the form
+        self.opened = None  # a knob's situation, under which its numbers are kept
         # a knob of more than two (Kaiju's card): Up/Down pick one, Left/Right set it
-        self.rows = [i for i in range(len(fields)) if fields[i][0] in knob] \
-            if knob and len(knob) > 2 else None
+        names = [f[0] for f in fields]
+        self.rows = [names.index(k) for k in knob if k in names] \
+            if knob and len(knob) > 2 else None  # in the knob's order
         for i, field in enumerate(fields):
             if self.rows:
                 break
@@ -84,8 +86,39 @@ class FastForm(ActionForm):
                 field[2] = field[1].index("1")  # 0 does nothing
                 self.on_change(self.amount)
         self.cursor = self.amount if self.amount >= 0 else max(0, self.who)
-        if self.rows:  # at the knob's first field (Kaiju's FER: a card's first cost)
-            self.cursor = [f[0] for f in fields].index(knob[0])
+        if self.rows:  # at the ``focus`` field, else the knob's first (a card's damage)
+            focus = spec.get("focus")
+            if focus is not None:
+                try:
+                    focus = play.game.evaluate_bound(focus, {"p": self.values()[names.index(
+                        "p")]} if "p" in names else {})
+                except Exception:  # a ruleset mistake: the knob's first
+                    focus = None
+            self.cursor = names.index(focus) if focus in knob and focus in names \
+                else self.rows[0]
+
+    def kept(self, field):
+        """A knob's numbers open at those of the last time in the same situation; its
+        words (an effect, a type) at the situation's."""
+        return field[1] is self.numbers if self.rows else super().kept(field)
+
+    def situational(self, i):
+        """Whether field ``i`` is offered by the situation (its ``choices`` an
+        expression: Kaiju's player and card type, not its effect)."""
+        return self.fields[i][1] is not self.numbers and \
+            self.offered.get(self.fields[i][0]).__class__ is dict
+
+    def memory(self):
+        """A knob's situation: its player and type (situational), as they are when
+        it opens or the type changes, under which its numbers are kept: Kaiju's attack
+        opens at the numbers of this player's last attack card."""
+        if not self.rows:
+            return super().memory()
+        if self.opened is None:
+            values = self.values()
+            self.opened = " ".join([self.name] + [values[i] for i in range(len(values))
+                                                  if self.situational(i)])
+        return self.opened
 
     @property
     def slow_keys(self):
@@ -94,6 +127,11 @@ class FastForm(ActionForm):
         return (UP, DOWN) if who and who[0] in ("p", "k", "t") else ()
 
     def on_change(self, row):
+        if self.rows and row >= 0 and self.situational(row):
+            self.opened = None  # another type: the numbers last entered for it, or none
+            self.recall(True)
+            super().on_change(row)
+            return
         if row < 0 or row != self.who or self.fields[row][0] not in ("p", "k", "t"):
             super().on_change(row)
             return
@@ -150,6 +188,7 @@ class FastForm(ActionForm):
         values = self.values()
         words = [self.title + ":"]
         knob = self.knob
+        # in the action's order, as its card reads (Up/Down walk the knob's)
         for i, field in enumerate(self.fields):
             # with a knob, the pieces and what the arrows set: the rest is the menu's
             if not field[1] or knob and i != self.amount and i >= self.named and \

@@ -157,14 +157,25 @@ class ActionForm(Form):
         if "defaults" in spec:  # where the form starts, such as who holds each castle now
             self.start_at(spec["defaults"])
         self.on_change(-1)
-        last = getattr(play, "last", None) if self.remembers else None
+        self.recall()
+
+    def recall(self, reset=False):
+        """The values this player chose last time (memory), where still offered; none
+        kept, with ``reset``, those kept back at where they open."""
+        last = getattr(self.play, "last", None) if self.remembers else None
         last = last.get(self.memory()) if last else None
-        if last:  # the values this player chose last time, where still offered
-            for i, field in enumerate(fields):
-                if field[0] not in ("p", "k", "t") and last[i] in field[1]:
-                    field[2] = field[1].index(last[i])
-                    self.set |= 1 << i
-                    self.on_change(i)
+        for i, field in enumerate(self.fields):
+            if not self.kept(field):
+                continue
+            if last and last[i] in field[1]:
+                field[2] = field[1].index(last[i])
+                self.set |= 1 << i
+            elif reset:
+                field[2] = self.first(i)
+                self.set &= ~(1 << i)
+            else:
+                continue
+            self.on_change(i)
 
     @property
     def slow_keys(self):
@@ -172,6 +183,10 @@ class ActionForm(Form):
         (on_change), which can take a Pico over 100 ms, so the press is marked (App)."""
         field = self.fields[self.cursor] if self.fields else None
         return (LEFT, RIGHT) if field and field[0] in ("p", "k", "t") else ()
+
+    def kept(self, field):
+        """Whether ``field`` opens at the value chosen last time: all but who."""
+        return field[0] not in ("p", "k", "t")
 
     def memory(self):
         """Whose choice it is: the form's player, else the player whose turn it is;
