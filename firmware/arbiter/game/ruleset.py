@@ -381,6 +381,10 @@ def _check(data, deep):
             if phase.get(key) and phase[key] not in data.get("actions", {}) or \
                     phase.get(key, 0) == "" and key != "fast":
                 _fail("phases[%d].%s" % (i, key), "unknown action %r" % (phase[key],))
+        menu = phase.get("menu", ())
+        for name in menu if isinstance(menu, list) else ():
+            if name not in data.get("actions", {}):
+                _fail("phases[%d].menu" % i, "unknown action %r" % (name,))
     for i, secret in enumerate(data.get("secrets", [])):
         path = "secrets[%d]" % i
         _obj(secret, path)

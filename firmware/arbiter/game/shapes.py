@@ -29,15 +29,15 @@ _SHAPES = {
     "secret": " name:!s prompt:x field:s action:s choices:!x phase:s on_reveal:f "
               "after_reveal:f ",
     "phase": " name:!s label:s per_player:x skip_if:x repeat_until:x enter:f turn:f leave:f "
-             "exit:f confirm:s on_a:s key_a:s fast:x ",
+             "exit:f confirm:s on_a:s key_a:s fast:x menu:x ",
     "order": " by:s die:s key:x high_first:b ",
     "trigger": " counter:!s on:s at:!x falls:b effects:f ",
     "end": " at:s win_if:x lose_if:x why:s ", "leds": " piece:!x level:x flash:{[s ",
     "grid": " value:s armies:s cell:x name:x caption:x shown:x columns:i label:s ",
     "page": " label:!s phases:[s lines:![x ", "team": " name:!s counters:{i pieces:[@piece ",
     "action": " params:[s flags:[s phases:[s label:s labels:{s choices:{x defaults:x "
-              "preview:b knob:[s private:b who:x limit:@limit strict:[s range:{[x repeats:[s "
-              "effects:f ",
+              "preview:b knob:[s focus:x private:b who:x limit:@limit strict:[s range:{[x "
+              "repeats:[s effects:f ",
     "limit": " per:!x times:i as:s named:s ",
     "combat": " lead:![s reply:![s costs:{s pool:!s spent:!s cap:!s free:s hit:!s place:s "
               "knock:s out:s over:s ",

@@ -2,7 +2,7 @@
 
 from arbiter.game.actions import common_rank
 from arbiter.game.effects import action
-from arbiter.game.expr import EMPTY
+from arbiter.game.expr import EMPTY, evaluate
 from arbiter.game.jobs import let_go, roomy
 from arbiter.hw.buttons import LONG, A
 from arbiter.ui.menu import Confirm, Menu, TextPage
@@ -42,6 +42,23 @@ def offered(play):
     return items
 
 
+def in_order(game, items):
+    """The phase's actions, (label, name), those its ``menu`` lists first and in its
+    order (an expression's by the situation: Kaiju's cards in a combat, its Attack,
+    Challenge, Roar, Rampage, Pass outside one), then the rest by name."""
+    first = game.phase().get("menu")
+    if first.__class__ is dict:
+        try:
+            first = evaluate(game, first)
+        except Exception:  # a ruleset mistake: by name
+            first = None
+    if not isinstance(first, list):
+        return items
+    last = len(first)
+    return sorted(items, key=lambda item: (
+        first.index(item[1]) if item[1] in first else last, item[1]))
+
+
 def short(label):
     """An action's label in a word or two for the key line: "Attack (2 focus)" attack,
     "Next card, then Goon" next card, "Choose a castle" choose."""
@@ -78,15 +95,16 @@ def open_log(app, game):
 
 class GameMenu(Menu):
     """B on the play screen: everything besides the next phase; the phase's actions
-    first, then Undo, Redo, dice, Correct and the rest. It opens at the item last
-    used while that is offered, else at the top."""
+    first (in_order), then Undo, Redo, dice, Correct and the rest. It opens at the
+    item last used while that is offered, else at the top; at the top where the
+    phase lists its due actions (``menu``)."""
 
     def __init__(self, play):
         game = play.game
         self.play = play
         items = []
         if game.state["round"]:  # the phase's own actions first: the ones wanted now
-            for label, name in offered(play):
+            for label, name in in_order(game, offered(play)):
                 items.append((label, lambda app, now, n=name: open_form(app, play, n)))
         items.append(("Undo", lambda app, now: app.pop() or play.undo(app, now)))
         items.append(("Redo", lambda app, now: self._do(app, "redo", now)))
@@ -95,8 +113,10 @@ class GameMenu(Menu):
             items.append(("Correct", lambda app, now: open_form(app, play, None, 2)))
         self._tools(play, game, items)
         super().__init__("Game", items)
-        last = getattr(play, "menu_label", None)  # it opens at the item last used
-        for i in range(len(items)):
+        # it opens at the item last used, unless the phase lists what is due (``menu``):
+        # then at the first of those
+        last = None if "menu" in game.phase() else getattr(play, "menu_label", None)
+        for i in range(len(items) if last else 0):
             if items[i][0] == last:
                 self.cursor = i
                 break
