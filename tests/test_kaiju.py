@@ -968,15 +968,16 @@ def test_on_the_device_the_forms_and_the_preview_are_the_same_under_micropython(
     from arbiter_referee.emulator.screen_text import read_lines
     from arbiter_referee.emulator.session import run_session
 
-    # the game menu: the phase's actions first, by name; it opens at the item last used
+    # the game menu: the phase's due actions first (its ``menu``), where it opens, then
+    # the rest by name; elsewhere it opens at the item last used.
     # Play, Kaiju, 3 players, start, each player's part of the dice (four arrows) and A,
     # then on
     script = ("wait=800 a down down down a right a wait=600 "
               + "up down left right " * 3 + "a wait=600 a a wait=300 "
-              + "b " + "down " * 6 + "a a wait=300 " + "b a a wait=300 " * 2  # Pass, P1-P3
+              + "b down down a a wait=300 " * 3  # Pass, P1-P3: after City and Ally
               + "b a a wait=300 " * 3  # Active kaiju: each one's first
-              + "b " + "down " * 4 + "a right down right right wait=300 a wait=600 "  # Damage
-              + "b " + "down " * 9 + "a wait=300 ")  # Rage Attack
+              + "b " + "down " * 9 + "a right down right right wait=300 a wait=600 "  # Damage
+              + "b " + "down " * 16 + "a wait=300 ")  # Rage Attack
     cp = run_session(5, script, "cpython")
     mp = run_session(5, script, "micropython")
     assert mp.frames == cp.frames
@@ -1347,25 +1348,76 @@ def test_on_the_device_the_card_form_opens_at_the_player_due_and_a_legal_type(ri
     game = in_action_on_device(rig, 3)
     device_do(rig, "attack P1 {Kraken}")
     rig.keys("right")
-    assert " ".join(rig.lines[1:7]).count("Combat card: P1 attack FER <0>") == 1, rig.lines
+    # at the number that side's card is read by first: an attack's damage
+    assert " ".join(rig.lines[1:7]).count("Combat card: P1 attack damage <0>") == 1, rig.lines
     assert rig.lines[7] == "^v:which <>:set A:do"
     rig.keys("b")
     device_do(rig, "card P1 attack 2 0 0 3 0")  # P1 leads: P2's card is due
     rig.keys("right")
-    assert "Combat card: P2 defense FER <0>" in " ".join(rig.lines[1:7]), rig.lines
+    assert "Combat card: P2 defense toughness <0>" in " ".join(rig.lines[1:7]), rig.lines
     rig.keys("b")
     for label, lines in (("Combat card", ["player <P2>", "type <defense>", "FER <0>"]),
                          ("No card", ["player <P2>"]), ("Rage Attack", ["player <P2>"])):
         open_menu_item(rig, label)
         assert rig.lines[1:1 + len(lines)] == lines, (label, rig.lines)
         rig.keys("b", "b")
-    rig.keys("right", "up")  # the type: what P2 may play, then the rest, then no card
+    rig.keys("right", "up")  # the type, the knob's last: what P2 may play, the rest, no card
+    while form_row(rig) != "is":
+        rig.keys("down")
     assert offered_by_knob(rig) == ["defense", "technique", "counter", "attack", "none"]
     rig.keys("b")
     device_do(rig, "card P2 none")  # P2 takes the hit; the initiative is P2's now
     assert piece_state(game, "Kraken")["damage"] == 3 and game.state["game"]["init"] == "P2"
     rig.keys("right")
-    assert "Combat card: P2 attack FER <0>" in " ".join(rig.lines[1:7]), rig.lines
+    assert "Combat card: P2 attack damage <0>" in " ".join(rig.lines[1:7]), rig.lines
+
+
+# "Combat decks ... may contain no more than 2 of any given card": a team's cards come
+# round again. The Combat card form opens at the numbers of that player's last card of
+# the type its side may play (issue 48: "the last amount where it repeats"), its effect
+# at none; another type brings that type's numbers, none for a type not played yet.
+def test_on_the_device_a_card_opens_at_that_players_last_card_of_its_type(rig):
+    in_action_on_device(rig, 3)
+    device_do(rig, "attack P1 {Kraken}")
+    device_do(rig, "card P1 attack 3 0 0 4 0 fx=combo")  # Combo: P1 keeps the initiative
+    device_do(rig, "card P2 defense 0 2 0 0 1")
+    rig.keys("right")  # P1's next attack
+    assert "Combat card: P1 attack FER 3 damage <4>" in " ".join(rig.lines[1:7]), rig.lines
+    rig.keys("up", "right")  # the type, the knob's last: a technique, never played
+    assert form_row(rig) == "is"
+    assert "Combat card: P1 <technique>" in " ".join(rig.lines[1:7]), rig.lines
+    rig.keys("left")  # back to attack: its numbers again
+    assert "Combat card: P1 <attack> FER 3 damage 4" in " ".join(rig.lines[1:7]), rig.lines
+    rig.keys("b")
+    device_do(rig, "card P1 attack 2 0 0 3 0")
+    rig.keys("right")  # P2's defense: P2's last, at its toughness
+    assert "Combat card: P2 defense AGI 2 toughness <1>" in " ".join(rig.lines[1:7]), \
+        rig.lines
+    rig.keys("b")
+    device_do(rig, "card P2 none")  # no card: none of the last card's numbers recorded
+    card = [e for e in game_of(rig).log if e["event"] == "card"][-1]
+    assert card["args"] == {"p": "P2", "is": "none", "r": 0, "b": 0, "y": 0, "d": 0,
+                            "tg": 0, "fx": "-"}, card
+
+
+# "There are 5 basic actions": the game menu lists them first, in the rules' order,
+# and opens at Attack ("This is the most common action"); in a combat, the cards
+# first; a challenge's answers first while one is pending.
+def test_on_the_device_the_game_menu_lists_the_due_actions_first(rig):
+    game = in_action_on_device(rig, 3)
+    rig.keys("b")
+    assert rig.lines[1:6] == ["Attack", "Challenge", "Roar: +2 Energy", "Rampage", "Pass"]
+    rig.keys("b")
+    device_do(rig, "attack P1 {Kraken}")
+    rig.keys("b")
+    assert rig.lines[1:5] == ["Combat card", "No card", "Join team fight", "Rage Attack"]
+    assert game.state["game"]["combat"] == 1
+
+
+def form_row(rig):
+    """The name of the fast form's field at the cursor."""
+    form = rig.app.screen
+    return form.fields[form.cursor][0]
 
 
 def offered_by_knob(rig):

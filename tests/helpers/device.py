@@ -202,10 +202,12 @@ def _steps(form, index, value, less, more):
 
 def _set_rows(rig, form, intended):
     """A fast form's knob rows set to ``intended``: Up/Down to the nearest row not yet
-    right, Left/Right to set it."""
+    right, Left/Right to set it; a type first, as players would (another type brings
+    its own numbers)."""
     rows = form.rows
     for _ in range(len(rows) + 1):  # bounded: each row set once
         wrong = [i for i in rows if form.values()[i] != intended[i]]
+        wrong = [i for i in wrong if form.situational(i)] or wrong
         if not wrong:
             return
         at = rows.index(form.cursor)
