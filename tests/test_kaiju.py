@@ -1172,6 +1172,19 @@ def test_a_location_is_razed_only_by_who_damaged_it_and_for_its_glory(runtime):
     assert g.state["game"]["city"] == ["O2"]
 
 
+# "The glory earned from defeating a location or opponent is the black number in a
+# yellow box": the Location KO form opens at who damaged it and at its Glory, when the
+# card's was entered.
+def test_on_the_device_location_ko_opens_at_who_damaged_it_and_its_glory(rig):
+    on_device(rig, 3, ["next", "next", "city P1 glory=4", "city P2 card=opponent",
+                       "pass P3", "pass P1", "pass P2", "active P1 k1", "active P2 k1",
+                       "active P3 k1", "rampage P1 1", "card P1 attack 2 0 0 4 0",
+                       "card P2 defense 0 0 0 0 1", "card P2 none", "card P1 none"])
+    assert game_of(rig).state["game"]["cs"][-1] == [4, 0, 3, "P1"]
+    open_menu_item(rig, "Location KO")
+    assert rig.lines[1:3] == ["player <P1>", "Glory <4>"], rig.lines
+
+
 # "5. There is no limit to the number of Energy Tokens you may spend in this combat."
 def test_a_rage_lifts_the_energy_cap_for_its_combat_only(runtime):
     g = in_action(players=2, actions=["add P1.fury 10"])
