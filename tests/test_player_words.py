@@ -202,3 +202,22 @@ def test_the_log_calls_each_field_as_the_forms_do():
     from arbiter.screens import forms, log
 
     assert log.WORDS == forms.WORDS
+
+
+# The game menu's Table page of each bundled game, as the referee's values stand once
+# its recorded game has been played: only the values its ruleset's ``table`` names, by
+# those words (Kaiju's ``cs: 0 0 0 P1`` was a combat's own bookkeeping), none when it
+# names none.
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.name)
+def test_the_table_page_says_only_what_the_ruleset_names_in_its_words(game):
+    from helpers.game import new_game
+
+    from arbiter.screens.table import table_lines
+
+    played = new_game(game.name, seed=game.seed, players=game.players,
+                      options=game.options, actions=game.actions)
+    words = played.rules.get("table", {})
+    lines = table_lines(played)
+    assert sorted(line.split(": ")[0] for line in lines) == sorted(words.values()), lines
+    for line in lines:
+        assert not re.search(r"\bP\d+\.\w|\w=|None", line), line

@@ -29,6 +29,7 @@ LET_GO = (
     " screens.grids"  # a board's screen opened
     " screens.game_menu"  # the game menu, while a form of it is open
     " screens.log"  # the Log page's words, while it is written
+    " screens.table"  # the Table page's, while it is written
     " "
 )
 # The screens' modules let go with the last open screen of their own (app.App)

@@ -400,6 +400,9 @@ def _check(data, deep):
             _fail(path + ".phase", "unknown phase %r" % (secret["phase"],))
         if not isinstance(secret.get("prompt", ""), (str, list)):
             _fail(path + ".prompt", "must be text, or a list of texts and expressions")
+    for name in data.get("table", ()):
+        if name not in data.get("game", {}):
+            _fail("table." + str(name), "unknown game value %r" % (name,))
     for i, name in enumerate(data.get("face_down", ())):
         if name not in data.get("game", {}):
             _fail("face_down[%d]" % i, "unknown game value %r" % (name,))

@@ -51,7 +51,8 @@ _SHAPES["top"] = _TOP = (
     " $schema:s format:!i name:!s title:s notes:s players:@players options:{@option "
     "values:{x game:{v dice:{@die counters:{@counter pieces:@pieces secrets:[@secret "
     "setup:f round_label:s show:[x phases:[@phase turn_order:@order triggers:[@trigger "
-    "end:[@end tiebreak:[x leds:@leds grid:@grid pages:[@page teams:[@team combat:@combat "
+    "end:[@end tiebreak:[x leds:@leds grid:@grid pages:[@page table:{s teams:[@team "
+    "combat:@combat "
     "actions:{@action face_down:[s ")
 _ENUMS = {"by": ("fixed", "roll", "value"), "on": ("player", "piece"),
           "per": ("turn", "phase", "round", "game")}

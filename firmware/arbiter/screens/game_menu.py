@@ -93,6 +93,16 @@ def open_log(app, game):
     app.push(TextPage("Log", lines))
 
 
+def open_table(app, game):
+    """The Table page: the game's values in the ruleset's words (their code loads for
+    it)."""
+    from arbiter.screens.table import table_lines
+
+    lines = table_lines(game)
+    let_go("screens", "table")
+    app.push(TextPage("Table", lines))
+
+
 class GameMenu(Menu):
     """B on the play screen: everything besides the next phase; the phase's actions
     first (in_order), then Undo, Redo, dice, Correct and the rest. It opens at the
@@ -129,9 +139,8 @@ class GameMenu(Menu):
             items.append((grid.get("label", "Board"), lambda app, now: open_grid(app, game)))
         for page in game.rules.get("pages", ()):  # the ruleset's own (the hands)
             items.append((page["label"], lambda app, now, p=page: open_page(app, game, p)))
-        if game.state["game"]:
-            items.append(("Table", lambda app, now: app.push(TextPage(
-                "Table", table_lines(game)))))
+        if game.rules.get("table", game.state["game"]):
+            items.append(("Table", lambda app, now: open_table(app, game)))
         items.append(("Log", lambda app, now: open_log(app, game)))
         items.append(("Main menu", lambda app, now: leave(app)))
         items.append(("End game", lambda app, now: app.push(Confirm(
@@ -157,23 +166,6 @@ def open_form(app, play, name, tool=0):
     at = (menu.cursor, menu.top)
     app.pop()
     play.open_form(app, name, tool, at)
-
-
-def table_lines(game):
-    """The game-wide values (hands, a queue, the board) as text."""
-    out = []
-    grid = game.rules.get("grid", EMPTY).get("value")
-    hidden = () if game.state["result"] else game.rules.get("face_down", ())
-    for name in sorted(game.state["game"]):
-        if "game." + name == grid:  # on its own page, where squares may be face down
-            continue
-        value = game.state["game"][name]
-        if name in hidden:  # how many, never which
-            value = ("%d face down" % len(value)) if isinstance(value, list) else "face down"
-        elif isinstance(value, list):
-            value = " ".join(str(v) for v in value) or "-"
-        out.append("%s: %s" % (name, value))
-    return out
 
 
 def open_page(app, game, page):
