@@ -1375,7 +1375,9 @@ def test_on_the_device_the_card_form_opens_at_the_player_due_and_a_legal_type(ri
         assert rig.lines[1:1 + len(lines)] == lines, (label, rig.lines)
         rig.keys("b", "b")
     rig.keys("right", "up")  # the type, the knob's last: what P2 may play, the rest, no card
-    while form_row(rig) != "is":
+    for _ in range(len(rig.app.screen.rows)):  # bounded: Down walks every row once
+        if form_row(rig) == "is":
+            break
         rig.keys("down")
     assert offered_by_knob(rig) == ["defense", "technique", "counter", "attack", "none"]
     rig.keys("b")
